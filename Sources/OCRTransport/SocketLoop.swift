@@ -85,6 +85,7 @@ public final class SocketLoop: Sendable {
     /// there) and returns what `setup` returns, for example the socket ids and bound endpoints.
     /// If `setup` throws, the loop closes whatever it registered, stops, and the error is
     /// rethrown here. A loop starts once.
+    @discardableResult
     public func start<T: Sendable>(_ setup: @escaping @Sendable (Control) throws -> T) throws -> T {
         let canStart = shared.withLock { shared in
             guard case .idle = shared.phase else { return false }
