@@ -101,9 +101,10 @@ public final class SocketLoop: Sendable {
             self.run { control in
                 let result = Result { try setup(control) }
                 handoff.result.withLock { $0 = result }
-                handoff.ready.signal()
                 if case .failure = result { return false }
                 return true
+            } started: {
+                handoff.ready.signal()
             } startupFailed: { error in
                 handoff.result.withLock { $0 = .failure(error) }
                 handoff.ready.signal()
@@ -239,7 +240,10 @@ public final class SocketLoop: Sendable {
 
     // MARK: The loop thread
 
-    private func run(setup: (Control) -> Bool, startupFailed: (any Error) -> Void) {
+    /// The thread's body. `setup` runs the caller's setup; `started` is called once the phase
+    /// reflects its outcome (running, or stopping after a failure), so `start` returns to a loop
+    /// that already accepts or already refuses work.
+    private func run(setup: (Control) -> Bool, started: () -> Void, startupFailed: (any Error) -> Void) {
         let control = Control(loop: self)
         let wake: ZMQSocket
         do {
@@ -263,12 +267,17 @@ public final class SocketLoop: Sendable {
             return
         }
 
-        let started = setup(control)
+        let setupSucceeded = setup(control)
         let proceed = shared.withLock { shared -> Bool in
-            guard started, case .starting = shared.phase else { return false }
+            guard setupSucceeded else {
+                shared.phase = .stopping
+                return false
+            }
+            guard case .starting = shared.phase else { return false }
             shared.phase = .running
             return true
         }
+        started()
         if proceed {
             loop(control, wake: wake)
         }

@@ -170,13 +170,17 @@ struct SocketLoopTests {
     func stopFromHandler() throws {
         let context = try ZMQContext()
         let refused = Box<TransportError.Code?>(nil)
+        let stopRequested = DispatchSemaphore(value: 0)
         let loop = SocketLoop(context: context, name: "test.self-stop")
         try loop.start { control in
             control.schedule(after: .zero) { control in
                 do { _ = try control.loop.performAndWait { _ in 0 } } catch { refused.with { $0 = (error as? TransportError)?.code } }
                 control.loop.stop()  // only requests the stop on the loop thread
+                stopRequested.signal()
             }
         }
+        wait(stopRequested, "the timer")
+        #expect(!loop.execute { _ in })
         finishes("loop stopping itself") { loop.stop() }
         #expect(refused.current == .invalidState)
         finishes("zmq_ctx_term") { context.terminate() }
