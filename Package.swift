@@ -11,8 +11,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        .target(name: "OCRLog"),
         .target(name: "OCRWire"),
+        .target(name: "OCRCommandLine"),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
+        .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
     ],
     swiftLanguageModes: [.v6]
 )
