@@ -12,10 +12,13 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        .target(name: "OCRLog"),
         .target(name: "OCRWire"),
+        .target(name: "OCRCommandLine"),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
-        .target(name: "OCRTransport", dependencies: ["CZeroMQ"]),
-        .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport"]),
+        .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
+        .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
+        .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
 )
