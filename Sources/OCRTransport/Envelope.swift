@@ -1,22 +1,25 @@
+import OCRWire
+
 /// Why frames received from a peer are not a valid envelope. Peer input is never trusted: every
 /// malformed message becomes one of these (the coordinator answers it with INVALID_ARGUMENT or
 /// a `Disconnect`), never a crash.
-public enum EnvelopeError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message has the wrong number of frames.
     case wrongFrameCount(expected: Int, actual: Int)
     /// The ROUTER identity frame is empty.
     case emptyIdentity
     /// The worker-link signature frame is not `"OCRW01"` (the first 16 bytes of what came).
     case badSignature([UInt8])
-    /// A frame is not a valid protobuf message of the expected type.
-    case undecodable(frame: String, reason: String)
+    /// A frame is not a valid protobuf message of the expected type (`frame` names it:
+    /// "RpcHeader", "payload", "WorkerMessage", "CoordinatorMessage").
+    case undecodable(frame: String, WireDecodingError)
 
     public var description: String {
         switch self {
         case let .wrongFrameCount(expected, actual): "expected \(expected) frames, got \(actual)"
         case .emptyIdentity: "empty routing identity frame"
         case let .badSignature(bytes): "bad protocol signature \(bytes) (expected \"OCRW01\")"
-        case let .undecodable(frame, reason): "\(frame) frame does not decode: \(reason)"
+        case let .undecodable(frame, error): "\(frame) frame does not decode: \(error)"
         }
     }
 }
