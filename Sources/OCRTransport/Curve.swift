@@ -21,6 +21,16 @@ public struct CurveKey: Sendable, Hashable, CustomStringConvertible {
         self.z85 = z85
     }
 
+    /// The key for 32 raw bytes (as a ZAP request carries a client's public key); `nil` for any
+    /// other length.
+    public init?(bytes raw: [UInt8]) {
+        guard raw.count == 32 else { return nil }
+        var text = [CChar](repeating: 0, count: 41)
+        // zmq_z85_encode: `text` (40 chars + NUL), or NULL when the size is not a multiple of 4.
+        guard zmq_z85_encode(&text, raw, raw.count) != nil else { return nil }
+        self.init(z85: String(decoding: text.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
     /// The bytes handed to `zmq_setsockopt` (Z85 form, 40 bytes).
     var bytes: [UInt8] { Array(z85.utf8) }
 

@@ -223,3 +223,79 @@ struct ZMQSocketTests {
         #expect(frames.count == 2 && frames[1] == bytes("secret"))
     }
 }
+
+@Suite("ZAP: CURVE allow-lists")
+struct ZAPTests {
+    @Test("listed clients get through, others are refused at the handshake")
+    func allowList() throws {
+        try #require(CurveKeyPair.isSupported)
+        let server = try CurveKeyPair.generate()
+        let allowed = try CurveKeyPair.generate()
+        let stranger = try CurveKeyPair.generate()
+        let context = try ZMQContext()
+        defer { context.terminate() }
+
+        let decisions = Box<[CurveKey: Bool]>([:])
+        let strangerRefused = DispatchSemaphore(value: 0)
+        let received = Box<[[[UInt8]]]>([])
+        let gotMessage = DispatchSemaphore(value: 0)
+        let list = CurveAllowList([allowed.publicKey])
+        let loop = SocketLoop(context: context, name: "test.zap")
+        let endpoint = try loop.start { control in
+            try ZAPHandler.install(on: control) { request in
+                let ok = list.allows(request)
+                if let key = request.clientKey { decisions.with { $0[key] = ok } }
+                if request.clientKey == stranger.publicKey { strangerRefused.signal() }
+                return ok
+            }
+            let router = try control.context.makeSocket(.router)
+            try router.set(.curveServer(secretKey: server.secretKey))
+            let endpoint = try router.bind("tcp://127.0.0.1:*")
+            control.register(router) { _, _, frames in
+                received.with { $0.append(frames) }
+                gotMessage.signal()
+            }
+            return endpoint
+        }
+        defer { loop.stop() }
+
+        let bad = try context.makeSocket(.dealer)
+        defer { bad.close(lingerMilliseconds: 0) }
+        try bad.set(.curveClient(serverKey: server.publicKey, keyPair: stranger))
+        try bad.connect(endpoint)
+        _ = try bad.send([bytes("let me in")], dontWait: true)
+        wait(strangerRefused, "the stranger's handshake")
+
+        let good = try context.makeSocket(.dealer)
+        defer { good.close() }
+        try good.set(.curveClient(serverKey: server.publicKey, keyPair: allowed))
+        try good.connect(endpoint)
+        try good.send([bytes("hello")])
+        wait(gotMessage, "the allowed client's message")
+
+        #expect(decisions.current[stranger.publicKey] == false)
+        #expect(decisions.current[allowed.publicKey] == true)
+        #expect(received.current.map { $0.last! } == [bytes("hello")])
+    }
+
+    @Test("malformed ZAP requests are refused, not trusted", arguments: [
+        [[UInt8]](),
+        [Array("1.0".utf8), [1]],
+        [Array("2.0".utf8), [1], [], [], [], Array("CURVE".utf8), [UInt8](repeating: 0, count: 32)],
+        [Array("1.0".utf8), [1], [], [], [], Array("CURVE".utf8), [1, 2, 3]],
+    ])
+    func malformed(frames: [[UInt8]]) {
+        let reply = ZAPHandler.answer(frames) { _ in true }
+        #expect(reply.count == 6)
+        #expect(reply[2] == bytes("500"))
+    }
+
+    @Test("raw 32-byte keys and Z85 text describe the same key")
+    func keyForms() throws {
+        let pair = try CurveKeyPair.generate()
+        #expect(CurveKey(bytes: [UInt8](repeating: 0, count: 31)) == nil)
+        let zero = try #require(CurveKey(bytes: [UInt8](repeating: 0, count: 32)))
+        #expect(zero.z85 == String(repeating: "0", count: 40))
+        #expect(pair.publicKey != zero)
+    }
+}
