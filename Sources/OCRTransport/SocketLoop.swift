@@ -353,6 +353,9 @@ public final class SocketLoop: Sendable {
         for item in remaining { item.run(control) }
         control.closeAll()
         wake?.close(lingerMilliseconds: 0)
+        // No user code runs on this thread for this loop any more; forget its id (pthread ids
+        // are reused by later threads).
+        shared.withLock { $0.thread = nil }
     }
 
     // MARK: The loop thread's view
