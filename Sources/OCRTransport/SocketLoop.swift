@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Identifies a socket registered with a `SocketLoop`. Plain data: any thread may hold one and
 /// pass it to `SocketLoop.send(_:on:)`.
@@ -42,7 +41,7 @@ public final class SocketLoop: Sendable {
     /// The most messages read from one socket before the others get a turn.
     public let receiveBatch: Int
 
-    private let shared: Mutex<Shared>
+    private let shared: Locked<Shared>
     private let wakeEndpoint: String
     private let exited = DispatchGroup()
     private let errorHandler: @Sendable (TransportError) -> Void
@@ -76,7 +75,7 @@ public final class SocketLoop: Sendable {
         self.receiveBatch = max(1, receiveBatch)
         self.errorHandler = errorHandler
         self.wakeEndpoint = context.uniqueInprocEndpoint("wake")
-        self.shared = Mutex(Shared())
+        self.shared = Locked(Shared())
     }
 
     // MARK: Lifecycle
@@ -518,6 +517,6 @@ private struct Waker: @unchecked Sendable {
 
 /// A result passed from one thread to a waiting one.
 private final class Handoff<T: Sendable>: Sendable {
-    let result = Mutex<Result<T, any Error>?>(nil)
+    let result = Locked<Result<T, any Error>?>(nil)
     let ready = DispatchSemaphore(value: 0)
 }

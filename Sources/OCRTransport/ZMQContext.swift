@@ -10,9 +10,9 @@ import Synchronization
 /// small linger, so it never waits on undeliverable messages. Each socket keeps its context alive,
 /// so a context is only deinitialised (and then terminated) after all its sockets are gone.
 public final class ZMQContext: @unchecked Sendable {
-    // @unchecked: `handle` is immutable and libzmq contexts are thread-safe; `state` is a Mutex.
+    // @unchecked: `handle` is immutable and libzmq contexts are thread-safe; `state` is locked.
     private let handle: UnsafeMutableRawPointer
-    private let state = Mutex(State.open)
+    private let state = Locked(State.open)
     private let wakeCounter = Atomic<UInt64>(0)
 
     private enum State { case open, terminating, terminated }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 @testable import OCRTransport
 
@@ -9,8 +8,8 @@ let generous: DispatchTimeInterval = .seconds(20)
 
 /// A value shared between the test thread and a loop thread.
 final class Box<Value: Sendable>: Sendable {
-    let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
+    let value: Locked<Value>
+    init(_ value: Value) { self.value = Locked(value) }
     func with<R: Sendable>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
     var current: Value { value.withLock { $0 } }
 }
