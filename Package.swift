@@ -7,6 +7,7 @@ let package = Package(
     name: "ocr-cluster",
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
+        .library(name: "OCRClient", targets: ["OCRClient"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
@@ -14,8 +15,10 @@ let package = Package(
         .target(name: "OCRLog"),
         .target(name: "OCRWire"),
         .target(name: "OCRCommandLine"),
+        .target(name: "OCRClient", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
+        .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
 )
