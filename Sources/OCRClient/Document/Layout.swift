@@ -1,7 +1,7 @@
 import OCRWire
 
 /// A pixel rectangle with exclusive right and bottom edges, as Tesseract's renderers print them.
-struct PixelBox: Equatable {
+struct PixelBox: Hashable, Sendable {
     var left: Int
     var top: Int
     var right: Int
