@@ -6,8 +6,8 @@ import OCRWire
 /// Per page an `ocr_page` (`image`, `bbox`, `ppageno` = zero-based page index, `scan_res`), then
 /// `ocr_carea` (block), `ocr_par`, `ocr_line` (`bbox`, `baseline` slope and offset relative to
 /// the line box's bottom-left corner) and `ocrx_word` (`bbox`, `x_wconf` 0...100). With character
-/// boxes each word holds one `ocrx_cinfo` per symbol (`x_bboxes`, `x_conf`), as Tesseract's
-/// `hocr_char_boxes=1`. Ids are `page_P`, `block_P_N`, `par_P_N`, `line_P_N`, `word_P_N`
+/// boxes each word holds one `ocrx_cinfo` per symbol (`x_bboxes`, and `x_confs`: the hOCR 1.2
+/// name; Tesseract's `hocr_char_boxes=1` writes a non-standard `x_conf`). Ids are `page_P`, `block_P_N`, `par_P_N`, `line_P_N`, `word_P_N`
 /// counted through the page. Failed or missing pages are empty `ocr_page` elements holding a
 /// comment that names the failure.
 enum HOCRRenderer {
@@ -82,8 +82,8 @@ enum HOCRRenderer {
                         if characterBoxes, !symbols.isEmpty {
                             out += "\n"
                             for symbol in symbols {
-                                let conf = String(format: "%.2f", Double(symbol.confidence) * 100)
-                                out += "       <span class='ocrx_cinfo' title='x_bboxes \(bbox(PixelBox(symbol.box!))); x_conf \(conf)'>"
+                                let conf = String(format: "%.2f", decimal(symbol.confidence) * 100)
+                                out += "       <span class='ocrx_cinfo' title='x_bboxes \(bbox(PixelBox(symbol.box!))); x_confs \(conf)'>"
                                 out += xmlEscaped(symbol.text, attribute: false) + "</span>\n"
                             }
                             out += "      </span>\n"

@@ -77,6 +77,12 @@ extension PixelBox {
 /// Confidence 0...1 as Tesseract's integer percent (`x_wconf`): truncated, robust to float error
 /// (0.29 as a Float is 0.28999999; it must print 29, not 28).
 func percentTruncated(_ confidence: Float) -> Int {
-    let value = (Double(confidence) * 100 + 1e-4).rounded(.down)
+    let value = (decimal(confidence) * 100 + 1e-9).rounded(.down)
     return Int(min(100, max(0, value)))
+}
+
+/// `value` as the Double its shortest decimal form names (Float 0.8 -> 0.8, not 0.800000011920929),
+/// so percentages print as the engine meant them.
+func decimal(_ value: Float) -> Double {
+    value.isFinite ? Double("\(value)") ?? Double(value) : Double(value)
 }

@@ -37,7 +37,7 @@ enum TSVRenderer {
 
     private static func row(_ out: inout String, _ level: Int, _ page: Int, _ block: Int, _ par: Int,
                             _ line: Int, _ word: Int, _ box: PixelBox, _ confidence: Float?, _ text: String) {
-        let conf = confidence.map { String(format: "%.6f", min(100, max(0, Double($0) * 100))) } ?? "-1"
+        let conf = confidence.map { String(format: "%.6f", min(100, max(0, decimal($0) * 100))) } ?? "-1"
         let cleaned = String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 })
         out += "\(level)\t\(page)\t\(block)\t\(par)\t\(line)\t\(word)\t\(box.left)\t\(box.top)\t\(box.width)\t\(box.height)\t\(conf)\t\(cleaned)\n"
     }
