@@ -45,14 +45,21 @@ public struct NormalizedRect: Sendable, Hashable, CustomStringConvertible {
     /// Vision: `toImageCoordinates(_:origin:)` / `VNImageRectForNormalizedRect`.
     public func toImageCoordinates(imageWidth: Int, imageHeight: Int) -> BoundingBox {
         let w = Double(imageWidth), h = Double(imageHeight)
-        let left = (minX * w).rounded(.down), right = (maxX * w).rounded(.up)
-        let top = ((1 - maxY) * h).rounded(.down), bottom = ((1 - minY) * h).rounded(.up)
+        let left = Self.pixel(minX * w, .down), right = Self.pixel(maxX * w, .up)
+        let top = Self.pixel((1 - maxY) * h, .down), bottom = Self.pixel((1 - minY) * h, .up)
         return BoundingBox.with {
             $0.x = Int32(clamping: Int(left))
             $0.y = Int32(clamping: Int(top))
             $0.width = UInt32(clamping: Int(max(0, right - left)))
             $0.height = UInt32(clamping: Int(max(0, bottom - top)))
         }
+    }
+
+    /// Rounds outwards, except that values within floating-point error of a whole pixel are
+    /// that pixel (so a pixel box survives the round trip through normalised coordinates).
+    private static func pixel(_ value: Double, _ rule: FloatingPointRoundingRule) -> Double {
+        let nearest = value.rounded()
+        return abs(value - nearest) < 1e-6 ? nearest : value.rounded(rule)
     }
 
     public var minX: Double { x }
