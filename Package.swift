@@ -7,6 +7,7 @@ let package = Package(
     name: "ocr-cluster",
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
+        .library(name: "OCRTransport", targets: ["OCRTransport"]),
         .library(name: "OCRClient", targets: ["OCRClient"]),
     ],
     targets: [
@@ -18,6 +19,8 @@ let package = Package(
         .target(name: "OCRClient", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
+        .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
+        .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
