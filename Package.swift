@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
         .library(name: "OCRTransport", targets: ["OCRTransport"]),
+        .library(name: "OCRClient", targets: ["OCRClient"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
@@ -15,10 +16,12 @@ let package = Package(
         .target(name: "OCRLog"),
         .target(name: "OCRWire"),
         .target(name: "OCRCommandLine"),
+        .target(name: "OCRClient", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
         .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
+        .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
 )
