@@ -16,7 +16,7 @@ let package = Package(
         .target(name: "OCRLog"),
         .target(name: "OCRWire"),
         .target(name: "OCRCommandLine"),
-        .target(name: "OCRClient", dependencies: ["OCRWire"]),
+        .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
