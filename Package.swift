@@ -7,12 +7,15 @@ let package = Package(
     name: "ocr-cluster",
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
+        .library(name: "OCRCoordinator", targets: ["OCRCoordinator"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .target(name: "OCRWire"),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
+        .target(name: "OCRCoordinator", dependencies: ["OCRWire"]),
+        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator"]),
     ],
     swiftLanguageModes: [.v6]
 )
