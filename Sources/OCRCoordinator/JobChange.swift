@@ -16,6 +16,23 @@ public struct AcceptedJob: Sendable {
     public var requestDigest: UInt64
     public var createdAt: Duration
     public var createdUnixMs: Int64
+
+    public init(jobID: String, jobKey: String, files: [String], pages: [PageDescriptor],
+                options: RecognitionOptions?, priority: Int32, maxAttempts: UInt32, deadline: Duration?,
+                labels: [String: String], requestDigest: UInt64, createdAt: Duration, createdUnixMs: Int64) {
+        self.jobID = jobID
+        self.jobKey = jobKey
+        self.files = files
+        self.pages = pages
+        self.options = options
+        self.priority = priority
+        self.maxAttempts = maxAttempts
+        self.deadline = deadline
+        self.labels = labels
+        self.requestDigest = requestDigest
+        self.createdAt = createdAt
+        self.createdUnixMs = createdUnixMs
+    }
 }
 
 /// One change of job or page state. `JobStore.apply(_:)` is the only way jobs and pages change,
