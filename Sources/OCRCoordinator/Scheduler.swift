@@ -186,11 +186,16 @@ public struct Scheduler: Sendable {
         let page = Int(result.pageIndex)
         let uid: UInt64 = withInout(&workers[serial]!) { worker in
             worker.lastSeen = now
-            if worker.held.removeValue(forKey: TaskKey(jobID: result.jobId, page: page)) != nil,
-               !worker.queued {
-                // A credit came back: the worker is now the most recently used one with credit.
-                worker.queued = true
-                lru.append(serial)
+            // Only the answer to the attempt it holds frees a credit (not a duplicate of an
+            // earlier attempt of the same page).
+            let key = TaskKey(jobID: result.jobId, page: page)
+            if worker.held[key] == result.attempt {
+                worker.held[key] = nil
+                if !worker.queued {
+                    // A credit came back: the worker is now the most recently used one with credit.
+                    worker.queued = true
+                    lru.append(serial)
+                }
             }
             return worker.uid
         }
