@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // ocr-cluster: a Swift OCR worker cluster for Linux. Layers, one direction only:
 // CZeroMQ/CTesseract -> OCRWire -> OCRTransport -> OCREngine -> OCRCoordinator/OCRWorker -> OCRClient -> executables.
+// OCRLog and OCRCommandLine are leaf utilities (logging, option parsing) any layer may use.
 import PackageDescription
 
 let package = Package(
@@ -8,19 +9,23 @@ let package = Package(
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
         .library(name: "OCRTransport", targets: ["OCRTransport"]),
+        .library(name: "OCRCoordinator", targets: ["OCRCoordinator"]),
         .library(name: "OCRClient", targets: ["OCRClient"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .target(name: "OCRLog"),
-        .target(name: "OCRWire"),
         .target(name: "OCRCommandLine"),
+        .target(name: "OCRWire"),
+        .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
+        .target(name: "OCRCoordinator", dependencies: ["OCRWire"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
+
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
-        .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
         .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
+        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
