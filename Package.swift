@@ -19,13 +19,13 @@ let package = Package(
         .target(name: "OCRCommandLine"),
         .target(name: "OCRWire"),
         .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
-        .target(name: "OCRCoordinator", dependencies: ["OCRWire"]),
+        .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
-        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator"]),
+        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRClient", "OCRTransport", "OCRLog"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
