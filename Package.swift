@@ -7,12 +7,15 @@ let package = Package(
     name: "ocr-cluster",
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
+        .library(name: "OCREngine", targets: ["OCREngine"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .target(name: "OCRWire"),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
+        .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract"]),
+        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRWire"], resources: [.copy("../Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )
