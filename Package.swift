@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "OCRWire"),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract"]),
-        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRWire"], resources: [.copy("../Fixtures")]),
+        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -138,25 +138,8 @@ final class Pix {
         Pix(owning: try CheckC.nonNull(pixConvertTo8(raw, 0), "converting to grayscale"))  // NULL on error.
     }
 
-    /// Otsu binarisation over adaptive tiles (Leptonica's recommended parameters).
-    func otsu() throws(OCRError) -> Pix {
-        if depth == 1 { return Pix(owning: pixClone(raw)) }
-        let gray = try toGray()
-        var out: UnsafeMutablePointer<PIX>?
-        let tx = max(16, min(300, width / 8)), ty = max(16, min(300, height / 8))
-        // pixOtsuAdaptiveThreshold: 0 ok, 1 error (e.g. tiles too small).
-        try CheckC.zero(pixOtsuAdaptiveThreshold(gray.raw, Int32(tx), Int32(ty), 0, 0, 0.1, nil, &out), "Otsu binarisation")
-        return Pix(owning: try CheckC.nonNull(out, "Otsu binarisation"))
-    }
-
-    /// Sauvola local binarisation, for uneven lighting.
-    func sauvola() throws(OCRError) -> Pix {
-        if depth == 1 { return Pix(owning: pixClone(raw)) }
-        let gray = try toGray()
-        var out: UnsafeMutablePointer<PIX>?
-        let window = max(2, min(25, min(width, height) / 8))
-        // pixSauvolaBinarizeTiled: 0 ok, 1 error.
-        try CheckC.zero(pixSauvolaBinarizeTiled(gray.raw, Int32(window), 0.34, 1, 1, nil, &out), "Sauvola binarisation")
-        return Pix(owning: try CheckC.nonNull(out, "Sauvola binarisation"))
+    /// Scaled by `factor` in both directions (Leptonica picks a smoothing method by depth).
+    func scaled(_ factor: Double) throws(OCRError) -> Pix {
+        Pix(owning: try CheckC.nonNull(pixScale(raw, Float(factor), Float(factor)), "scaling the page"))  // NULL on error.
     }
 }
