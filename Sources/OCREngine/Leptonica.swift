@@ -142,4 +142,12 @@ final class Pix {
     func scaled(_ factor: Double) throws(OCRError) -> Pix {
         Pix(owning: try CheckC.nonNull(pixScale(raw, Float(factor), Float(factor)), "scaling the page"))  // NULL on error.
     }
+
+    /// The part of the image inside `r` (clipped to the image).
+    func cropped(_ r: RawRect) throws(OCRError) -> Pix {
+        let box = try CheckC.nonNull(boxCreate(Int32(r.left), Int32(r.top), Int32(r.width), Int32(r.height)), "making a crop box")  // NULL if w/h < 1.
+        var b: UnsafeMutablePointer<BOX>? = box
+        defer { boxDestroy(&b) }
+        return Pix(owning: try CheckC.nonNull(pixClipRectangle(raw, box, nil), "cropping to the region of interest"))  // NULL if outside.
+    }
 }

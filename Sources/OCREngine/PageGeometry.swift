@@ -5,9 +5,10 @@ import OCRWire
 ///
 /// In order, on the original `width x height` image: (1) `quarterTurns` clockwise quarter turns
 /// (undoing a rotation OSD found), (2) a rotation by `skewDegrees` clockwise about the centre of
-/// the turned image, keeping its size (deskew), (3) a uniform scale by `scale` (the `fast` level).
+/// the turned image, keeping its size (deskew), (3) a uniform scale by `scale` (the `fast` level),
+/// (4) a crop to the region of interest whose top-left corner is (`cropX`, `cropY`).
 /// Tesseract reports boxes in the final image; ``toOriginal(_:)`` maps each of a box's four corners
-/// back through (3), (2), (1) and returns the axis-aligned box around them, clamped to the
+/// back through (4), (3), (2), (1) and returns the axis-aligned box around them, clamped to the
 /// original page. After a deskew, boxes therefore grow by up to `sin(skew) x` the other side.
 struct PageGeometry: Equatable {
     var width: Int
@@ -15,6 +16,8 @@ struct PageGeometry: Equatable {
     var quarterTurns = 0
     var skewDegrees = 0.0
     var scale = 1.0
+    var cropX = 0
+    var cropY = 0
 
     /// Size of the image after step (1).
     var turnedSize: (w: Double, h: Double) {
@@ -23,7 +26,7 @@ struct PageGeometry: Equatable {
 
     /// A point in the processed image to the original image.
     func toOriginal(_ x: Double, _ y: Double) -> (Double, Double) {
-        var (x, y) = (x / scale, y / scale)
+        var (x, y) = ((x + Double(cropX)) / scale, (y + Double(cropY)) / scale)
         if skewDegrees != 0 {
             let (w, h) = turnedSize
             (x, y) = Self.rotate(x, y, by: -skewDegrees, cx: w / 2, cy: h / 2)
@@ -37,7 +40,7 @@ struct PageGeometry: Equatable {
         }
     }
 
-    /// A point in the original image to the processed image (for the region of interest).
+    /// A point in the original image to the processed image before cropping (for the region of interest).
     func toProcessed(_ x: Double, _ y: Double) -> (Double, Double) {
         let W = Double(width), H = Double(height)
         var (px, py): (Double, Double)

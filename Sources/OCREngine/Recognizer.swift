@@ -53,11 +53,22 @@ public final class Recognizer {
     private let decoder: PageDecoder
     private let scratch: TemporaryDirectory?
 
+    private let stopped: Bool
+
     public init(configuration: EngineConfiguration = EngineConfiguration()) {
         OpenMP.limitToCallingThread()
         self.configuration = configuration
         self.decoder = PageDecoder(pdf: configuration.pdf)
         self.scratch = try? TemporaryDirectory()
+        self.stopped = false
+    }
+
+    /// A recognizer that refuses every page (for work submitted to a stopped ``EngineThread``).
+    init(configuration: EngineConfiguration, stopped: Bool) {
+        self.configuration = configuration
+        self.decoder = PageDecoder(pdf: configuration.pdf)
+        self.scratch = nil
+        self.stopped = stopped
     }
 
     deinit { scratch?.remove() }
@@ -67,6 +78,7 @@ public final class Recognizer {
     /// ``OCRError`` naming `page.file` and `page.pageIndex`.
     public func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
                           deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
+        if stopped { throw OCRError(.unavailable, "the engine thread has shut down", file: page.file, page: page.pageIndex) }
         let decoded = try decoder.decode(page, options: options)
         return try recognize(decoded, context: page.context, options: options, deadline: deadline, cancellation: cancellation)
     }
@@ -75,7 +87,8 @@ public final class Recognizer {
     public func recognize(_ page: DecodedPage, context: PageContext, options: RecognitionOptions = RecognitionOptions(),
                           deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
         try context.stamp { () throws(OCRError) -> PageResult in
-            try recognizeUnstamped(page, context: context, options: options, deadline: deadline, cancellation: cancellation)
+            if stopped { throw OCRError(.unavailable, "the engine thread has shut down") }
+            return try recognizeUnstamped(page, context: context, options: options, deadline: deadline, cancellation: cancellation)
         }
     }
 
@@ -134,6 +147,16 @@ public final class Recognizer {
             pix = try pix.scaled(geometry.scale)
             dpi = 200
         }
+        if let roi = options.regionOfInterest {
+            // Cropped here rather than with TessBaseAPISetRectangle: Tesseract 5.3's LSTM reads
+            // lines from the uncropped image with the rectangle's coordinates when the rectangle
+            // spans the full width, and returns garbage.
+            let r = geometry.toProcessed(roi)
+            guard r.width > 0, r.height > 0 else { throw OCRError(.invalidArgument, "region of interest is empty or outside the page") }
+            pix = try pix.cropped(r)
+            geometry.cropX = r.left
+            geometry.cropY = r.top
+        }
         let preprocessed = clock.now
         try checkStop()
 
@@ -145,11 +168,6 @@ public final class Recognizer {
             defer { api.clear() }
             try settings.apply(to: api)
             api.setImage(pix, dpi: dpi)
-            if let roi = options.regionOfInterest {
-                let r = geometry.toProcessed(roi)
-                guard r.width > 0, r.height > 0 else { throw OCRError(.invalidArgument, "region of interest is empty or outside the page") }
-                api.setRectangle(r)
-            }
             if settings.detectOnly {
                 blocks = api.analyseLayout(symbols: options.reportCharacterBoxes)
             } else {

@@ -1,6 +1,10 @@
 import OCRWire
 
 /// Turns Tesseract's raw hierarchy into the proto's, mapping boxes to the original image.
+///
+/// Tesseract's own boxes do not always nest (on noisy pages a word can reach past its line's
+/// box, which is computed from the line's core blobs). Here every element's box is the union of its
+/// own box and its children's, so a symbol lies in its word, a word in its line, and so on up.
 struct ResultBuilder {
     var geometry: PageGeometry
     var candidates: Int
@@ -13,6 +17,7 @@ struct ResultBuilder {
             block.confidence = rb.confidence
             block.box = geometry.toOriginal(rb.rect)
             block.paragraphs = rb.paragraphs.map(paragraph)
+            block.box = Self.union(block.box, block.paragraphs.map(\.box))
             block.text = block.paragraphs.map(\.text).joined(separator: "\n\n")
             return block
         }
@@ -23,6 +28,7 @@ struct ResultBuilder {
         p.confidence = rp.confidence
         p.box = geometry.toOriginal(rp.rect)
         p.lines = rp.lines.map(line)
+        p.box = Self.union(p.box, p.lines.map(\.box))
         p.text = p.lines.map(\.text).joined(separator: "\n")
         return p
     }
@@ -32,6 +38,7 @@ struct ResultBuilder {
         l.confidence = rl.confidence
         l.box = geometry.toOriginal(rl.rect)
         l.words = rl.words.map(word)
+        l.box = Self.union(l.box, l.words.map(\.box))
         l.text = l.words.map(\.text).joined(separator: " ")
         if rl.baseline.count == 4 {
             let a = geometry.toOriginal(Double(rl.baseline[0]), Double(rl.baseline[1]))
@@ -56,11 +63,28 @@ struct ResultBuilder {
                 return s
             }
         }
+        w.box = Self.union(w.box, w.symbols.map(\.box))
         if !rw.text.isEmpty {
             w.candidates = WordCandidates.make(word: rw.text, confidence: rw.confidence,
                                                symbols: rw.symbols.map(\.choices), count: candidates)
         }
         return w
+    }
+
+    /// The smallest box holding `own` and every child box.
+    static func union(_ own: BoundingBox?, _ children: [BoundingBox?]) -> BoundingBox? {
+        let boxes = ([own] + children).compactMap { $0 }.filter { $0.width > 0 || $0.height > 0 }
+        guard let first = boxes.first else { return own }
+        var left = Int(first.x), top = Int(first.y)
+        var right = left + Int(first.width), bottom = top + Int(first.height)
+        for b in boxes.dropFirst() {
+            left = min(left, Int(b.x)); top = min(top, Int(b.y))
+            right = max(right, Int(b.x) + Int(b.width)); bottom = max(bottom, Int(b.y) + Int(b.height))
+        }
+        var u = BoundingBox()
+        u.x = Int32(left); u.y = Int32(top)
+        u.width = UInt32(right - left); u.height = UInt32(bottom - top)
+        return u
     }
 
     /// Page text rebuilt from the hierarchy in Tesseract's layout: lines end with a newline,

@@ -71,9 +71,6 @@ final class TessAPI {
         TessBaseAPISetSourceResolution(handle, Int32(dpi))
     }
 
-    /// Restricts recognition to a rectangle of the image set last.
-    func setRectangle(_ r: RawRect) { TessBaseAPISetRectangle(handle, Int32(r.left), Int32(r.top), Int32(r.width), Int32(r.height)) }
-
     /// Forgets the image, results and the adaptive classifier's state, so the next page does not
     /// depend on this one.
     func clear() {

@@ -27,19 +27,21 @@ enum Fixtures {
     }
 }
 
-/// One Recognizer shared by the tests of a suite (suites run serialised: Tesseract is not re-entrant
-/// and the machine is small). The lock keeps Swift Testing's parallelism away from it.
-final class SharedRecognizer: @unchecked Sendable {
-    static let shared = SharedRecognizer()
-    private let lock = NSLock()
-    private var recognizer: Recognizer?
+/// Every OCREngine suite nests under this one serialised suite: Tesseract work is CPU-bound, the
+/// machine is small, and the speed figures (detect-only, fast vs accurate) need a quiet CPU.
+@Suite(.serialized) struct EngineTests {}
 
-    func with<T>(_ body: (Recognizer) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        if recognizer == nil { recognizer = Recognizer() }
-        return try body(recognizer!)
-    }
+/// The engine thread the tests share (Tesseract runs there, never on the cooperative pool).
+let testEngine = EngineThread(name: "test-engine")
+
+/// Recognises a page on ``testEngine``.
+func recognize(_ page: PageDescriptor, _ options: RecognitionOptions = RecognitionOptions()) async throws(OCRError) -> PageResult {
+    try await testEngine.run { r throws(OCRError) in try r.recognize(page, options: options) }
+}
+
+/// The OCRError `body` throws, or nil.
+func ocrError(_ body: () async throws(OCRError) -> Void) async -> OCRError? {
+    do { try await body(); return nil } catch { return error }
 }
 
 /// Character error rate: Levenshtein distance over the reference length, whitespace collapsed.
