@@ -40,8 +40,16 @@ func recognize(_ page: PageDescriptor, _ options: RecognitionOptions = Recogniti
 }
 
 /// The OCRError `body` throws, or nil.
-func ocrError(_ body: () async throws(OCRError) -> Void) async -> OCRError? {
-    do { try await body(); return nil } catch { return error }
+func ocrError(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> OCRError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as OCRError {
+        return error
+    } catch {
+        Issue.record("not an OCRError: \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
 }
 
 /// Character error rate: Levenshtein distance over the reference length, whitespace collapsed.
