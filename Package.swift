@@ -7,15 +7,24 @@ let package = Package(
     name: "ocr-cluster",
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
+        .library(name: "OCRTransport", targets: ["OCRTransport"]),
         .library(name: "OCREngine", targets: ["OCREngine"]),
+        .library(name: "OCRClient", targets: ["OCRClient"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        .target(name: "OCRLog"),
         .target(name: "OCRWire"),
+        .target(name: "OCRCommandLine"),
+        .target(name: "OCRClient", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
+        .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
+        .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
+        .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
         .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract"]),
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRWire"]),
+        .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,233 @@
+/// Reads protobuf binary encoding from untrusted bytes.
+///
+/// Every read checks bounds first: a length prefix is compared with the bytes left in the
+/// enclosing message before anything is sliced or allocated, varints stop at 10 bytes, and
+/// nesting stops at `WireLimits.maxDepth`. Nothing here traps on input; it throws
+/// `WireDecodingError`.
+///
+/// The reader walks a borrowed buffer that lives only for the duration of
+/// `ProtoMessage.init(serializedBytes:)`; it cannot be created outside this module.
+public struct ProtoReader {
+    let base: UnsafeRawBufferPointer
+    var position: Int
+    /// End of the message being decoded (a nested message's end while inside it).
+    var limit: Int
+    var depth: Int
+
+    init(_ buffer: UnsafeRawBufferPointer) {
+        base = buffer
+        position = 0
+        limit = buffer.count
+        depth = 0
+    }
+
+    // MARK: Primitives
+
+    @inline(__always)
+    mutating func readVarint() throws(WireDecodingError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < limit else { throw .truncated }
+            let byte = base[position]
+            position += 1
+            if shift == 63 && byte > 1 { throw .varintTooLong }  // the 10th byte holds 1 bit
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+            if shift > 63 { throw .varintTooLong }
+        }
+    }
+
+    @inline(__always)
+    mutating func readFixed32Raw() throws(WireDecodingError) -> UInt32 {
+        guard limit - position >= 4 else { throw .truncated }
+        let v = base.loadUnaligned(fromByteOffset: position, as: UInt32.self)
+        position += 4
+        return UInt32(littleEndian: v)
+    }
+
+    @inline(__always)
+    mutating func readFixed64Raw() throws(WireDecodingError) -> UInt64 {
+        guard limit - position >= 8 else { throw .truncated }
+        let v = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        position += 8
+        return UInt64(littleEndian: v)
+    }
+
+    /// Reads a length prefix and returns the payload's range, checked against the message end.
+    @inline(__always)
+    mutating func readLengthDelimitedRange(field: Int) throws(WireDecodingError) -> Range<Int> {
+        let length = try readVarint()
+        guard length <= UInt64(limit - position) else { throw .lengthOutOfBounds(field: field) }
+        let start = position
+        position += Int(length)
+        return start..<position
+    }
+
+    /// The next field key, or nil at the end of the current message.
+    @inline(__always)
+    public mutating func nextTag() throws(WireDecodingError) -> FieldTag? {
+        guard position < limit else { return nil }
+        let key = try readVarint()
+        let number = key >> 3
+        guard number > 0, number <= UInt64(WireLimits.maxFieldNumber) else { throw .invalidFieldNumber(number) }
+        guard let wireType = WireType(rawValue: UInt8(key & 7)) else { throw .invalidWireType(UInt8(key & 7)) }
+        return FieldTag(number: Int(number), wireType: wireType)
+    }
+
+    /// Skips a field this message does not know (or no longer knows).
+    public mutating func skip(_ tag: FieldTag) throws(WireDecodingError) {
+        switch tag.wireType {
+        case .varint: _ = try readVarint()
+        case .fixed64: guard limit - position >= 8 else { throw .truncated }; position += 8
+        case .fixed32: guard limit - position >= 4 else { throw .truncated }; position += 4
+        case .lengthDelimited: _ = try readLengthDelimitedRange(field: tag.number)
+        case .startGroup: try skipGroup(number: tag.number)
+        case .endGroup: throw .malformedGroup
+        }
+    }
+
+    private mutating func skipGroup(number: Int) throws(WireDecodingError) {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= WireLimits.maxDepth else { throw .nestingTooDeep }
+        while true {
+            guard let tag = try nextTag() else { throw .truncated }
+            if tag.wireType == .endGroup {
+                guard tag.number == number else { throw .malformedGroup }
+                return
+            }
+            try skip(tag)
+        }
+    }
+
+    @inline(__always)
+    func expect(_ tag: FieldTag, _ wireType: WireType) throws(WireDecodingError) {
+        guard tag.wireType == wireType else { throw .wrongWireType(field: tag.number, got: tag.wireType) }
+    }
+
+    // MARK: Singular fields
+
+    mutating func readInt32(_ t: FieldTag) throws(WireDecodingError) -> Int32 { try expect(t, .varint); return Int32(truncatingIfNeeded: try readVarint()) }
+    mutating func readInt64(_ t: FieldTag) throws(WireDecodingError) -> Int64 { try expect(t, .varint); return Int64(bitPattern: try readVarint()) }
+    mutating func readUInt32(_ t: FieldTag) throws(WireDecodingError) -> UInt32 { try expect(t, .varint); return UInt32(truncatingIfNeeded: try readVarint()) }
+    mutating func readUInt64(_ t: FieldTag) throws(WireDecodingError) -> UInt64 { try expect(t, .varint); return try readVarint() }
+    mutating func readSInt32(_ t: FieldTag) throws(WireDecodingError) -> Int32 { try expect(t, .varint); return ZigZag.decode32(UInt32(truncatingIfNeeded: try readVarint())) }
+    mutating func readSInt64(_ t: FieldTag) throws(WireDecodingError) -> Int64 { try expect(t, .varint); return ZigZag.decode64(try readVarint()) }
+    mutating func readFixed32(_ t: FieldTag) throws(WireDecodingError) -> UInt32 { try expect(t, .fixed32); return try readFixed32Raw() }
+    mutating func readFixed64(_ t: FieldTag) throws(WireDecodingError) -> UInt64 { try expect(t, .fixed64); return try readFixed64Raw() }
+    mutating func readSFixed32(_ t: FieldTag) throws(WireDecodingError) -> Int32 { try expect(t, .fixed32); return Int32(bitPattern: try readFixed32Raw()) }
+    mutating func readSFixed64(_ t: FieldTag) throws(WireDecodingError) -> Int64 { try expect(t, .fixed64); return Int64(bitPattern: try readFixed64Raw()) }
+    mutating func readFloat(_ t: FieldTag) throws(WireDecodingError) -> Float { try expect(t, .fixed32); return Float(bitPattern: try readFixed32Raw()) }
+    mutating func readDouble(_ t: FieldTag) throws(WireDecodingError) -> Double { try expect(t, .fixed64); return Double(bitPattern: try readFixed64Raw()) }
+    mutating func readBool(_ t: FieldTag) throws(WireDecodingError) -> Bool { try expect(t, .varint); return try readVarint() != 0 }
+    mutating func readEnum<E: ProtoEnum>(_ t: FieldTag) throws(WireDecodingError) -> E {
+        try expect(t, .varint)
+        return E(rawValue: Int32(truncatingIfNeeded: try readVarint()))
+    }
+
+    mutating func readString(_ t: FieldTag) throws(WireDecodingError) -> String {
+        try expect(t, .lengthDelimited)
+        let range = try readLengthDelimitedRange(field: t.number)
+        guard let s = String(validating: UnsafeRawBufferPointer(rebasing: base[range]), as: UTF8.self) else {
+            throw .invalidUTF8(field: t.number)
+        }
+        return s
+    }
+
+    mutating func readBytes(_ t: FieldTag) throws(WireDecodingError) -> [UInt8] {
+        try expect(t, .lengthDelimited)
+        let range = try readLengthDelimitedRange(field: t.number)
+        return [UInt8](UnsafeRawBufferPointer(rebasing: base[range]))
+    }
+
+    /// Decodes a nested message into `message`, merging with what it holds (protobuf semantics
+    /// for a singular message field that appears more than once).
+    mutating func readMessage<M: ProtoMessage>(_ t: FieldTag, into message: inout M) throws(WireDecodingError) {
+        try expect(t, .lengthDelimited)
+        let range = try readLengthDelimitedRange(field: t.number)
+        depth += 1
+        guard depth <= WireLimits.maxDepth else { throw .nestingTooDeep }
+        let outerLimit = limit
+        position = range.lowerBound
+        limit = range.upperBound
+        try message.decodeFields(from: &self)
+        limit = outerLimit
+        position = range.upperBound
+        depth -= 1
+    }
+
+    mutating func readMessage<M: ProtoMessage>(_ t: FieldTag, merging existing: M?) throws(WireDecodingError) -> M {
+        var m = existing ?? M()
+        try readMessage(t, into: &m)
+        return m
+    }
+
+    // MARK: Repeated fields (scalars accepted packed or not, as the spec requires)
+
+    @inline(__always)
+    mutating func readRepeated<T>(
+        _ t: FieldTag, _ wireType: WireType, into values: inout [T],
+        _ one: (inout ProtoReader) throws(WireDecodingError) -> T
+    ) throws(WireDecodingError) {
+        if t.wireType == .lengthDelimited {
+            let range = try readLengthDelimitedRange(field: t.number)
+            let outerLimit = limit
+            position = range.lowerBound
+            limit = range.upperBound
+            while position < limit { values.append(try one(&self)) }
+            limit = outerLimit
+        } else {
+            try expect(t, wireType)
+            values.append(try one(&self))
+        }
+    }
+
+    mutating func readRepeatedInt32(_ t: FieldTag, into v: inout [Int32]) throws(WireDecodingError) { try readRepeated(t, .varint, into: &v) { r throws(WireDecodingError) in Int32(truncatingIfNeeded: try r.readVarint()) } }
+    mutating func readRepeatedInt64(_ t: FieldTag, into v: inout [Int64]) throws(WireDecodingError) { try readRepeated(t, .varint, into: &v) { r throws(WireDecodingError) in Int64(bitPattern: try r.readVarint()) } }
+    mutating func readRepeatedUInt32(_ t: FieldTag, into v: inout [UInt32]) throws(WireDecodingError) { try readRepeated(t, .varint, into: &v) { r throws(WireDecodingError) in UInt32(truncatingIfNeeded: try r.readVarint()) } }
+    mutating func readRepeatedUInt64(_ t: FieldTag, into v: inout [UInt64]) throws(WireDecodingError) { try readRepeated(t, .varint, into: &v) { r throws(WireDecodingError) in try r.readVarint() } }
+    mutating func readRepeatedSInt32(_ t: FieldTag, into v: inout [Int32]) throws(WireDecodingError) { try readRepeated(t, .varint, into: &v) { r throws(WireDecodingError) in ZigZag.decode32(UInt32(truncatingIfNeeded: try r.readVarint())) } }
+    mutating func readRepeatedSInt64(_ t: FieldTag, into v: inout [Int64]) throws(WireDecodingError) { try readRepeated(t, .varint, into: &v) { r throws(WireDecodingError) in ZigZag.decode64(try r.readVarint()) } }
+    mutating func readRepeatedFixed32(_ t: FieldTag, into v: inout [UInt32]) throws(WireDecodingError) { try readRepeated(t, .fixed32, into: &v) { r throws(WireDecodingError) in try r.readFixed32Raw() } }
+    mutating func readRepeatedFixed64(_ t: FieldTag, into v: inout [UInt64]) throws(WireDecodingError) { try readRepeated(t, .fixed64, into: &v) { r throws(WireDecodingError) in try r.readFixed64Raw() } }
+    mutating func readRepeatedSFixed32(_ t: FieldTag, into v: inout [Int32]) throws(WireDecodingError) { try readRepeated(t, .fixed32, into: &v) { r throws(WireDecodingError) in Int32(bitPattern: try r.readFixed32Raw()) } }
+    mutating func readRepeatedSFixed64(_ t: FieldTag, into v: inout [Int64]) throws(WireDecodingError) { try readRepeated(t, .fixed64, into: &v) { r throws(WireDecodingError) in Int64(bitPattern: try r.readFixed64Raw()) } }
+    mutating func readRepeatedFloat(_ t: FieldTag, into v: inout [Float]) throws(WireDecodingError) { try readRepeated(t, .fixed32, into: &v) { r throws(WireDecodingError) in Float(bitPattern: try r.readFixed32Raw()) } }
+    mutating func readRepeatedDouble(_ t: FieldTag, into v: inout [Double]) throws(WireDecodingError) { try readRepeated(t, .fixed64, into: &v) { r throws(WireDecodingError) in Double(bitPattern: try r.readFixed64Raw()) } }
+    mutating func readRepeatedBool(_ t: FieldTag, into v: inout [Bool]) throws(WireDecodingError) { try readRepeated(t, .varint, into: &v) { r throws(WireDecodingError) in try r.readVarint() != 0 } }
+    mutating func readRepeatedEnum<E: ProtoEnum>(_ t: FieldTag, into v: inout [E]) throws(WireDecodingError) { try readRepeated(t, .varint, into: &v) { r throws(WireDecodingError) in E(rawValue: Int32(truncatingIfNeeded: try r.readVarint())) } }
+
+    mutating func readRepeatedString(_ t: FieldTag, into v: inout [String]) throws(WireDecodingError) { v.append(try readString(t)) }
+    mutating func readRepeatedBytes(_ t: FieldTag, into v: inout [[UInt8]]) throws(WireDecodingError) { v.append(try readBytes(t)) }
+    mutating func readRepeatedMessage<M: ProtoMessage>(_ t: FieldTag, into v: inout [M]) throws(WireDecodingError) {
+        var m = M()
+        try readMessage(t, into: &m)
+        v.append(m)
+    }
+
+    /// One `map<string, string>` entry. A missing key or value is the empty string; a later
+    /// entry with the same key replaces the earlier one (protobuf semantics).
+    mutating func readStringMapEntry(_ t: FieldTag, into map: inout [String: String]) throws(WireDecodingError) {
+        try expect(t, .lengthDelimited)
+        let range = try readLengthDelimitedRange(field: t.number)
+        depth += 1
+        guard depth <= WireLimits.maxDepth else { throw .nestingTooDeep }
+        let outerLimit = limit
+        position = range.lowerBound
+        limit = range.upperBound
+        var key = "", value = ""
+        while let entryTag = try nextTag() {
+            switch entryTag.number {
+            case 1: key = try readString(entryTag)
+            case 2: value = try readString(entryTag)
+            default: try skip(entryTag)
+            }
+        }
+        map[key] = value
+        limit = outerLimit
+        position = range.upperBound
+        depth -= 1
+    }
+}
