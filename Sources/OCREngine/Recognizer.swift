@@ -323,17 +323,17 @@ struct PageSettings {
         if options.detectOnly { detectOnly = true }
         guard options.candidates <= 10 else { throw OCRError(.invalidArgument, "candidates must be 1...10 (got \(options.candidates))") }
         candidates = max(1, Int(options.candidates))
-        switch options.level.rawValue {
-        case 0, 1: fast = false
-        case 2: fast = true
-        default: throw OCRError(.invalidArgument, "unknown recognition level \(options.level.rawValue)")
+        switch options.level {
+        case .unspecified, .accurate: fast = false
+        case .fast: fast = true
+        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown recognition level \(v)")
         }
-        switch options.binarization.rawValue {
-        case 0: thresholdingMethod = 0           // Tesseract's own Otsu.
-        case 1: thresholdingMethod = 1           // Leptonica adaptive Otsu (Tesseract's thresholding_method 1).
-        case 2: thresholdingMethod = 2           // Leptonica tiled Sauvola (thresholding_method 2).
-        case 3: globalThreshold = true           // As it is: one global threshold at mid-gray, no adaptation.
-        default: throw OCRError(.invalidArgument, "unknown binarization \(options.binarization.rawValue)")
+        switch options.binarization {
+        case .unspecified: thresholdingMethod = 0  // Tesseract's own Otsu.
+        case .otsu: thresholdingMethod = 1         // Leptonica adaptive Otsu (Tesseract's thresholding_method 1).
+        case .sauvola: thresholdingMethod = 2      // Leptonica tiled Sauvola (thresholding_method 2).
+        case .disabled: globalThreshold = true     // As it is: one global threshold at mid-gray, no adaptation.
+        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown binarization \(v)")
         }
         guard (0...1).contains(options.minimumConfidence), (0...1).contains(options.minimumTextHeight) else {
             throw OCRError(.invalidArgument, "minimum confidence and minimum text height must be within 0...1")

@@ -44,12 +44,8 @@ final class TessAPI {
                 TessBaseAPIInit4(handle, datapath, language, mode.raw, nil, 0, n.baseAddress, v.baseAddress, variables.count, 0)
             }
         }
-        do throws(OCRError) {
-            try CheckC.zero(rc, "loading Tesseract language data \(language) from \(datapath)", code: .failedPrecondition)
-        } catch {
-            TessBaseAPIDelete(handle)
-            throw error
-        }
+        // On failure, deinit still runs (every stored property is set) and frees the handle.
+        try CheckC.zero(rc, "loading Tesseract language data \(language) from \(datapath)", code: .failedPrecondition)
     }
 
     deinit {

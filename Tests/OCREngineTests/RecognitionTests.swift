@@ -36,9 +36,9 @@ extension EngineTests {
             let reference = Fixtures.text("text.txt")
             let plain = try await recognize(Fixtures.page("noise.png"))
             var opts = RecognitionOptions()
-            opts.binarization = Binarization(rawValue: 2)  // Sauvola
+            opts.binarization = .sauvola
             let sauvola = try await recognize(Fixtures.page("noise.png"), opts)
-            opts.binarization = Binarization(rawValue: 1)  // Otsu
+            opts.binarization = .otsu
             let otsu = try await recognize(Fixtures.page("noise.png"), opts)
             let cers = [plain, sauvola, otsu].map { characterErrorRate($0.text, reference: reference) }
             print("[figures] noise.png CER: tesseract's own \(cers[0]), Sauvola \(cers[1]), Otsu \(cers[2])")
