@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
         .library(name: "OCRTransport", targets: ["OCRTransport"]),
+        .library(name: "OCREngine", targets: ["OCREngine"]),
         .library(name: "OCRCoordinator", targets: ["OCRCoordinator"]),
         .library(name: "OCRClient", targets: ["OCRClient"]),
     ],
@@ -19,12 +20,14 @@ let package = Package(
         .target(name: "OCRCommandLine"),
         .target(name: "OCRWire"),
         .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
+        .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract"]),
         .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
+        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRWire"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRClient", "OCRTransport", "OCRLog"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
