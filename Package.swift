@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OCREngine", targets: ["OCREngine"]),
         .library(name: "OCRCoordinator", targets: ["OCRCoordinator"]),
         .library(name: "OCRClient", targets: ["OCRClient"]),
+        .executable(name: "ocr-coordinator", targets: ["ocr-coordinator"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
@@ -23,6 +24,8 @@ let package = Package(
         .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract"]),
         .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
+        .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCREngine", "OCRWire"]),
+        .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRLocalCluster", "OCRCommandLine", "OCRLog"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
