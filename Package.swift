@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
         .library(name: "OCRTransport", targets: ["OCRTransport"]),
+        .library(name: "OCRWorker", targets: ["OCRWorker"]),
+        .executable(name: "ocr-worker", targets: ["ocr-worker"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
@@ -19,6 +21,9 @@ let package = Package(
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
         .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
+        .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCRWire", "OCRLog"]),
+        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCRCommandLine", "OCRLog"]),
+        .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCRTransport", "OCRWire", "OCRLog"]),
     ],
     swiftLanguageModes: [.v6]
 )
