@@ -12,7 +12,9 @@ let package = Package(
         .library(name: "OCREngine", targets: ["OCREngine"]),
         .library(name: "OCRCoordinator", targets: ["OCRCoordinator"]),
         .library(name: "OCRClient", targets: ["OCRClient"]),
+        .library(name: "OCRWorker", targets: ["OCRWorker"]),
         .executable(name: "ocr-coordinator", targets: ["ocr-coordinator"]),
+        .executable(name: "ocr-worker", targets: ["ocr-worker"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
@@ -23,8 +25,10 @@ let package = Package(
         .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
         .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract"]),
         .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog"]),
+        .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCREngine", "OCRWire"]),
+        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRLocalCluster", "OCRCommandLine", "OCRLog"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
@@ -32,6 +36,7 @@ let package = Package(
         .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRWire"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRClient", "OCRTransport", "OCRLog"]),
+        .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCRTransport", "OCRWire", "OCRLog"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
