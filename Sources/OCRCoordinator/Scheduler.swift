@@ -131,7 +131,8 @@ public struct Scheduler: Sendable {
         guard let worker = workers.removeValue(forKey: serial) else { return }
         serialByIdentity[worker.identity] = nil
         if serialByUID[worker.uid] == serial { serialByUID[worker.uid] = nil }
-        for (key, attempt) in worker.held {
+        // Sorted so the same events always give the same directives (hash order varies per process).
+        for (key, attempt) in worker.held.sorted(by: { ($0.key.jobID, $0.key.page) < ($1.key.jobID, $1.key.page) }) {
             guard let page = store.page(key.jobID, key.page), page.state == .dispatched,
                   page.workerUID == worker.uid, page.attempt == attempt else { continue }
             if let failure {
@@ -145,10 +146,9 @@ public struct Scheduler: Sendable {
 
     private mutating func tick(_ now: Duration, _ out: inout [SchedulerDirective]) {
         if now >= nextHeartbeatAt {
-            var dead: [Int] = []
-            for (serial, worker) in workers where now - worker.lastSeen > worker.expiry {
-                dead.append(serial)
-            }
+            // By registration order, so directives are deterministic.
+            let serials = workers.keys.sorted()
+            let dead = serials.filter { now - workers[$0]!.lastSeen > workers[$0]!.expiry }
             for serial in dead {
                 let identity = workers[serial]!.identity
                 let lost = OCRError(.unavailable, "worker \(hex(workers[serial]!.uid)) stopped heartbeating while it held the page").status
@@ -157,7 +157,7 @@ public struct Scheduler: Sendable {
             }
             heartbeatSequence &+= 1
             let heartbeat = Heartbeat.with { $0.sequence = heartbeatSequence }
-            for worker in workers.values { out.append(.sendHeartbeat(worker.identity, heartbeat)) }
+            for serial in serials { if let worker = workers[serial] { out.append(.sendHeartbeat(worker.identity, heartbeat)) } }
             nextHeartbeatAt = now + settings.heartbeatInterval
         }
         while let (deadline, jobID) = deadlines.popMin(notAfter: now) {
@@ -165,7 +165,7 @@ public struct Scheduler: Sendable {
             finish(jobID, .expired, OCRError(.deadlineExceeded, "job timeout passed before every page finished").status, now, &out)
         }
         if now >= nextProgressAt, !progressDirty.isEmpty {
-            for jobID in progressDirty { emitProgress(jobID, now, &out) }
+            for jobID in progressDirty.sorted() { emitProgress(jobID, now, &out) }
             progressDirty.removeAll(keepingCapacity: true)
             nextProgressAt = now + settings.progressInterval
         }
@@ -461,7 +461,9 @@ public struct Scheduler: Sendable {
     private mutating func reschedule(_ now: Duration, _ out: inout [SchedulerDirective]) {
         var next = nextHeartbeatAt
         if let deadline = deadlines.minKey { next = min(next, deadline) }
-        if !progressDirty.isEmpty { next = min(next, max(nextProgressAt, now)) }
+        // When progress is already due this is a time in the past ("tick now"); keeping the due
+        // time rather than `now` avoids a new directive on every event until the tick runs.
+        if !progressDirty.isEmpty { next = min(next, nextProgressAt) }
         if next != scheduledTick {
             scheduledTick = next
             out.append(.scheduleTick(at: next))
