@@ -81,6 +81,10 @@ convert "$tmp/line.png" -colors 16 "$f/line.gif"
 convert "$tmp/line.png" -quality 90 "$f/line.webp"
 convert "$tmp/line.png" "$f/line.jp2"
 
+# Edge cases that are not errors: a blank page and a 1x1 image.
+convert -size 400x200 xc:white -colorspace Gray -depth 8 -density 300 -units PixelsPerInch -strip "$out/blank.png"
+convert -size 1x1 xc:black -colorspace Gray -depth 8 -strip "$out/tiny.png"
+
 # Bad inputs.
 python3 - "$out" <<'PY'
 import random, struct, sys, zlib

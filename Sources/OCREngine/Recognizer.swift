@@ -106,8 +106,11 @@ public final class Recognizer {
     public func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
                           deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
         if stopped { throw OCRError(.unavailable, "the engine thread has shut down", file: page.file, page: page.pageIndex) }
-        let decoded = try decoder.decode(page, options: options)
-        return try recognize(decoded, context: page.context, options: options, deadline: deadline, cancellation: cancellation)
+        // The page deadline covers decoding (PDF rasterisation) as well as recognition.
+        let effective = Self.deadline(deadline, timeoutMs: options.pageTimeoutMs, from: .now)
+        if cancellation?.isCancelled == true { throw OCRError(.cancelled, "recognition was cancelled", file: page.file, page: page.pageIndex) }
+        let decoded = try decoder.decode(page, options: options, deadline: effective)
+        return try recognize(decoded, context: page.context, options: options, deadline: effective, cancellation: cancellation)
     }
 
     /// Recognises an already decoded page.
@@ -131,11 +134,7 @@ public final class Recognizer {
                                     deadline callerDeadline: ContinuousClock.Instant?, cancellation: CancellationToken?) throws(OCRError) -> PageResult {
         let clock = ContinuousClock()
         let start = clock.now
-        var deadline = callerDeadline
-        if options.pageTimeoutMs > 0 {
-            let own = start.advanced(by: .milliseconds(Int(options.pageTimeoutMs)))
-            deadline = min(deadline ?? own, own)
-        }
+        let deadline = Self.deadline(callerDeadline, timeoutMs: options.pageTimeoutMs, from: start)
         let monitorState = Monitor.State(deadline: deadline, cancellation: cancellation)
         func checkStop() throws(OCRError) {
             if monitorState.shouldStop() { throw Self.stopError(monitorState.stopReason) }
@@ -228,6 +227,13 @@ public final class Recognizer {
         timings.totalUs = page.decodeMicroseconds + (clock.now - start).microseconds
         result.timings = timings
         return result
+    }
+
+    /// The sooner of `deadline` and `timeoutMs` after `start` (0: no page timeout).
+    static func deadline(_ deadline: ContinuousClock.Instant?, timeoutMs: UInt32, from start: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard timeoutMs > 0 else { return deadline }
+        let own = start.advanced(by: .milliseconds(Int(timeoutMs)))
+        return min(deadline ?? own, own)
     }
 
     private static func stopError(_ reason: StatusCode?) -> OCRError {
