@@ -101,8 +101,12 @@ public final class Recognizer {
     deinit { scratch?.remove() }
 
     /// Decodes and recognises one page. `deadline` (and `options.pageTimeoutMs`, whichever is
-    /// sooner) bounds recognition; `cancellation` stops it from another thread. Every failure is an
-    /// ``OCRError`` naming `page.file` and `page.pageIndex`.
+    /// sooner) bounds decoding and recognition; `cancellation` stops it from another thread. Both
+    /// are checked before and after preprocessing, bound the PDF rasteriser's subprocess, and are
+    /// polled by Tesseract between words; its layout analysis (roughly the first fifth of a page's
+    /// time) cannot be interrupted. Every failure is an ``OCRError`` naming `page.file` and
+    /// `page.pageIndex`: `DEADLINE_EXCEEDED`, `CANCELLED`, `INVALID_ARGUMENT` (bad input or
+    /// options), `RESOURCE_EXHAUSTED` (pixel limit), `FAILED_PRECONDITION` (language data missing).
     public func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
                           deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
         if stopped { throw OCRError(.unavailable, "the engine thread has shut down", file: page.file, page: page.pageIndex) }

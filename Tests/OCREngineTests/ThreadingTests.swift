@@ -34,6 +34,14 @@ extension EngineTests {
             print("[figures] cancelled a full page after \(elapsed)")
             #expect(error?.code == .cancelled && error?.file == page.file)
             #expect(elapsed < .milliseconds(2500))  // A full page takes 2-4 s here; the stop comes within a word.
+            // A page timeout that expires mid-recognition stops it the same way.
+            var opts = RecognitionOptions()
+            opts.pageTimeoutMs = 600
+            let t0 = ContinuousClock.now
+            let timeout = await ocrError { _ = try await testEngine.recognize(page, options: opts) }
+            #expect(timeout?.code == .deadlineExceeded && timeout?.file == page.file)
+            #expect(ContinuousClock.now - t0 < .milliseconds(2400))
+            #expect(try await recognize(Fixtures.page("text.png")).text.contains("quick brown fox"))
             // Task cancellation is forwarded too.
             let task = Task { try await testEngine.recognize(page) }
             try await Task.sleep(for: .milliseconds(500))
