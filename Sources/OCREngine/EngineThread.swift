@@ -83,6 +83,9 @@ public final class EngineThread: Sendable {
         shared.finished.wait()
     }
 
+    /// Queues `job` (internal: the PageTask entry point uses it).
+    func submit(_ job: @escaping @Sendable (Recognizer) -> Void) { enqueue(job) }
+
     private func enqueue(_ job: @escaping @Sendable (Recognizer) -> Void) {
         let accepted = shared.state.withLock { s in
             if s.stopping { return false }

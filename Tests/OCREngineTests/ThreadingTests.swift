@@ -96,6 +96,12 @@ extension EngineTests {
             let error = await ocrError { _ = try await testEngine.run(task) }
             #expect(error?.code == .deadlineExceeded && error?.file == "doc.pdf" && error?.pageIndex == 4)
             #expect(error?.status.pageIndex == 4)
+            // Synchronously, with a polling token (how a worker bridges its own per-page control).
+            task.remainingMs = 0
+            let stop = CancellationToken(polling: { true })
+            let fixed = task
+            let polled = await ocrError { _ = try await testEngine.run { r throws(OCRError) in try r.run(fixed, cancellation: stop) } }
+            #expect(polled?.code == .cancelled && polled?.pageIndex == 4)
         }
 
         @Test func shutDownThreadRefusesWork() async throws {
