@@ -71,6 +71,11 @@ public struct Scheduler: Sendable {
             if let serial = serialByIdentity[identity] {
                 removeWorker(serial, failure: nil, now, &out)
             }
+        case .workerLost(let identity, let reason):
+            if let serial = serialByIdentity[identity] {
+                let uid = hex(workers[serial]!.uid)
+                removeWorker(serial, failure: OCRError(.unavailable, "worker \(uid) was lost while it held the page: \(reason)").status, now, &out)
+            }
         case .workerProtocolError(let identity, let reason):
             if let serial = serialByIdentity[identity] {
                 removeWorker(serial, failure: nil, now, &out)
