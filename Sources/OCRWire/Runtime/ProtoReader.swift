@@ -218,11 +218,21 @@ public struct ProtoReader {
         position = range.lowerBound
         limit = range.upperBound
         var key = "", value = ""
-        while let entryTag = try nextTag() {
-            switch entryTag.number {
-            case 1: key = try readString(entryTag)
-            case 2: value = try readString(entryTag)
-            default: try skip(entryTag)
+        do throws(WireDecodingError) {
+            while let entryTag = try nextTag() {
+                switch entryTag.number {
+                case 1: key = try readString(entryTag)
+                case 2: value = try readString(entryTag)
+                default: try skip(entryTag)
+                }
+            }
+        } catch {
+            // Errors name the map field, not the entry's key (1) or value (2): those numbers
+            // belong to other fields of the enclosing message.
+            switch error {
+            case .wrongWireType, .lengthOutOfBounds: throw .malformedMapEntry(field: t.number)
+            case .invalidUTF8: throw .invalidUTF8(field: t.number)
+            default: throw error
             }
         }
         map[key] = value
