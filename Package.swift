@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .target(name: "OCRWire"),
+        .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
