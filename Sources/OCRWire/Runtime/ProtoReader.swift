@@ -194,6 +194,7 @@ public struct ProtoReader {
             let outerLimit = limit
             position = range.lowerBound
             limit = range.upperBound
+            if values.isEmpty { values.reserveCapacity(packedCount(range, wireType)) }
             while position < limit { values.append(try one(&self)) }
             limit = outerLimit
         } else {
@@ -219,7 +220,38 @@ public struct ProtoReader {
 
     mutating func readRepeatedString(_ t: FieldTag, into v: inout [String]) throws(WireDecodingError) { v.append(try readString(t)) }
     mutating func readRepeatedBytes(_ t: FieldTag, into v: inout [[UInt8]]) throws(WireDecodingError) { v.append(try readBytes(t)) }
+    /// How many values a packed payload holds, so the array is allocated once. Counted from the
+    /// bytes that are there (each varint ends in one byte below 0x80), never from a length
+    /// alone, so it cannot ask for more elements than the input carries.
+    func packedCount(_ range: Range<Int>, _ wireType: WireType) -> Int {
+        switch wireType {
+        case .fixed32: return range.count / 4
+        case .fixed64: return range.count / 8
+        default:
+            var n = 0
+            for i in range where base[i] < 0x80 { n += 1 }
+            return n
+        }
+    }
+
+    /// How many fields with the same key as the one just read follow back to back (including
+    /// it), so a repeated message field is allocated once. Only keys and lengths are read; any
+    /// malformation just ends the count (the decode that follows reports it).
+    func lengthDelimitedRunCount(key: UInt64) -> Int {
+        var probe = self
+        var n = 0
+        while true {
+            guard let length = try? probe.readVarint(), length <= UInt64(probe.limit - probe.position) else { return max(n, 1) }
+            probe.position += Int(length)
+            n += 1
+            guard probe.position < probe.limit, let next = try? probe.readVarint(), next == key else { return n }
+        }
+    }
+
     mutating func readRepeatedMessage<M: ProtoMessage>(_ t: FieldTag, into v: inout [M]) throws(WireDecodingError) {
+        if v.isEmpty, t.wireType == .lengthDelimited {
+            v.reserveCapacity(lengthDelimitedRunCount(key: UInt64(t.number) << 3 | 2))
+        }
         var m = M()
         try readMessage(t, into: &m)
         v.append(m)
