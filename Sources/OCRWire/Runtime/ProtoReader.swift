@@ -25,6 +25,18 @@ public struct ProtoReader {
 
     @inline(__always)
     mutating func readVarint() throws(WireDecodingError) -> UInt64 {
+        // Most keys, lengths and values on our wire are one byte.
+        guard position < limit else { throw .truncated }
+        let first = base[position]
+        if first < 0x80 {
+            position += 1
+            return UInt64(first)
+        }
+        return try readVarintSlow()
+    }
+
+    @inline(never)
+    mutating func readVarintSlow() throws(WireDecodingError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
