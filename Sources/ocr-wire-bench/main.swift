@@ -1,6 +1,6 @@
 // ocr-wire-bench: encode and decode throughput of a dense PageResult, on one thread.
 //
-//   ocr-wire-bench [--runs N] [--seconds S] [--out FILE]
+//   ocr-wire-bench [--runs N] [--seconds S] [--out FILE] [--only encode|decode]
 //
 // Prints one JSON object: the encoded size and the median, min and max MB/s (10^6 bytes per
 // second of encoded bytes) over N runs of at least S seconds each. With --out, also writes the
@@ -13,6 +13,7 @@ struct Options {
     var runs = 7
     var seconds = 0.4
     var out: String?
+    var only: String?
 
     init(_ args: [String]) throws {
         var it = args.makeIterator()
@@ -21,10 +22,12 @@ struct Options {
             case "--runs": runs = try value(it.next(), arg)
             case "--seconds": seconds = try value(it.next(), arg)
             case "--out": out = it.next()
+            case "--only": only = it.next()
             default: throw UsageError(message: "unknown option \(arg)")
             }
         }
         guard runs > 0, seconds > 0 else { throw UsageError(message: "--runs and --seconds must be positive") }
+        guard only == nil || only == "encode" || only == "decode" else { throw UsageError(message: "--only takes encode or decode") }
     }
 
     private func value<T: LosslessStringConvertible>(_ s: String?, _ name: String) throws -> T {
@@ -138,11 +141,16 @@ do {
     let words = page.blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words)
     var encode: [Double] = [], decode: [Double] = []
     for _ in 0..<options.runs {
-        encode.append(throughput(bytesPerCall: bytes.count, seconds: options.seconds) { blackHole(page.serializedBytes()) })
-        decode.append(throughput(bytesPerCall: bytes.count, seconds: options.seconds) { blackHole(try? PageResult(serializedBytes: bytes)) })
+        if options.only != "decode" {
+            encode.append(throughput(bytesPerCall: bytes.count, seconds: options.seconds) { blackHole(page.serializedBytes()) })
+        }
+        if options.only != "encode" {
+            decode.append(throughput(bytesPerCall: bytes.count, seconds: options.seconds) { blackHole(try? PageResult(serializedBytes: bytes)) })
+        }
     }
     func summary(_ xs: [Double]) -> String {
-        String(format: "{\"median\": %.1f, \"min\": %.1f, \"max\": %.1f}", median(xs), xs.min()!, xs.max()!)
+        if xs.isEmpty { return "null" }
+        return String(format: "{\"median\": %.1f, \"min\": %.1f, \"max\": %.1f}", median(xs), xs.min()!, xs.max()!)
     }
     print("{\"bytes\": \(bytes.count), \"words\": \(words.count), \"symbols\": \(words.reduce(0) { $0 + $1.symbols.count }), "
         + "\"candidates\": \(words.reduce(0) { $0 + $1.candidates.count }), \"runs\": \(options.runs), "

@@ -25,12 +25,17 @@ public struct ProtoReader {
 
     @inline(__always)
     mutating func readVarint() throws(WireDecodingError) -> UInt64 {
-        // Most keys, lengths and values on our wire are one byte.
+        // Most keys, lengths and values on our wire are one byte; pixel coordinates two.
         guard position < limit else { throw .truncated }
         let first = base[position]
         if first < 0x80 {
             position += 1
             return UInt64(first)
+        }
+        if limit - position >= 2, base[position + 1] < 0x80 {
+            let value = UInt64(first & 0x7F) | UInt64(base[position + 1]) << 7
+            position += 2
+            return value
         }
         return try readVarintSlow()
     }
@@ -157,13 +162,26 @@ public struct ProtoReader {
     /// they were valid, so comparing them back is the check.
     @inline(__always)
     static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        let s = String(decoding: bytes, as: UTF8.self)
-        var ascii = true
-        for byte in bytes where byte >= 0x80 { ascii = false; break }
-        if ascii { return s }  // ASCII is always valid and never repaired
-        var copy = s
-        let same = copy.withUTF8 { $0.elementsEqual(bytes) }
-        return same ? copy : nil
+        var s = String(decoding: bytes, as: UTF8.self)
+        let unchanged = s.withUTF8 { $0.count == bytes.count && equalBytes($0, bytes) }
+        return unchanged ? s : nil
+    }
+
+    /// Byte equality of two buffers of the same length, eight bytes at a time.
+    @inline(__always)
+    static func equalBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let pa = a.baseAddress, let pb = b.baseAddress else { return a.count == b.count }
+        let ra = UnsafeRawPointer(pa), rb = UnsafeRawPointer(pb)
+        var i = 0
+        while i + 8 <= a.count {
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i += 8
+        }
+        while i < a.count {
+            if pa[i] != pb[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     mutating func readBytes(_ t: FieldTag) throws(WireDecodingError) -> [UInt8] {
