@@ -265,17 +265,37 @@ public struct ProtoReader {
     }
 
     /// How many fields with the same key as the one just read follow back to back (including
-    /// it), so a repeated message field is allocated once. Only keys and lengths are read; any
-    /// malformation just ends the count (the decode that follows reports it).
+    /// it), so a repeated message field is allocated once. Only keys and lengths are read, and
+    /// only up to the current message's end; anything unusual just ends the count (the decode
+    /// that follows reports it).
     func lengthDelimitedRunCount(key: UInt64) -> Int {
-        var probe = self
+        var p = position
         var n = 0
         while true {
-            guard let length = try? probe.readVarint(), length <= UInt64(probe.limit - probe.position) else { return max(n, 1) }
-            probe.position += Int(length)
+            guard let (length, afterLength) = peekVarint(at: p), length <= UInt64(limit - afterLength) else { break }
+            p = afterLength + Int(length)
             n += 1
-            guard probe.position < probe.limit, let next = try? probe.readVarint(), next == key else { return n }
+            guard let (next, afterKey) = peekVarint(at: p), next == key else { break }
+            p = afterKey
         }
+        return max(n, 1)
+    }
+
+    /// The varint at `p` and the offset after it, or nil if it is malformed or runs past `limit`.
+    @inline(__always)
+    func peekVarint(at p: Int) -> (UInt64, Int)? {
+        guard p < limit else { return nil }
+        let first = base[p]
+        if first < 0x80 { return (UInt64(first), p + 1) }
+        var value: UInt64 = 0, shift: UInt64 = 0, i = p
+        while i < limit, shift < 64 {
+            let byte = base[i]
+            value |= UInt64(byte & 0x7F) << shift
+            i += 1
+            if byte < 0x80 { return (value, i) }
+            shift += 7
+        }
+        return nil
     }
 
     mutating func readRepeatedMessage<M: ProtoMessage>(_ t: FieldTag, into v: inout [M]) throws(WireDecodingError) {
