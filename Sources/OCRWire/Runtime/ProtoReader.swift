@@ -162,9 +162,34 @@ public struct ProtoReader {
     /// they were valid, so comparing them back is the check.
     @inline(__always)
     static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if isASCII(bytes) {
+            // Nothing to repair. For up to 15 bytes this initializer builds the small-string
+            // form directly and skips validation when the bytes are ASCII.
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                _ = buffer.initialize(from: bytes)
+                return bytes.count
+            }
+        }
         var s = String(decoding: bytes, as: UTF8.self)
         let unchanged = s.withUTF8 { $0.count == bytes.count && equalBytes($0, bytes) }
         return unchanged ? s : nil
+    }
+
+    /// True when every byte is below 0x80, eight bytes at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < bytes.count {
+            if p[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
     }
 
     /// Byte equality of two buffers of the same length, eight bytes at a time.
