@@ -154,6 +154,17 @@ func assertDecodes<M: ProtoMessage>(_ type: M.Type, _ bytes: [UInt8], sourceLoca
             assertFails([0x2A, n + 2, 0x0A, n] + seq, .invalidUTF8(field: 5))          // map key
             assertFails([0x2A, n + 2, 0x12, n] + seq, .invalidUTF8(field: 5))          // map value
         }
+        // Long strings (past the 15-byte small-string form and the 8-byte compare words), with
+        // the bad sequence at the start, in the middle, and in the tail after the last full word.
+        let ascii = Array("The quick brown fox jumps".utf8)  // 25 bytes
+        for bad: [UInt8] in [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF0, 0x9F, 0x98]] {
+            for s in [bad + ascii, Array(ascii[..<9]) + bad + Array(ascii[9...]), ascii + bad, Array("ß".utf8) + ascii + bad] {
+                assertFails([0x12, UInt8(s.count)] + s, .invalidUTF8(field: 2))
+            }
+        }
+        for s in [ascii, ascii + Array("ß😀".utf8), Array("日本語のテキスト".utf8)] {
+            #expect(assertDecodes(Status.self, [0x12, UInt8(s.count)] + s).map { Array($0.message.utf8) } == s)
+        }
         // The edges of valid UTF-8 pass, and bytes fields take anything.
         for seq: [UInt8] in [[0x00], [0x7F], [0xC2, 0x80], [0xEF, 0xBF, 0xBF], [0xEE, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF]] {
             let s = assertDecodes(Status.self, [0x12, UInt8(seq.count)] + seq)
