@@ -1,0 +1,17 @@
+/// Exit codes shared by the executables, documented in each `--help` and in README.md.
+public enum ExitCode: Int32, Sendable {
+    /// Everything worked (for `ocr-submit`: every page recognised).
+    case success = 0
+    /// The job finished but some pages failed (job state PARTIAL); the good pages were written.
+    case somePagesFailed = 2
+    /// The job failed as a whole, was cancelled or expired, or a request was refused.
+    case jobFailed = 3
+    /// The coordinator could not be reached (or did not answer in time).
+    case unavailable = 69   // EX_UNAVAILABLE
+    /// Bad command line.
+    case usage = 64         // EX_USAGE
+    /// An input file could not be read.
+    case noInput = 66       // EX_NOINPUT
+    /// Startup failed: a port in use, a bad configuration, an internal error.
+    case software = 70      // EX_SOFTWARE
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A one-line progress bar on stderr: `[#####.....] 12/40 pages  1.8 pages/s  ETA 16s`.
+///
+/// It draws only when stderr is a terminal, so piped or logged runs stay quiet. Redraws are
+/// rate-limited to 10 per second.
+public final class ProgressBar: @unchecked Sendable {
+    // Only ever used from one task/thread (the submit loop); @unchecked because it holds timestamps.
+    private let enabled: Bool
+    private let width: Int
+    private let start = ContinuousClock.now
+    private var lastDraw: ContinuousClock.Instant?
+    private var drewSomething = false
+
+    public init(enabled: Bool = isatty(STDERR_FILENO) == 1, width: Int = 30) {
+        self.enabled = enabled
+        self.width = width
+    }
+
+    /// The text of the bar for `done` of `total` pages; separated from drawing so it can be tested.
+    public static func render(done: Int, failed: Int, total: Int, elapsed: Duration, width: Int = 30) -> String {
+        let fraction = total > 0 ? Double(done + failed) / Double(total) : 0
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: max(0, width - filled))
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let rate = seconds > 0 ? Double(done + failed) / seconds : 0
+        var text = "[\(bar)] \(done + failed)/\(total) pages"
+        if failed > 0 { text += " (\(failed) failed)" }
+        text += String(format: "  %.2f pages/s", rate)
+        if rate > 0, done + failed < total {
+            text += "  ETA \(Int((Double(total - done - failed) / rate).rounded(.up)))s"
+        }
+        return text
+    }
+
+    public func update(done: Int, failed: Int, total: Int) {
+        guard enabled else { return }
+        let now = ContinuousClock.now
+        if let lastDraw, now - lastDraw < .milliseconds(100), done + failed < total { return }
+        lastDraw = now
+        draw(Self.render(done: done, failed: failed, total: total, elapsed: now - start, width: width))
+    }
+
+    /// Clears the line so the document or a summary prints cleanly.
+    public func finish() {
+        guard enabled, drewSomething else { return }
+        draw("")
+    }
+
+    private func draw(_ text: String) {
+        drewSomething = true
+        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text).utf8))
+    }
+}

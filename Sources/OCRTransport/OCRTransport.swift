@@ -1,0 +1,30 @@
+// OCRTransport: the ZeroMQ layer every ocr-cluster process uses (DESIGN sections 2, 3, 6).
+//
+// Pieces, one file each:
+// - ZMQCall.swift       the one helper turning libzmq return codes into `TransportError`
+//                       (EINTR retried, EAGAIN returned as a value: `nil` / `false`).
+// - ZMQContext.swift    `ZMQContext`: thread-safe; `terminate()` is explicit and defined.
+// - ZMQSocket.swift     `ZMQSocket` (one owner thread, explicit `close`), `SocketOption`.
+// - ZMQPoller.swift     `ZMQPoller`, `PollEvents`: zmq_poll with a millisecond timeout.
+// - SocketLoop.swift    `SocketLoop`: a dedicated thread owning sockets, timers and a work queue
+//                       woken through an inproc PUSH/PULL pair. `SocketID`.
+// - TimerQueue.swift    the loop's timer heap (pure). `TimerID`.
+// - Envelope.swift      client-link `[RpcHeader][payload]` and worker-link `["OCRW01"][body]`
+//                       frames, `Routed<_>` for the ROUTER's identity frame, `EnvelopeError`.
+// - TypedEnvelopes.swift the same over OCRWire's `RpcHeader`, `WorkerMessage`,
+//                       `CoordinatorMessage`.
+// - Curve.swift         `CurveKey`, `CurveKeyPair` (zmq_curve_keypair / zmq_curve_public).
+// - ZAPHandler.swift    `ZAPHandler`, `CurveAllowList`: RFC 27 authentication on a loop.
+//
+// Rules for users:
+// 1. A socket belongs to the thread that created it. Loop-owned sockets are created inside
+//    `SocketLoop.start` / `perform` / `execute` and registered with `Control.register`; other
+//    threads refer to them by `SocketID` only and reach them with `loop.send(_:on:)`,
+//    `loop.execute`, `loop.perform` (async) or `loop.performAndWait` (plain threads).
+// 2. Handlers, timers and submitted work run on the loop thread and must not block. OCR runs on
+//    engine threads; they hand results back with `loop.send` / `loop.execute`.
+// 3. Shutdown order: `loop.stop()` for every loop (queued work runs, sockets close with a small
+//    linger), `close()` any other socket, then `context.terminate()`. If a loop is forgotten,
+//    `terminate()` still ends it: its poll fails with ETERM and it closes its sockets.
+// 4. Peer input is never trusted: envelopes and decoding throw `EnvelopeError`, never trap.
+// No unsafe pointer leaves this module.

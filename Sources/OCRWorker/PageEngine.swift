@@ -1,0 +1,147 @@
+import Foundation
+import OCRWire
+
+/// Something that turns one page task into a `PageResult`, synchronously, on an engine thread.
+///
+/// The worker runtime creates one engine per slot, on that slot's dedicated thread (through a
+/// `PageEngineFactory`), and calls `recognize` only from that thread, one page at a time; an
+/// engine therefore need not be thread-safe or `Sendable` (a Tesseract handle is neither).
+///
+/// Engines poll `control.isCancelled` (or call `control.checkpoint()`) while they work and throw
+/// when it turns true; the runtime turns whatever they throw into a `Status` naming the page.
+public protocol PageEngine: AnyObject {
+    /// Recognises `task`'s page. Throws `OCRError` for a page that cannot be served (its code
+    /// tells the coordinator whether to retry); any other error becomes INTERNAL.
+    func recognize(task: PageTask, control: PageControl) throws -> PageResult
+}
+
+/// Makes the engine of each slot, on that slot's engine thread, and says what the engines can do
+/// (announced in `Ready`).
+public struct PageEngineFactory: Sendable {
+    /// What the engine is, for logs and `--help` ("null", "sleep:50", "tesseract").
+    public var name: String
+    /// Installed recognition languages, announced to the coordinator.
+    public var languages: [String]
+    /// Called once per slot, on the slot's engine thread, before the worker announces itself. A
+    /// throw fails the worker's startup.
+    public var make: @Sendable (_ slot: Int) throws -> any PageEngine
+
+    public init(name: String, languages: [String] = [], make: @escaping @Sendable (_ slot: Int) throws -> any PageEngine) {
+        self.name = name
+        self.languages = languages
+        self.make = make
+    }
+}
+
+/// What an engine needs to know while it works on one page: when the page is due and whether it
+/// has been called off. Thread-safe: the worker's socket thread cancels, the engine thread polls.
+public final class PageControl: Sendable {
+    /// When the page must be done (from the task's `remaining_ms`), `nil` for no limit.
+    public let deadline: ContinuousClock.Instant?
+    /// `stopCode` set by `cancel`; guarded by `condition`.
+    private let state: Locked<StatusCode?>
+    /// Wakes engines waiting in `sleep(for:)` when the page is cancelled.
+    private let condition: ConditionBox
+
+    /// - Parameter deadline: when the page is due; `nil` for no limit.
+    public init(deadline: ContinuousClock.Instant? = nil) {
+        self.deadline = deadline
+        self.state = Locked(nil)
+        self.condition = ConditionBox()
+    }
+
+    /// Calls the page off. `code` is what the page's result will carry: CANCELLED when the
+    /// coordinator asked, UNAVAILABLE when the worker gives the page back (connection lost,
+    /// shutdown). The first call wins.
+    public func cancel(_ code: StatusCode = .cancelled) {
+        condition.lock.lock()
+        state.withLock { if $0 == nil { $0 = code } }
+        condition.lock.broadcast()
+        condition.lock.unlock()
+    }
+
+    /// Why the page must stop: the code given to `cancel`, DEADLINE_EXCEEDED once the deadline has
+    /// passed, or `nil` while it may go on.
+    public var stopCode: StatusCode? {
+        if let code = state.withLock({ $0 }) { return code }
+        if let deadline, ContinuousClock.now >= deadline { return .deadlineExceeded }
+        return nil
+    }
+
+    /// `true` once the page was cancelled or its deadline passed: the engine should stop.
+    public var isCancelled: Bool { stopCode != nil }
+
+    /// Time left before the deadline (never negative), `nil` without a deadline.
+    public var remaining: Duration? {
+        deadline.map { max(.zero, $0 - ContinuousClock.now) }
+    }
+
+    /// Throws the `OCRError` for `stopCode` if the page must stop.
+    public func checkpoint(_ task: PageTask) throws(OCRError) {
+        if let code = stopCode { throw PageControl.stopError(code, task: task) }
+    }
+
+    /// Waits `duration` without using the CPU, returning early (by throwing) when the page is
+    /// cancelled or its deadline passes.
+    public func sleep(for duration: Duration, _ task: PageTask) throws(OCRError) {
+        try wait(until: ContinuousClock.now + duration, task)
+    }
+
+    /// Blocks until the page is cancelled or its deadline passes, then throws (a hanging engine).
+    /// `limit` bounds the wait anyway, so a forgotten page cannot hold a thread forever.
+    public func waitUntilStopped(_ task: PageTask, limit: Duration = .seconds(3600)) throws(OCRError) {
+        try wait(until: ContinuousClock.now + limit, task)
+        throw OCRError(.deadlineExceeded, "page was never cancelled within \(limit)", file: task.file, page: Int(task.pageIndex))
+    }
+
+    private func wait(until end: ContinuousClock.Instant, _ task: PageTask) throws(OCRError) {
+        let wakeAt = deadline.map { min($0, end) } ?? end
+        condition.lock.lock()
+        while stopCode == nil {
+            let left = wakeAt - ContinuousClock.now
+            if left <= .zero { break }
+            _ = condition.lock.wait(until: Date(timeIntervalSinceNow: left.seconds))
+        }
+        condition.lock.unlock()
+        try checkpoint(task)
+    }
+
+    /// The error a stopped page reports.
+    static func stopError(_ code: StatusCode, task: PageTask) -> OCRError {
+        let why = switch code {
+        case .cancelled: "page was cancelled"
+        case .deadlineExceeded: "page deadline exceeded"
+        case .unavailable: "worker gave the page back before finishing it"
+        default: "page was stopped"
+        }
+        return OCRError(code, why, file: task.file.isEmpty ? nil : task.file, page: Int(task.pageIndex))
+    }
+}
+
+/// An `NSCondition` held by a `Sendable` class.
+private final class ConditionBox: @unchecked Sendable {
+    // @unchecked: NSCondition is a thread-safe pthread mutex + condition variable.
+    let lock = NSCondition()
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
+
+    /// Whole milliseconds, rounded down, never negative.
+    var milliseconds: UInt64 {
+        let (s, attoseconds) = components
+        guard s >= 0 else { return 0 }
+        return UInt64(s) * 1000 + UInt64(attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Whole microseconds, rounded down, never negative.
+    var microseconds: UInt64 {
+        let (s, attoseconds) = components
+        guard s >= 0 else { return 0 }
+        return UInt64(s) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
+    }
+}

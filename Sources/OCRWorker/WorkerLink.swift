@@ -1,0 +1,334 @@
+import OCRLog
+import OCRWire
+
+/// The worker's side of the worker link (PROTOCOL.md section 2) as a value: events and the
+/// current time in, directives out. It does no I/O and reads no clock; `WorkerRuntime` is the
+/// shell that owns the socket, the timers and the engine threads and carries out the directives.
+///
+/// States and the legal moves between them:
+///
+/// ```
+/// idle --start--> connected(uid) --silence >= liveness x interval--> backingOff(until)
+///                   |   ^   \--Disconnect received / socket failure--> backingOff(until)
+///                   |   \--------------- tick at `until` (new socket, new uid) --/
+///                   \--drained (shutdown and nothing held)--> stopped
+/// draining: no new tasks (refused with UNAVAILABLE), no reconnect; a lost connection -> stopped.
+/// ```
+///
+/// A task belongs to the connection (uid) it arrived on. When that connection ends, its tasks are
+/// cancelled with UNAVAILABLE and forgotten: the coordinator requeues them, and a result that
+/// comes back later is dropped.
+struct WorkerLink {
+    struct Configuration: Sendable {
+        var slots: Int
+        var languages: [String]
+        var version: String
+        var hostname: String
+        var labels: [String: String] = [:]
+        var heartbeatInterval: Duration
+        var liveness: Int
+        var reconnectInitial: Duration = .milliseconds(250)
+        var reconnectMax: Duration = .seconds(8)
+        var drainTimeout: Duration
+        /// Tasks beyond this many (a coordinator ignoring credits) are refused with UNAVAILABLE.
+        var maxHeldTasks: Int
+    }
+
+    /// One task as the worker holds it: the page and the attempt.
+    struct TaskKey: Hashable, Sendable, CustomStringConvertible {
+        var jobID: String
+        var pageIndex: UInt32
+        var attempt: UInt32
+        var description: String { "\(jobID)/\(pageIndex)#\(attempt)" }
+    }
+
+    /// A task queued for or running on an engine thread.
+    struct Held {
+        var uid: UInt64
+        var control: PageControl
+    }
+
+    enum Phase: Equatable {
+        case idle
+        case connected(uid: UInt64)
+        case backingOff(until: ContinuousClock.Instant)
+        case stopped
+    }
+
+    enum Event {
+        case start
+        /// Time passes (a repeating timer, several times per heartbeat interval).
+        case tick
+        /// A decoded message from the coordinator on the current connection.
+        case received(CoordinatorMessage)
+        /// Frames from the coordinator that are not a valid envelope.
+        case malformed(String)
+        /// An engine thread finished a task that arrived on connection `uid`.
+        case finished(TaskKey, uid: UInt64, Result<PageResult, OCRError>)
+        /// SIGTERM/SIGINT: drain. A second one gives back what is still running.
+        case shutdown
+        /// The shell could not open or use the socket: the connection is lost.
+        case connectionFailed(String)
+    }
+
+    enum Directive {
+        /// Close the current socket (if any), open a new DEALER and connect it.
+        case connect(uid: UInt64)
+        /// Close the current socket; `lingerMilliseconds` gives queued messages time to leave.
+        case closeSocket(lingerMilliseconds: Int)
+        case send(WorkerMessage)
+        /// Queue the task for an engine thread.
+        case run(PageTask, TaskKey, uid: UInt64, PageControl)
+        case cancel(PageControl, StatusCode)
+        case log(@Sendable (Logger) -> Void)
+        /// Everything is done: stop the loop and the engine threads.
+        case stop
+    }
+
+    let configuration: Configuration
+    private let makeUID: () -> UInt64
+    private(set) var phase = Phase.idle
+    private(set) var held: [TaskKey: Held] = [:]
+    private(set) var draining: ContinuousClock.Instant?
+    private var drainCancelled = false
+    private(set) var backoff: Duration
+    private var lastSent: ContinuousClock.Instant?
+    private var lastReceived: ContinuousClock.Instant?
+    private var heartbeatSequence: UInt32 = 0
+
+    /// - Parameter makeUID: a fresh random non-zero uid per connection (injected so tests can
+    ///   predict them).
+    init(configuration: Configuration, makeUID: @escaping () -> UInt64) {
+        self.configuration = configuration
+        self.makeUID = makeUID
+        self.backoff = configuration.reconnectInitial
+    }
+
+    /// Silence after which the coordinator is dead.
+    var silenceLimit: Duration { configuration.heartbeatInterval * configuration.liveness }
+
+    /// The uid of the current connection, `nil` while not connected.
+    var currentUID: UInt64? {
+        if case .connected(let uid) = phase { return uid }
+        return nil
+    }
+
+    mutating func handle(_ event: Event, now: ContinuousClock.Instant) -> [Directive] {
+        if phase == .stopped { return [] }
+        switch event {
+        case .start:
+            guard phase == .idle else { return [] }
+            return connect(now: now)
+        case .tick:
+            return tick(now: now)
+        case .received(let message):
+            guard case .connected(let uid) = phase else { return [] }
+            lastReceived = now
+            backoff = configuration.reconnectInitial
+            return received(message, uid: uid, now: now)
+        case .malformed(let why):
+            guard currentUID != nil else { return [] }
+            // Still a sign of life; a worker does not assert on its peer's input.
+            lastReceived = now
+            return [.log { $0.warning("ignored a malformed message from the coordinator", ["error": why]) }]
+        case .finished(let key, let uid, let outcome):
+            return finished(key, uid: uid, outcome, now: now)
+        case .shutdown:
+            return shutdown(now: now)
+        case .connectionFailed(let why):
+            return lose(now: now, reason: why, level: .error)
+        }
+    }
+
+    // MARK: Connection
+
+    private mutating func connect(now: ContinuousClock.Instant) -> [Directive] {
+        let uid = makeUID()
+        phase = .connected(uid: uid)
+        lastReceived = now
+        let ready = WorkerMessage.with {
+            $0.command = .ready(Ready.with {
+                $0.workerUid = uid
+                $0.slots = UInt32(clamping: configuration.slots)
+                $0.languages = configuration.languages
+                $0.version = configuration.version
+                $0.heartbeatIntervalMs = UInt32(clamping: configuration.heartbeatInterval.milliseconds)
+                $0.hostname = configuration.hostname
+                $0.labels = configuration.labels
+            })
+        }
+        let slots = configuration.slots
+        return [.connect(uid: uid), send(ready, now: now),
+                .log { $0.info("connecting", ["worker_uid": hex(uid), "slots": slots]) }]
+    }
+
+    /// Ends the current connection: its tasks are given back (cancelled with UNAVAILABLE, their
+    /// results dropped) and, unless draining, the worker reconnects after the backoff.
+    private mutating func lose(now: ContinuousClock.Instant, reason: String, level: LogLevel) -> [Directive] {
+        guard case .connected(let uid) = phase else { return [] }
+        var directives: [Directive] = [.closeSocket(lingerMilliseconds: 0)]
+        let abandoned = held.filter { $0.value.uid == uid }
+        for (key, task) in abandoned {
+            held[key] = nil
+            directives.append(.cancel(task.control, .unavailable))
+        }
+        let count = abandoned.count
+        if draining != nil {
+            phase = .stopped
+            directives.append(.log { $0.log(level, "connection lost while draining; stopping",
+                                            ["worker_uid": hex(uid), "reason": reason, "abandoned": count]) })
+            directives.append(.stop)
+            return directives
+        }
+        let delay = backoff
+        phase = .backingOff(until: now + delay)
+        backoff = min(backoff * 2, configuration.reconnectMax)
+        directives.append(.log { $0.log(level, "connection lost; reconnecting",
+                                        ["worker_uid": hex(uid), "reason": reason, "abandoned": count,
+                                         "backoff_ms": delay.milliseconds]) })
+        return directives
+    }
+
+    private mutating func tick(now: ContinuousClock.Instant) -> [Directive] {
+        var directives: [Directive] = []
+        if let draining, now >= draining, !drainCancelled {
+            drainCancelled = true
+            let count = held.count
+            directives.append(.log { $0.warning("drain timeout; giving back the pages still held", ["held": count]) })
+            directives += held.values.map { .cancel($0.control, .unavailable) }
+        }
+        switch phase {
+        case .idle, .stopped:
+            return directives
+        case .backingOff(let until):
+            if now >= until { directives += connect(now: now) }
+            return directives
+        case .connected:
+            if let lastReceived, now - lastReceived >= silenceLimit {
+                let limit = silenceLimit
+                return directives + lose(now: now, reason: "coordinator silent for \(limit)", level: .warning)
+            }
+            if let lastSent, now - lastSent >= configuration.heartbeatInterval {
+                heartbeatSequence &+= 1
+                let heartbeat = WorkerMessage.with {
+                    $0.command = .heartbeat(Heartbeat.with {
+                        $0.sequence = heartbeatSequence
+                        $0.busy = UInt32(clamping: held.count)
+                    })
+                }
+                directives.append(send(heartbeat, now: now))
+            }
+            return directives
+        }
+    }
+
+    // MARK: Messages
+
+    private mutating func received(_ message: CoordinatorMessage, uid: UInt64, now: ContinuousClock.Instant) -> [Directive] {
+        switch message.command {
+        case .task(let task):
+            let key = TaskKey(jobID: task.jobId, pageIndex: task.pageIndex, attempt: task.attempt)
+            if draining != nil {
+                return [refuse(task, .unavailable, "worker is shutting down", now: now)]
+            }
+            if held[key] != nil {
+                return [.log { $0.warning("ignored a duplicate task", ["task": key]) }]
+            }
+            if held.count >= configuration.maxHeldTasks {
+                let count = held.count
+                return [refuse(task, .unavailable, "worker already holds \(count) tasks", now: now)]
+            }
+            let deadline = task.remainingMs > 0 ? now + .milliseconds(Int64(clamping: task.remainingMs)) : nil
+            let control = PageControl(deadline: deadline)
+            held[key] = Held(uid: uid, control: control)
+            return [.run(task, key, uid: uid, control)]
+        case .cancel(let cancel):
+            let matching = held.filter {
+                $0.key.jobID == cancel.jobId && $0.key.pageIndex == cancel.pageIndex && $0.value.uid == uid
+            }
+            return matching.map { .cancel($0.value.control, .cancelled) }
+        case .disconnect(let disconnect):
+            return lose(now: now, reason: "coordinator sent Disconnect: \(disconnect.reason)", level: .warning)
+        case .heartbeat, nil:
+            return []
+        }
+    }
+
+    private mutating func refuse(_ task: PageTask, _ code: StatusCode, _ why: String, now: ContinuousClock.Instant) -> Directive {
+        let error = OCRError(code, why, file: task.file.isEmpty ? nil : task.file, page: Int(task.pageIndex))
+        let key = TaskKey(jobID: task.jobId, pageIndex: task.pageIndex, attempt: task.attempt)
+        return send(Self.result(for: key, .failure(error)), now: now)
+    }
+
+    // MARK: Tasks
+
+    private mutating func finished(_ key: TaskKey, uid: UInt64, _ outcome: Result<PageResult, OCRError>,
+                                   now: ContinuousClock.Instant) -> [Directive] {
+        var directives: [Directive] = []
+        if let task = held[key], task.uid == uid {
+            held[key] = nil
+            if currentUID == uid { directives.append(send(Self.result(for: key, outcome), now: now)) }
+        } else {
+            directives.append(.log { $0.debug("dropped the result of an abandoned task", ["task": key, "worker_uid": hex(uid)]) })
+        }
+        if draining != nil, held.isEmpty { directives += finish() }
+        return directives
+    }
+
+    static func result(for key: TaskKey, _ outcome: Result<PageResult, OCRError>) -> WorkerMessage {
+        WorkerMessage.with {
+            $0.command = .result(TaskResult.with {
+                $0.jobId = key.jobID
+                $0.pageIndex = key.pageIndex
+                $0.attempt = key.attempt
+                switch outcome {
+                case .success(let page): $0.outcome = .result(page)
+                case .failure(let error): $0.outcome = .error(error.status)
+                }
+            })
+        }
+    }
+
+    // MARK: Shutdown
+
+    private mutating func shutdown(now: ContinuousClock.Instant) -> [Directive] {
+        let count = held.count
+        if draining != nil {
+            guard !drainCancelled else { return [] }
+            drainCancelled = true
+            return [.log { $0.warning("second shutdown signal; giving back the pages still held", ["held": count]) }]
+                + held.values.map { .cancel($0.control, .unavailable) }
+        }
+        draining = now + configuration.drainTimeout
+        let timeout = configuration.drainTimeout.milliseconds
+        var directives: [Directive] = [.log { $0.info("shutting down: finishing the pages held",
+                                                      ["held": count, "drain_timeout_ms": timeout]) }]
+        // Nothing held also covers backing off: a lost connection's tasks were given back.
+        if held.isEmpty { directives += finish() }
+        return directives
+    }
+
+    /// Drained: say goodbye on a live connection, then stop.
+    private mutating func finish() -> [Directive] {
+        var directives: [Directive] = []
+        if currentUID != nil {
+            directives.append(.send(WorkerMessage.with { $0.command = .disconnect(Disconnect.with { $0.reason = "worker shutting down" }) }))
+            directives.append(.closeSocket(lingerMilliseconds: 2_000))
+        }
+        phase = .stopped
+        directives.append(.log { $0.info("drained; stopping") })
+        directives.append(.stop)
+        return directives
+    }
+
+    private mutating func send(_ message: WorkerMessage, now: ContinuousClock.Instant) -> Directive {
+        lastSent = now
+        return .send(message)
+    }
+}
+
+/// A uid as 16 hex digits, as logs show it.
+func hex(_ uid: UInt64) -> String {
+    let digits = String(uid, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+}

@@ -1,0 +1,255 @@
+import Dispatch
+import Foundation
+import OCRLog
+import OCRTransport
+import OCRWire
+
+/// How a worker joins the cluster. Defaults follow PROTOCOL.md section 2.
+public struct WorkerConfiguration: Sendable {
+    /// The coordinator's worker endpoint, e.g. `tcp://coordinator:5556`.
+    public var coordinator: String
+    /// Pages recognised at the same time: one engine thread each. Default: the number of cores.
+    public var slots: Int
+    /// How often the worker heartbeats when it has sent nothing else (announced in `Ready`).
+    public var heartbeatInterval: Duration = .seconds(1)
+    /// Heartbeat intervals of silence after which the coordinator is dead.
+    public var liveness: Int = 3
+    /// First reconnect delay; doubles on each failed connection up to `reconnectMax`.
+    public var reconnectInitial: Duration = .milliseconds(250)
+    public var reconnectMax: Duration = .seconds(8)
+    /// On SIGTERM, how long held pages may run before they are given back (UNAVAILABLE).
+    public var drainTimeout: Duration = .seconds(30)
+    /// Announced in `Ready`.
+    public var version: String = WorkerRuntime.version
+    public var hostname: String = WorkerRuntime.localHostname()
+    public var labels: [String: String] = [:]
+    /// Tasks held (queued or running) beyond which new ones are refused with UNAVAILABLE; `nil`:
+    /// `2 x slots + 8`, well above the coordinator's `slots + prefetch` credits.
+    public var maxHeldTasks: Int?
+
+    public init(coordinator: String, slots: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.coordinator = coordinator
+        self.slots = max(1, slots)
+    }
+}
+
+/// A worker process's runtime: the link to the coordinator on a `SocketLoop` thread (one DEALER,
+/// replaced by a fresh one on every reconnect) and one dedicated engine thread per slot.
+///
+/// ```swift
+/// let worker = try WorkerRuntime(configuration: .init(coordinator: "tcp://host:5556"),
+///                                engine: .null, logger: logger)
+/// try worker.start()                 // engines made, Ready sent
+/// let signals = ShutdownSignals { _ in worker.shutdown() }
+/// worker.wait()                      // returns once drained and disconnected
+/// ```
+///
+/// The protocol logic lives in `WorkerLink` (a value: events in, directives out); this class only
+/// carries out its directives and feeds it events from the socket, the timer, the engine threads
+/// and `shutdown()`.
+public final class WorkerRuntime: Sendable {
+    /// The ocr-worker version announced in `Ready`.
+    public static let version = "0.1.0"
+
+    public let configuration: WorkerConfiguration
+    public let engine: PageEngineFactory
+    let logger: Logger
+    private let context: ZMQContext
+    private let loop: SocketLoop
+    private let queue = EngineQueue()
+    private let shell: Shell
+    private let threads = Locked<EngineThreads?>(nil)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let waited = Locked(false)
+
+    /// - Parameter makeUID: fresh connection uids (random and non-zero by default).
+    public init(configuration: WorkerConfiguration, engine: PageEngineFactory, logger: Logger,
+                makeUID: @escaping @Sendable () -> UInt64 = { UInt64.random(in: 1...UInt64.max) }) throws {
+        self.configuration = configuration
+        self.engine = engine
+        self.logger = logger
+        self.context = try ZMQContext()
+        let link = WorkerLink(configuration: .init(
+            slots: configuration.slots, languages: engine.languages, version: configuration.version,
+            hostname: configuration.hostname, labels: configuration.labels,
+            heartbeatInterval: max(configuration.heartbeatInterval, .milliseconds(1)),
+            liveness: max(1, configuration.liveness),
+            reconnectInitial: configuration.reconnectInitial, reconnectMax: configuration.reconnectMax,
+            drainTimeout: configuration.drainTimeout,
+            maxHeldTasks: configuration.maxHeldTasks ?? (2 * configuration.slots + 8)), makeUID: makeUID)
+        self.shell = Shell(link: link)
+        let logger = logger
+        self.loop = SocketLoop(context: context, name: "ocr.worker.io") { error in
+            logger.warning("socket loop", ["error": error])
+        }
+    }
+
+    /// Makes the engines (one thread per slot, each engine made on its thread), then connects and
+    /// sends `Ready`. Throws if an engine cannot be made or the endpoint is malformed.
+    public func start() throws {
+        let finished: @Sendable (EngineWork, Result<PageResult, OCRError>) -> Void = { [loop, shell, logger] work, outcome in
+            loop.execute { control in
+                shell.process(.finished(work.key, uid: work.uid, outcome), control: control, runtime: self, logger: logger)
+            }
+        }
+        let threads = try EngineThreads(slots: configuration.slots, factory: engine, queue: queue, finished: finished)
+        self.threads.withLock { $0 = threads }
+        let tick = max(.milliseconds(5), min(.milliseconds(100), configuration.heartbeatInterval / 10))
+        do {
+            try loop.start { [shell, logger] control in
+                shell.process(.start, control: control, runtime: self, logger: logger)
+                if let error = shell.startupError { throw error }
+                control.scheduleRepeating(every: tick) { control in
+                    shell.process(.tick, control: control, runtime: self, logger: logger)
+                }
+            }
+        } catch {
+            queue.close()
+            stopped.signal()
+            throw error
+        }
+        logger.info("worker started", ["coordinator": configuration.coordinator, "slots": configuration.slots,
+                                       "engine": engine.name, "heartbeat_ms": configuration.heartbeatInterval.milliseconds,
+                                       "liveness": configuration.liveness])
+    }
+
+    /// Begins a graceful shutdown from any thread (a signal handler): no new tasks, held pages
+    /// finish (up to the drain timeout), their results go out, then `Disconnect`. Calling it
+    /// again gives back the pages still running at once.
+    public func shutdown() {
+        loop.execute { [shell, logger] control in
+            shell.process(.shutdown, control: control, runtime: self, logger: logger)
+        }
+    }
+
+    /// Blocks until the worker has stopped (drained and disconnected), then releases the engine
+    /// threads, the loop and the ZeroMQ context. Idempotent.
+    public func wait() {
+        stopped.wait()
+        stopped.signal()
+        let first = waited.withLock { waited -> Bool in
+            defer { waited = true }
+            return !waited
+        }
+        guard first else { return }
+        loop.stop()
+        queue.close()
+        if let threads = threads.withLock({ $0 }), !threads.join(timeout: .seconds(5)) {
+            logger.warning("an engine thread is still busy after shutdown; leaving it behind")
+        }
+        context.terminate()
+        logger.info("worker stopped")
+    }
+
+    /// `start()` then `wait()`.
+    public func run() throws {
+        try start()
+        wait()
+    }
+
+    fileprivate func enqueue(_ work: EngineWork) { queue.push(work) }
+    fileprivate func markStopped() {
+        queue.close()
+        stopped.signal()
+    }
+
+    /// This machine's host name (`gethostname`), "" if unknown.
+    public static func localHostname() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// The loop thread's state: the link and the current socket. Only touched on the loop thread
+/// (inside `SocketLoop` handlers, timers and submitted work).
+private final class Shell: @unchecked Sendable {
+    // @unchecked: confined to the SocketLoop thread; every access is from a closure the loop runs.
+    var link: WorkerLink
+    var socket: SocketID?
+    /// Set when the very first connect fails (a malformed endpoint): `start` throws it.
+    var startupError: (any Error)?
+    private var started = false
+
+    init(link: WorkerLink) {
+        self.link = link
+    }
+
+    /// Feeds `event` to the link and carries out its directives, and those of any follow-up
+    /// events (a socket that could not be opened).
+    func process(_ event: WorkerLink.Event, control: SocketLoop.Control, runtime: WorkerRuntime, logger: Logger) {
+        var events = [event]
+        while !events.isEmpty {
+            let directives = link.handle(events.removeFirst(), now: control.now)
+            for directive in directives {
+                if let followUp = execute(directive, control: control, runtime: runtime, logger: logger) {
+                    events.append(followUp)
+                }
+            }
+        }
+    }
+
+    private func execute(_ directive: WorkerLink.Directive, control: SocketLoop.Control,
+                         runtime: WorkerRuntime, logger: Logger) -> WorkerLink.Event? {
+        switch directive {
+        case .connect(let uid):
+            if let socket { control.close(socket, lingerMilliseconds: 0) }
+            socket = nil
+            do {
+                let dealer = try control.context.makeSocket(.dealer)
+                try dealer.connect(runtime.configuration.coordinator)
+                socket = control.register(dealer, closeLingerMilliseconds: 0) { [unowned self] control, id, frames in
+                    guard id == self.socket else { return }
+                    self.process(Self.decode(frames), control: control, runtime: runtime, logger: logger)
+                }
+            } catch {
+                if !started { startupError = error }
+                started = true
+                return .connectionFailed("cannot connect \(runtime.configuration.coordinator) (uid \(hex(uid))): \(error)")
+            }
+            started = true
+        case .closeSocket(let linger):
+            if let socket { control.close(socket, lingerMilliseconds: linger) }
+            socket = nil
+        case .send(let message):
+            guard let socket else { break }
+            do {
+                if try !control.send(WorkerEnvelope(message).frames, on: socket) {
+                    logger.warning("send would block; message dropped", ["command": Self.name(message)])
+                }
+            } catch {
+                return .connectionFailed("send failed: \(error)")
+            }
+        case .run(let task, let key, let uid, let pageControl):
+            runtime.enqueue(EngineWork(task: task, key: key, uid: uid, control: pageControl, receivedAt: control.now))
+        case .cancel(let pageControl, let code):
+            pageControl.cancel(code)
+        case .log(let write):
+            write(logger)
+        case .stop:
+            if let socket { control.close(socket, lingerMilliseconds: 2_000) }
+            socket = nil
+            control.stop()
+            runtime.markStopped()
+        }
+        return nil
+    }
+
+    static func decode(_ frames: [[UInt8]]) -> WorkerLink.Event {
+        do {
+            return .received(try WorkerEnvelope(frames: frames).decodeCoordinatorMessage())
+        } catch {
+            return .malformed("\(error)")
+        }
+    }
+
+    static func name(_ message: WorkerMessage) -> String {
+        switch message.command {
+        case .ready: "ready"
+        case .heartbeat: "heartbeat"
+        case .result: "result"
+        case .disconnect: "disconnect"
+        case nil: "none"
+        }
+    }
+}

@@ -1,0 +1,114 @@
+// ocr-worker: joins an ocr-coordinator and recognises the pages it is given. Option parsing and
+// wiring only; the runtime is OCRWorker.WorkerRuntime.
+import Foundation
+import OCRCommandLine
+import OCRLog
+import OCRWorker
+
+let cores = ProcessInfo.processInfo.activeProcessorCount
+
+let spec = CommandSpec(
+    name: "ocr-worker",
+    summary: "recognise pages for an ocr-coordinator (connects to its worker endpoint)",
+    usage: "ocr-worker --coordinator tcp://HOST:5556 [--slots N] [--engine ENGINE] [options]",
+    options: [
+        .option("--coordinator", short: "-c", value: "ENDPOINT", help: "The coordinator's worker endpoint, e.g. tcp://HOST:5556 (required)."),
+        .option("--slots", short: "-s", value: "N", default: "\(cores)", help: "Pages recognised at once, one engine thread each (this machine's cores)."),
+        .option("--engine", short: "-e", value: "ENGINE", default: "null", help: "The engine; see ENGINES below."),
+        .option("--heartbeat-ms", value: "MS", default: "1000", help: "Heartbeat interval, announced to the coordinator."),
+        .option("--liveness", value: "N", default: "3", help: "Heartbeat intervals of silence after which the coordinator is taken for dead."),
+        .option("--drain-timeout-ms", value: "MS", default: "30000", help: "On SIGTERM/SIGINT, how long held pages may still run before they are given back."),
+        .option("--label", value: "KEY=VALUE", help: "A label shown by ClusterStatus (repeatable)."),
+        .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
+    ],
+    footer: """
+    ENGINES (N is a task's page_index, zero-based as on the wire; fault engines act as `null` on other pages):
+      null                  empty result at once, nothing decoded (overhead benchmarks). The default
+                            until the Tesseract engine lands on main.
+      sleep:MS              MS milliseconds per page without using the CPU; honours cancel and deadline
+      crash-on:N[:MODE]     kill the process on page N; MODE kill (SIGKILL, default), abort, exit (code 70)
+      hang-on:N             block on page N until cancelled or past its deadline
+      fail-on:N[:CODE]      fail page N with CODE internal (retryable, default) or invalid (final)
+
+    SIGNALS: SIGTERM or SIGINT stops taking tasks, finishes the pages held (up to the drain timeout,
+    then gives them back), sends their results and Disconnect, and exits 0. A second signal gives
+    the pages back at once.
+
+    EXIT CODES: 0 stopped by a signal after draining; 64 usage error; 70 startup failure
+    (an engine could not be made, a malformed endpoint). Logs are key=value lines on stderr.
+    """)
+
+func fail(_ error: UsageError) -> Never {
+    FileHandle.standardError.write(Data((error.description + "\n").utf8))
+    exit(ExitCode.usage.rawValue)
+}
+
+struct Options {
+    var configuration: WorkerConfiguration
+    var engine: PageEngineFactory
+    var logLevel: LogLevel
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("unexpected argument '\(arguments.positionals[0])'", command: spec.name)
+        }
+        guard let coordinator = arguments.string("--coordinator"), !coordinator.isEmpty else {
+            throw UsageError("--coordinator ENDPOINT is required", command: spec.name)
+        }
+        guard coordinator.contains("://") else {
+            throw UsageError("--coordinator expects an endpoint like tcp://HOST:5556, got '\(coordinator)'", command: spec.name)
+        }
+        configuration = WorkerConfiguration(coordinator: coordinator, slots: try arguments.int("--slots", range: 1...1024) ?? cores)
+        configuration.heartbeatInterval = .milliseconds(try arguments.int("--heartbeat-ms", range: 10...3_600_000) ?? 1000)
+        configuration.liveness = try arguments.int("--liveness", range: 1...100) ?? 3
+        configuration.drainTimeout = .milliseconds(try arguments.int("--drain-timeout-ms", range: 0...86_400_000) ?? 30_000)
+        for label in arguments.strings("--label") {
+            guard let eq = label.firstIndex(of: "="), eq != label.startIndex else {
+                throw UsageError("--label expects KEY=VALUE, got '\(label)'", command: spec.name)
+            }
+            configuration.labels[String(label[..<eq])] = String(label[label.index(after: eq)...])
+        }
+        let engineSpec = arguments.string("--engine") ?? "null"
+        guard let engine = PageEngineFactory.builtin(engineSpec) else {
+            throw UsageError("--engine: unknown engine '\(engineSpec)' (see ENGINES in --help)", command: spec.name)
+        }
+        self.engine = engine
+        guard let level = LogLevel(name: arguments.string("--log-level") ?? "info") else {
+            throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: spec.name)
+        }
+        logLevel = level
+    }
+}
+
+let options: Options
+do {
+    let arguments = try spec.parse(Array(CommandLine.arguments.dropFirst()))
+    if arguments.wantsHelp {
+        print(spec.helpText, terminator: "")
+        exit(ExitCode.success.rawValue)
+    }
+    options = try Options(arguments)
+} catch {
+    fail(error)
+}
+
+// One engine thread per slot: Tesseract must not start OpenMP threads of its own on top.
+setenv("OMP_THREAD_LIMIT", "1", 1)
+
+let logger = Logger(component: "worker", level: options.logLevel)
+let worker: WorkerRuntime
+do {
+    worker = try WorkerRuntime(configuration: options.configuration, engine: options.engine, logger: logger)
+    try worker.start()
+} catch {
+    logger.error("startup failed", ["error": error])
+    exit(ExitCode.software.rawValue)
+}
+
+let signals = ShutdownSignals { number in
+    logger.info("signal received", ["signal": number == SIGTERM ? "SIGTERM" : number == SIGINT ? "SIGINT" : "\(number)"])
+    worker.shutdown()
+}
+worker.wait()
+signals.cancel()
+exit(ExitCode.success.rawValue)

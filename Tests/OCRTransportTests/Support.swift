@@ -1,0 +1,55 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import OCRTransport
+
+/// Generous upper bound for anything that should take milliseconds; only hit when a test fails.
+let generous: DispatchTimeInterval = .seconds(20)
+
+/// A value shared between the test thread and a loop thread.
+final class Box<Value: Sendable>: Sendable {
+    let value: Locked<Value>
+    init(_ value: Value) { self.value = Locked(value) }
+    func with<R: Sendable>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
+    var current: Value { value.withLock { $0 } }
+}
+
+/// Runs `body` on its own thread and waits for it at most `timeout`. Returns `false` (and
+/// records an issue) if it did not finish: the test fails instead of hanging the suite.
+@discardableResult
+func finishes(within timeout: DispatchTimeInterval = generous, _ what: String,
+              sourceLocation: SourceLocation = #_sourceLocation,
+              _ body: @escaping @Sendable () -> Void) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        done.signal()
+    }
+    thread.start()
+    if done.wait(timeout: .now() + timeout) == .timedOut {
+        Issue.record("\(what) did not finish within \(timeout)", sourceLocation: sourceLocation)
+        return false
+    }
+    return true
+}
+
+/// Waits for a semaphore with the generous timeout, recording an issue when it expires.
+func wait(_ semaphore: DispatchSemaphore, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    if semaphore.wait(timeout: .now() + generous) == .timedOut {
+        Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+    }
+}
+
+extension ZMQSocket {
+    /// A blocking receive that gives up after the generous timeout instead of hanging a test.
+    func receiveOrFail(sourceLocation: SourceLocation = #_sourceLocation) throws -> [[UInt8]] {
+        try set(.receiveTimeout(20_000))
+        guard let frames = try receive() else {
+            Issue.record("no message within 20 s", sourceLocation: sourceLocation)
+            throw TransportError(code: .system, message: "test receive timed out")
+        }
+        return frames
+    }
+}
+
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
