@@ -50,8 +50,7 @@ struct ConformanceTests {
         let run = try ConformanceRun.shared.get()
         let fixture = try #require(Fixtures.all.first { $0.id == id })
         let result = try #require(run.results[id])
-        let file = try #require(result.protocFile, "\(id): \(result.error ?? "protoc made no bytes")")
-        let protocBytes = try run.bytes(file)
+        let protocBytes = try #require(result.protocBytes, "\(id): \(result.error ?? "protoc made no bytes")")
         let decoded = try decodeAgain(fixture.message, protocBytes)
         expectSameLines(CanonicalLines.of(fixture.message), CanonicalLines.of(decoded), "\(id): our decoding of protoc's bytes")
         #expect(decoded.serializedBytes() == fixture.message.serializedBytes(), "\(id): re-encoding differs")
@@ -63,8 +62,8 @@ struct ConformanceTests {
     func ourBytesEqualProtocBytes(_ id: String) throws {
         let run = try ConformanceRun.shared.get()
         let fixture = try #require(Fixtures.all.first { $0.id == id })
-        let file = try #require(run.results[id]?.protocFile, "\(id): protoc made no bytes")
-        expectSameBytes(fixture.message.serializedBytes(), try run.bytes(file), "\(id): ours vs protoc")
+        let protocBytes = try #require(run.results[id]?.protocBytes, "\(id): protoc made no bytes")
+        expectSameBytes(fixture.message.serializedBytes(), protocBytes, "\(id): ours vs protoc")
     }
 
     /// upb's own encoding of what it decoded from our bytes decodes with ours to the fixture.
@@ -74,8 +73,8 @@ struct ConformanceTests {
     func weDecodeUpbBytes(_ id: String) throws {
         let run = try ConformanceRun.shared.get()
         let fixture = try #require(Fixtures.all.first { $0.id == id })
-        let file = try #require(run.results[id]?.upbFile, "\(id): upb made no bytes")
-        let decoded = try decodeAgain(fixture.message, try run.bytes(file))
+        let upbBytes = try #require(run.results[id]?.upbBytes, "\(id): upb made no bytes")
+        let decoded = try decodeAgain(fixture.message, upbBytes)
         expectSameLines(CanonicalLines.of(fixture.message), CanonicalLines.of(decoded), "\(id): our decoding of upb's bytes")
     }
 }
@@ -108,21 +107,18 @@ struct ConformanceRun: Sendable {
     struct FixtureResult: Sendable {
         var upbLines: [String]
         var textLines: [String]
-        var protocFile: String?
-        var upbFile: String?
+        /// What `protoc --encode` made from protoc's text of our bytes.
+        var protocBytes: [UInt8]?
+        /// upb's re-encoding of our bytes.
+        var upbBytes: [UInt8]?
         var error: String?
     }
 
-    var directory: URL
     var results: [String: FixtureResult]
     /// Message full name -> its field names, from proto/.
     var messages: [String: [String]]
     /// Message full name -> fields some fixture sets to a non-default value.
     var coverage: [String: Set<String>]
-
-    func bytes(_ file: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: directory.appendingPathComponent(file)))
-    }
 
     static let peersAvailable: Bool = Subprocess.available("protoc")
         && (try? Subprocess.run(["python3", "-c", "import google.protobuf"]).status) == 0
@@ -134,6 +130,11 @@ struct ConformanceRun: Sendable {
     private static func make() throws -> ConformanceRun {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocrwire-conformance-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func bytes(_ file: Any?) throws -> [UInt8]? {
+            guard let file = file as? String else { return nil }
+            return [UInt8](try Data(contentsOf: dir.appendingPathComponent(file)))
+        }
         var manifest: [[String: String]] = []
         for fixture in Fixtures.all {
             let file = fixture.id + ".bin"
@@ -155,8 +156,8 @@ struct ConformanceRun: Sendable {
             results[id] = FixtureResult(
                 upbLines: (any["upb_lines"] as? [String] ?? []).sorted(),
                 textLines: (any["text_lines"] as? [String] ?? []).sorted(),
-                protocFile: any["protoc_file"] as? String,
-                upbFile: any["upb_file"] as? String,
+                protocBytes: try bytes(any["protoc_file"]),
+                upbBytes: try bytes(any["upb_file"]),
                 error: any["error"] as? String)
         }
         var coverage: [String: Set<String>] = [:]
@@ -167,6 +168,6 @@ struct ConformanceRun: Sendable {
             guard let name = m["name"] as? String else { continue }
             messages[name] = (m["fields"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         }
-        return ConformanceRun(directory: dir, results: results, messages: messages, coverage: coverage)
+        return ConformanceRun(results: results, messages: messages, coverage: coverage)
     }
 }
