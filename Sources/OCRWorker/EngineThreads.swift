@@ -72,8 +72,12 @@ final class EngineThreads: Sendable {
         for slot in 0..<slots {
             made.enter()
             exited.enter()
+            let name = "ocr.engine.\(slot)"
             let thread = Thread { [exited] in
                 defer { exited.leave() }
+                // Set from inside: on Linux the OS thread name (ps -L, debuggers) is only applied
+                // for the current thread; a new thread otherwise inherits its creator's name.
+                Thread.current.name = name
                 let engine: any PageEngine
                 do {
                     engine = try factory.make(slot)
@@ -87,7 +91,7 @@ final class EngineThreads: Sendable {
                     finished(work, EngineThreads.execute(work, on: engine))
                 }
             }
-            thread.name = "ocr.engine.\(slot)"
+            thread.name = name
             thread.start()
         }
         made.wait()

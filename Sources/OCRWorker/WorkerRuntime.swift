@@ -92,10 +92,10 @@ public final class WorkerRuntime: Sendable {
                 shell.process(.finished(work.key, uid: work.uid, outcome), control: control, runtime: self, logger: logger)
             }
         }
-        let threads = try EngineThreads(slots: configuration.slots, factory: engine, queue: queue, finished: finished)
-        self.threads.withLock { $0 = threads }
         let tick = max(.milliseconds(5), min(.milliseconds(100), configuration.heartbeatInterval / 10))
         do {
+            let threads = try EngineThreads(slots: configuration.slots, factory: engine, queue: queue, finished: finished)
+            self.threads.withLock { $0 = threads }
             try loop.start { [shell, logger] control in
                 shell.process(.start, control: control, runtime: self, logger: logger)
                 if let error = shell.startupError { throw error }
