@@ -7,7 +7,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev tesseract-ocr \
 	tesseract-ocr-eng tesseract-ocr-osd poppler-utils protobuf-compiler libxml2-utils imagemagick
 # PyPI packages used only by tests and benchmarks (independent peers: upb protobuf, pyzmq).
-PIP_PACKAGES := protobuf pyzmq
+PIP_PACKAGES := protobuf pyzmq hocr-spec
 
 .PHONY: all deps build release test bench run generate clean
 
@@ -22,7 +22,7 @@ deps:
 		(apt-get install -y -q $$missing >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q $$missing >/dev/null)) \
 			|| { echo "deps: apt-get install failed for: $$missing" >&2; exit 1; }; \
 	fi
-	@python3 -c 'import google.protobuf, zmq' 2>/dev/null || { echo "deps: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) 2>&1 | grep -v -i 'warning' || true; }
+	@python3 -c "import google.protobuf, zmq, hocr_spec" 2>/dev/null || { echo "deps: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) 2>&1 | grep -v -i 'warning' || true; }
 
 build: deps
 	$(SWIFT) build

@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // ocr-cluster: a Swift OCR worker cluster for Linux. Layers, one direction only:
 // CZeroMQ/CTesseract -> OCRWire -> OCRTransport -> OCREngine -> OCRCoordinator/OCRWorker -> OCRClient -> executables.
+// OCRLog and OCRCommandLine are leaf utilities (logging, option parsing) any layer may use.
 import PackageDescription
 
 let package = Package(
@@ -8,22 +9,35 @@ let package = Package(
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
         .library(name: "OCRTransport", targets: ["OCRTransport"]),
+        .library(name: "OCREngine", targets: ["OCREngine"]),
+        .library(name: "OCRCoordinator", targets: ["OCRCoordinator"]),
+        .library(name: "OCRClient", targets: ["OCRClient"]),
         .library(name: "OCRWorker", targets: ["OCRWorker"]),
+        .executable(name: "ocr-coordinator", targets: ["ocr-coordinator"]),
         .executable(name: "ocr-worker", targets: ["ocr-worker"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .target(name: "OCRLog"),
-        .target(name: "OCRWire"),
         .target(name: "OCRCommandLine"),
+        .target(name: "OCRWire"),
+        .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
+        .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract"]),
+        .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog"]),
+        .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCRWire", "OCRLog"]),
+        .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
+        .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCREngine", "OCRWire"]),
+        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRLocalCluster", "OCRCommandLine", "OCRLog"]),
+
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
-        .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
         .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
-        .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCRWire", "OCRLog"]),
-        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCRCommandLine", "OCRLog"]),
+        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRWire"]),
+        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRClient", "OCRTransport", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCRTransport", "OCRWire", "OCRLog"]),
+        .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,168 @@
+import Foundation
+import OCRTransport
+import OCRWire
+
+/// The Swift client of an ocr-cluster coordinator: submit scans, watch them progress, fetch the
+/// merged document, cancel, and look at the cluster.
+///
+/// ```swift
+/// let client = try OCRClient(endpoint: "tcp://coordinator:5555")
+/// let job = try await client.submit(files: [URL(fileURLWithPath: "scan.tiff")])
+/// let document = try await client.document(for: job)
+/// print(DocumentFormat.txt.render(document))
+/// ```
+///
+/// Calls are `async`; one client multiplexes any number of concurrent calls over one ZeroMQ
+/// DEALER socket owned by its own thread. Errors are `OCRError`s with gRPC status codes
+/// (UNAVAILABLE when the coordinator does not answer).
+public final class OCRClient: Sendable {
+    public let endpoint: String
+    let rpc: RPCClient
+    /// Deadline for unary calls (SubmitJob with large files may need more).
+    public let callTimeout: Duration
+    /// A WatchJob stream with no message for this long is considered lost (the coordinator
+    /// sends progress at least every few seconds while a job runs).
+    public let watchIdleTimeout: Duration
+
+    public init(endpoint: String, callTimeout: Duration = .seconds(60), watchIdleTimeout: Duration = .seconds(60)) throws {
+        self.endpoint = endpoint
+        self.callTimeout = callTimeout
+        self.watchIdleTimeout = watchIdleTimeout
+        self.rpc = try RPCClient(endpoint: endpoint)
+    }
+
+    /// Closes the connection; calls in flight fail with CANCELLED.
+    public func close() {
+        rpc.close()
+    }
+
+    // MARK: Jobs
+
+    /// Submits files (paths of images, multipage TIFFs, PDFs, or directories of images, read in
+    /// name order) as one job.
+    public func submit(files: [URL], options: RecognitionOptions = RecognitionOptions(),
+                       jobKey: String = "", priority: Int32 = 0, timeout: Duration? = nil) async throws -> Job {
+        try await submit(inputs: InputFile.load(files), options: options, jobKey: jobKey, priority: priority, timeout: timeout)
+    }
+
+    /// Submits in-memory files as one job.
+    public func submit(inputs: [InputFile], options: RecognitionOptions = RecognitionOptions(),
+                       jobKey: String = "", priority: Int32 = 0, timeout: Duration? = nil,
+                       maxAttempts: UInt32 = 0, labels: [String: String] = [:]) async throws -> Job {
+        let request = SubmitJobRequest.with {
+            $0.files = inputs
+            $0.options = options
+            $0.jobKey = jobKey
+            $0.priority = priority
+            $0.timeoutMs = timeout.map { UInt64($0.milliseconds) } ?? 0
+            $0.maxAttempts = maxAttempts
+            $0.labels = labels
+        }
+        let response: SubmitJobResponse = try await call(.submitJob, request)
+        return Job.with {
+            $0.jobId = response.jobId
+            $0.jobKey = jobKey
+            $0.pageCount = response.pageCount
+            $0.state = .queued
+            $0.priority = priority
+            $0.files = inputs.map(\.name)
+            $0.options = options
+        }
+    }
+
+    /// The job's events: page results and failures as they complete, progress, and a final
+    /// `JobFinished`, after which the stream ends. `fromPage` replays earlier pages first (for
+    /// re-attaching after a disconnect).
+    public func events(for job: Job, fromPage: UInt32 = 0) -> AsyncThrowingStream<JobEvent, any Error> {
+        events(forJobID: job.jobId, fromPage: fromPage)
+    }
+
+    public func events(forJobID jobID: String, fromPage: UInt32 = 0) -> AsyncThrowingStream<JobEvent, any Error> {
+        let request = WatchJobRequest.with { $0.jobId = jobID; $0.fromPage = fromPage }
+        let raw = rpc.serverStream(CoordinatorMethod.watchJob.rawValue, request: request.serializedBytes(), idleTimeout: watchIdleTimeout)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await bytes in raw {
+                        continuation.yield(try JobEvent(serializedBytes: bytes))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Waits for the job to finish and returns its document: every recognised page in order,
+    /// failed pages as gaps with their status. `progress` sees every event as it arrives.
+    public func document(for job: Job, progress: (@Sendable (JobEvent) -> Void)? = nil) async throws -> Document {
+        var document = Document(pageCount: Int(job.pageCount), languages: job.options?.languages.split(separator: "+").map(String.init) ?? [])
+        var finished: JobFinished?
+        for try await event in events(for: job) {
+            document.apply(event)
+            progress?(event)
+            if let f = event.finished { finished = f }
+        }
+        guard finished != nil else {
+            throw OCRError(.unavailable, "the event stream of job \(job.jobId) ended without JobFinished")
+        }
+        return document
+    }
+
+    public func job(_ jobID: String, includePageStates: Bool = false) async throws -> Job {
+        try await call(.getJob, GetJobRequest.with { $0.jobId = jobID; $0.includePageStates = includePageStates })
+    }
+
+    /// Cancels the job: queued pages are dropped, running pages are stopped on their workers.
+    @discardableResult
+    public func cancel(_ job: Job) async throws -> Job {
+        try await cancel(jobID: job.jobId)
+    }
+
+    @discardableResult
+    public func cancel(jobID: String) async throws -> Job {
+        try await call(.cancelJob, CancelJobRequest.with { $0.jobId = jobID })
+    }
+
+    public func jobs(limit: UInt32 = 100, states: [JobState] = []) async throws -> [Job] {
+        let response: ListJobsResponse = try await call(.listJobs, ListJobsRequest.with { $0.limit = limit; $0.states = states })
+        return response.jobs
+    }
+
+    // MARK: Cluster
+
+    public func clusterStatus() async throws -> ClusterStatusResponse {
+        try await call(.clusterStatus, ClusterStatusRequest())
+    }
+
+    public func health() async throws -> HealthCheckResponse.ServingStatus {
+        let response: HealthCheckResponse = try await call(.health, HealthCheckRequest())
+        return response.status
+    }
+
+    // MARK: Plumbing
+
+    func call<Request: ProtoMessage, Response: ProtoMessage>(_ method: CoordinatorMethod, _ request: Request) async throws -> Response {
+        let bytes = try await rpc.unary(method.rawValue, request: request.serializedBytes(), timeout: callTimeout,
+                                        metadata: ["client": "OCRClient/\(OCRClientVersion.current)"])
+        do {
+            return try Response(serializedBytes: bytes)
+        } catch {
+            throw OCRError(.internal, "\(method.rawValue): the response does not parse: \(error)")
+        }
+    }
+}
+
+/// The version reported in call metadata and documents.
+public enum OCRClientVersion {
+    public static let current = "0.1.0"
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        let (s, atto) = components
+        return s * 1000 + atto / 1_000_000_000_000_000
+    }
+}

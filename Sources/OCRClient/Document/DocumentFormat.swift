@@ -1,0 +1,75 @@
+import Foundation
+import OCRWire
+
+/// An output format for a `Document`, named like `tesseract`'s output configs.
+public enum DocumentFormat: String, Sendable, CaseIterable {
+    /// Plain text as `tesseract X out txt` writes it: each page's text as Tesseract's
+    /// `GetUTF8Text` gives it (lines end with `\n`, paragraphs separated by an empty line), and a
+    /// form feed (`\f`) before every page but the first (Tesseract 5's `page_separator`). A page
+    /// that failed or is missing contributes empty text, so splitting on `\f` still yields one
+    /// element per page.
+    case txt
+    /// JSON, documented in `JSONRenderer.swift`: `{"version":1,"pageCount":N,"failedPages":[...],
+    /// "pages":[...]}` where each page holds its `PageResult` in protobuf's canonical JSON mapping
+    /// (pages -> blocks -> paragraphs -> lines -> words -> symbols) or its failure `Status`.
+    case json
+    /// hOCR 1.2 (XHTML) as `tesseract X out hocr` writes it: `ocr_page`, `ocr_carea`, `ocr_par`,
+    /// `ocr_line` (with `baseline`), `ocrx_word` (with `x_wconf`) and `ocrx_cinfo` per symbol.
+    case hocr
+    /// ALTO 4.4 XML (`Page`/`PrintSpace`/`ComposedBlock`/`TextBlock`/`TextLine`/`String`/`SP`,
+    /// pixel units, `WC` word confidences). Failed pages are `Page` elements with `QUALITY="Missing"`.
+    case alto
+    /// Tab-separated values, column-compatible with `tesseract X out tsv`: `level page_num
+    /// block_num par_num line_num word_num left top width height conf text`.
+    case tsv
+
+    /// Renders `document` in this format.
+    public func render(_ document: Document) -> String {
+        switch self {
+        case .txt: TextRenderer.render(document)
+        case .json: JSONRenderer.render(document)
+        case .hocr: HOCRRenderer.render(document)
+        case .alto: ALTORenderer.render(document)
+        case .tsv: TSVRenderer.render(document)
+        }
+    }
+
+    /// Renders `document` in this format as UTF-8 bytes.
+    public func renderData(_ document: Document) -> Data {
+        Data(render(document).utf8)
+    }
+
+    /// The file name extension `tesseract` uses for this format (`alto` is `xml`).
+    public var fileExtension: String {
+        switch self {
+        case .txt: "txt"
+        case .json: "json"
+        case .hocr: "hocr"
+        case .alto: "xml"
+        case .tsv: "tsv"
+        }
+    }
+
+    /// The media type of the rendered bytes.
+    public var mediaType: String {
+        switch self {
+        case .txt: "text/plain; charset=utf-8"
+        case .json: "application/json"
+        case .hocr: "application/xhtml+xml"
+        case .alto: "application/xml"
+        case .tsv: "text/tab-separated-values; charset=utf-8"
+        }
+    }
+}
+
+extension Document {
+    /// The document rendered in `format`.
+    public func rendered(as format: DocumentFormat) -> String {
+        format.render(self)
+    }
+
+    /// The plain text of the document (`DocumentFormat.txt`).
+    public var text: String {
+        TextRenderer.render(self)
+    }
+}

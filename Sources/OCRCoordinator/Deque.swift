@@ -1,0 +1,51 @@
+/// A FIFO ring buffer with O(1) `append`, `prepend` and `popFirst` (the toolchain has no
+/// `Deque`, and the package takes no outside dependencies).
+///
+/// Capacity is a power of two so indices wrap with a mask. Popped slots are set to `nil` so the
+/// buffer never keeps an element alive.
+struct Deque<Element: Sendable>: Sendable {
+    private var storage: [Element?] = []
+    private var head = 0
+    private(set) var count = 0
+
+    init() {}
+
+    var isEmpty: Bool { count == 0 }
+
+    var first: Element? { count == 0 ? nil : storage[head] }
+
+    mutating func append(_ element: Element) {
+        if count == storage.count { grow() }
+        storage[(head &+ count) & (storage.count &- 1)] = element
+        count &+= 1
+    }
+
+    mutating func prepend(_ element: Element) {
+        if count == storage.count { grow() }
+        head = (head &- 1) & (storage.count &- 1)
+        storage[head] = element
+        count &+= 1
+    }
+
+    mutating func popFirst() -> Element? {
+        guard count > 0 else { return nil }
+        let element = storage[head]
+        storage[head] = nil
+        head = (head &+ 1) & (storage.count &- 1)
+        count &-= 1
+        return element
+    }
+
+    /// The elements front to back (for tests and for status views; O(n)).
+    var elements: [Element] {
+        (0..<count).map { storage[(head &+ $0) & (storage.count &- 1)]! }
+    }
+
+    private mutating func grow() {
+        let newCapacity = Swift.max(8, storage.count * 2)
+        var grown = [Element?](repeating: nil, count: newCapacity)
+        for i in 0..<count { grown[i] = storage[(head + i) & (storage.count - 1)] }
+        storage = grown
+        head = 0
+    }
+}

@@ -1,0 +1,390 @@
+import OCRWire
+
+/// Jobs, pages and page results, in memory. Every state change goes through `apply(_:)`.
+///
+/// ## Job states (legal transitions)
+/// ```
+/// (none)   --accepted-->              QUEUED
+/// QUEUED   --first dispatched-->      RUNNING
+/// QUEUED | RUNNING --every page final-->  SUCCEEDED  (no page FAILED)
+///                                     PARTIAL    (some FAILED, some DONE)
+///                                     FAILED     (no page DONE)
+/// QUEUED | RUNNING --cancel-->        CANCELLED  (unfinished pages -> CANCELLED)
+/// QUEUED | RUNNING --deadline-->      EXPIRED    (unfinished pages -> CANCELLED)
+/// SUCCEEDED | PARTIAL | FAILED | CANCELLED | EXPIRED are final; a final job may be evicted.
+/// ```
+/// ## Page states (legal transitions)
+/// ```
+/// PENDING    --dispatched-->  DISPATCHED   (attempt += 1)
+/// DISPATCHED --requeued-->    PENDING      (worker lost or retryable error; failures += 1
+///                                           unless the worker returned the page)
+/// PENDING | DISPATCHED --completed-->  DONE    (first result wins; later ones are ignored)
+/// PENDING | DISPATCHED --failed-->     FAILED  (non-retryable, or failures == max_attempts)
+/// PENDING | DISPATCHED --job finished--> CANCELLED
+/// DONE, FAILED, CANCELLED are final: a page ends exactly once.
+/// ```
+/// A result may complete a PENDING page: a worker that reconnected under a new identity may
+/// still deliver the page it was holding when its old registration was dropped.
+public struct JobStore: Sendable {
+    /// One page's state. Internal: the scheduler reads it, only `apply` writes it.
+    struct PageRecord: Sendable {
+        var state: PageState = .pending
+        /// The last attempt dispatched (0: never dispatched).
+        var attempt: UInt32 = 0
+        /// Attempts that failed (worker lost, retryable error).
+        var failures: UInt32 = 0
+        /// The worker holding the current attempt while DISPATCHED.
+        var workerUID: UInt64 = 0
+        /// When it last became PENDING (for `PageTask.queued_us`).
+        var enqueuedAt: Duration = .zero
+        var lastError: Status? = nil
+        /// The PageCompleted or PageFailed event, kept for WatchJob replay.
+        var outcome: JobEvent? = nil
+    }
+
+    struct JobRecord: Sendable {
+        let id: String
+        let key: String
+        let files: [String]
+        let options: RecognitionOptions?
+        let priority: Int32
+        let maxAttempts: UInt32
+        let deadline: Duration?
+        let labels: [String: String]
+        let requestDigest: UInt64
+        let createdAt: Duration
+        let createdUnixMs: Int64
+        /// Page contents; released once the job is final.
+        var descriptors: [PageDescriptor]
+        var pages: [PageRecord]
+        var state: JobState = .queued
+        var status: Status? = nil
+        var finishedUnixMs: Int64 = 0
+        var finishedEvent: JobEvent? = nil
+        var sequence: UInt64 = 0
+        var firstDispatchAt: Duration? = nil
+        /// Pending pages: never-dispatched ones from `nextFresh` up, and requeued ones in
+        /// `retries` (served first). Entries whose page is no longer PENDING are skipped lazily.
+        var nextFresh = 0
+        var retries = Deque<Int>()
+        var pending = 0, running = 0, done = 0, failed = 0, cancelled = 0
+
+        var pageCount: Int { pages.count }
+        var isFinal: Bool { state.isFinal }
+    }
+
+    private(set) var jobs: [String: JobRecord] = [:]
+    private var jobsByKey: [String: String] = [:]
+    /// Job ids in acceptance order (evicted ones are skipped and compacted lazily).
+    private var creationOrder: [String] = []
+    private var finishedOrder = Deque<String>()
+
+    /// Pages PENDING across unfinished jobs (the queue depth).
+    public private(set) var queuedPages = 0
+    /// Pages DISPATCHED across unfinished jobs.
+    public private(set) var runningPages = 0
+    /// Jobs not yet final.
+    public private(set) var activeJobs = 0
+    /// Pages DONE since the store was created.
+    public private(set) var pagesDoneTotal: UInt64 = 0
+    /// Finished jobs still in memory.
+    public var finishedJobs: Int { finishedOrder.count }
+    /// Results dropped because their page was already final or their job gone.
+    public private(set) var ignoredChanges: UInt64 = 0
+
+    public init() {}
+
+    // MARK: - The one place state changes
+
+    /// Applies `change` if it is a legal transition and returns the `JobEvent` it produces for
+    /// watchers (PageCompleted, PageFailed, JobFinished), already sequenced and kept for replay.
+    @discardableResult
+    public mutating func apply(_ change: JobChange) -> (applied: Bool, event: JobEvent?) {
+        switch change {
+        case .accepted(let a):
+            guard jobs[a.jobID] == nil, !a.pages.isEmpty else { return ignored() }
+            var pages = [PageRecord](repeating: PageRecord(), count: a.pages.count)
+            for i in pages.indices { pages[i].enqueuedAt = a.createdAt }
+            var job = JobRecord(id: a.jobID, key: a.jobKey, files: a.files, options: a.options,
+                                priority: a.priority, maxAttempts: a.maxAttempts, deadline: a.deadline,
+                                labels: a.labels, requestDigest: a.requestDigest, createdAt: a.createdAt,
+                                createdUnixMs: a.createdUnixMs, descriptors: a.pages, pages: pages)
+            job.pending = pages.count
+            jobs[a.jobID] = job
+            if !a.jobKey.isEmpty { jobsByKey[a.jobKey] = a.jobID }
+            creationOrder.append(a.jobID)
+            queuedPages += pages.count
+            activeJobs += 1
+            return (true, nil)
+
+        case .dispatched(let id, let page, let uid, let at):
+            return mutatePage(id, page, from: [.pending]) { job, p in
+                job.pages[p].state = .dispatched
+                job.pages[p].attempt += 1
+                job.pages[p].workerUID = uid
+                if job.nextFresh == p { job.nextFresh += 1 }
+                else if job.retries.first == p { _ = job.retries.popFirst() }
+                job.pending -= 1
+                job.running += 1
+                if job.state == .queued { job.state = .running; job.firstDispatchAt = at }
+                return nil
+            } counts: { $0.queuedPages -= 1; $0.runningPages += 1 }
+
+        case .requeued(let id, let page, let failure, let at):
+            return mutatePage(id, page, from: [.dispatched]) { job, p in
+                job.pages[p].state = .pending
+                job.pages[p].workerUID = 0
+                job.pages[p].enqueuedAt = at
+                if let failure {
+                    job.pages[p].failures += 1
+                    job.pages[p].lastError = failure
+                }
+                job.retries.append(p)
+                job.running -= 1
+                job.pending += 1
+                return nil
+            } counts: { $0.queuedPages += 1; $0.runningPages -= 1 }
+
+        case .completed(let id, let page, var result, _):
+            var wasRunning = false
+            let outcome = mutatePage(id, page, from: [.pending, .dispatched]) { job, p in
+                wasRunning = job.pages[p].state == .dispatched
+                if wasRunning { job.running -= 1 } else { job.pending -= 1 }
+                job.pages[p].state = .done
+                job.pages[p].workerUID = 0
+                job.done += 1
+                result.pageIndex = UInt32(p)
+                if result.file.isEmpty { result.file = job.descriptors[p].file }
+                if result.filePage == 0 { result.filePage = job.descriptors[p].filePage }
+                let event = Self.sequenced(&job, .pageCompleted(PageCompleted.with { $0.result = result }))
+                job.pages[p].outcome = event
+                return event
+            } counts: { _ in }
+            if outcome.applied {
+                if wasRunning { runningPages -= 1 } else { queuedPages -= 1 }
+                pagesDoneTotal += 1
+            }
+            return outcome
+
+        case .failed(let id, let page, let status, _):
+            var wasRunning = false
+            let outcome = mutatePage(id, page, from: [.pending, .dispatched]) { job, p in
+                wasRunning = job.pages[p].state == .dispatched
+                if wasRunning { job.running -= 1 } else { job.pending -= 1 }
+                job.pages[p].state = .failed
+                job.pages[p].workerUID = 0
+                job.pages[p].lastError = status
+                job.failed += 1
+                let d = job.descriptors[p]
+                let failed = PageFailed.with {
+                    $0.pageIndex = UInt32(p)
+                    $0.file = d.file
+                    $0.filePage = d.filePage
+                    $0.status = status
+                    $0.attempts = job.pages[p].attempt
+                }
+                let event = Self.sequenced(&job, .pageFailed(failed))
+                job.pages[p].outcome = event
+                return event
+            } counts: { _ in }
+            if outcome.applied {
+                if wasRunning { runningPages -= 1 } else { queuedPages -= 1 }
+            }
+            return outcome
+
+        case .finished(let id, let state, let status, let unixMs, _):
+            guard state.isFinal, let i = jobs.index(forKey: id), !jobs.values[i].isFinal else { return ignored() }
+            var event: JobEvent? = nil
+            var droppedPending = 0, droppedRunning = 0
+            withInout(&jobs.values[i]) { job in
+                if job.pending + job.running > 0 {
+                    for p in job.pages.indices where !job.pages[p].state.isFinal {
+                        job.pages[p].state = .cancelled
+                        job.pages[p].workerUID = 0
+                        job.cancelled += 1
+                    }
+                }
+                droppedPending = job.pending
+                droppedRunning = job.running
+                job.pending = 0
+                job.running = 0
+                job.retries = Deque()
+                job.state = state
+                job.status = status
+                job.finishedUnixMs = unixMs
+                job.descriptors = []  // the page bytes are no longer needed
+                let finished = JobFinished.with {
+                    $0.state = state
+                    $0.status = status
+                    $0.pagesDone = UInt32(job.done)
+                    $0.pagesFailed = UInt32(job.failed)
+                }
+                event = Self.sequenced(&job, .finished(finished))
+                job.finishedEvent = event
+            }
+            queuedPages -= droppedPending
+            runningPages -= droppedRunning
+            activeJobs -= 1
+            finishedOrder.append(id)
+            return (true, event)
+
+        case .evicted(let id):
+            guard let job = jobs[id], job.isFinal else { return ignored() }
+            jobs[id] = nil
+            if !job.key.isEmpty, jobsByKey[job.key] == id { jobsByKey[job.key] = nil }
+            if finishedOrder.first == id { _ = finishedOrder.popFirst() }
+            else { finishedOrder = rebuilt(finishedOrder) { $0 != id } }
+            if creationOrder.count > 64, creationOrder.count > 2 * jobs.count {
+                creationOrder.removeAll { jobs[$0] == nil }
+            }
+            return (true, nil)
+        }
+    }
+
+    // MARK: - Reads
+
+    /// The job an idempotency key was first submitted as.
+    public func jobID(forKey key: String) -> String? { key.isEmpty ? nil : jobsByKey[key] }
+
+    public func contains(_ jobID: String) -> Bool { jobs[jobID] != nil }
+
+    /// The oldest finished job still in memory (the next to evict).
+    public var oldestFinished: String? { finishedOrder.first }
+
+    /// The job as GetJob / ListJobs report it.
+    public func job(_ id: String, includePageStates: Bool = false) -> Job? {
+        guard let job = jobs[id] else { return nil }
+        return Self.snapshot(job, includePageStates: includePageStates)
+    }
+
+    /// Jobs newest first, only those in `states` (all when empty), at most `limit` (0: 100).
+    public func listJobs(states: [JobState] = [], limit: Int = 0) -> [Job] {
+        let limit = limit <= 0 ? 100 : limit
+        var out: [Job] = []
+        for id in creationOrder.reversed() {
+            guard let job = jobs[id] else { continue }
+            if !states.isEmpty, !states.contains(job.state) { continue }
+            out.append(Self.snapshot(job, includePageStates: false))
+            if out.count == limit { break }
+        }
+        return out
+    }
+
+    /// What a watcher attaching with `from_page` gets first: the recorded PageCompleted and
+    /// PageFailed events of pages `>= fromPage` in page order, then JobFinished if the job is
+    /// final. Each carries the sequence number it was first sent with.
+    public func replay(_ id: String, fromPage: Int = 0) -> [JobEvent]? {
+        guard let job = jobs[id] else { return nil }
+        var out: [JobEvent] = []
+        if fromPage < job.pages.count {
+            for p in max(0, fromPage)..<job.pages.count {
+                if let event = job.pages[p].outcome { out.append(event) }
+            }
+        }
+        if let finished = job.finishedEvent { out.append(finished) }
+        return out
+    }
+
+    /// The next PENDING page of a job (requeued pages first), without taking it: `.dispatched`
+    /// takes it. Drops stale queue entries on the way (index upkeep, not a state change).
+    mutating func nextPendingPage(_ id: String) -> Int? {
+        guard let i = jobs.index(forKey: id) else { return nil }
+        return withInout(&jobs.values[i]) { job -> Int? in
+            guard !job.isFinal, job.pending > 0 else { return nil }
+            while let p = job.retries.first {
+                if job.pages[p].state == .pending { return p }
+                _ = job.retries.popFirst()
+            }
+            while job.nextFresh < job.pages.count {
+                if job.pages[job.nextFresh].state == .pending { return job.nextFresh }
+                job.nextFresh += 1
+            }
+            return nil
+        }
+    }
+
+    /// Stamps a non-state event (JobProgress) with the job's next sequence number.
+    mutating func sequencedProgress(_ id: String, _ progress: JobProgress) -> JobEvent? {
+        guard let i = jobs.index(forKey: id) else { return nil }
+        return withInout(&jobs.values[i]) { Self.sequenced(&$0, .progress(progress)) }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func ignored() -> (applied: Bool, event: JobEvent?) {
+        ignoredChanges += 1
+        return (false, nil)
+    }
+
+    /// Runs `body` on page `page` of live job `id` when its state is one of `from`.
+    private mutating func mutatePage(_ id: String, _ page: Int, from: [PageState],
+                                     _ body: (inout JobRecord, Int) -> JobEvent?,
+                                     counts: (inout JobStore) -> Void) -> (applied: Bool, event: JobEvent?) {
+        guard let i = jobs.index(forKey: id) else { return ignored() }
+        let ok = withInout(&jobs.values[i]) { job in
+            !job.isFinal && job.pages.indices.contains(page) && from.contains(job.pages[page].state)
+        }
+        guard ok else { return ignored() }
+        let event = withInout(&jobs.values[i]) { body(&$0, page) }
+        counts(&self)
+        return (true, event)
+    }
+
+    private func rebuilt(_ deque: Deque<String>, keeping: (String) -> Bool) -> Deque<String> {
+        var out = Deque<String>()
+        for e in deque.elements where keeping(e) { out.append(e) }
+        return out
+    }
+
+    private static func sequenced(_ job: inout JobRecord, _ event: JobEvent.Event) -> JobEvent {
+        job.sequence += 1
+        var e = JobEvent()
+        e.jobId = job.id
+        e.sequence = job.sequence
+        e.event = event
+        return e
+    }
+
+    static func snapshot(_ job: JobRecord, includePageStates: Bool) -> Job {
+        var j = Job()
+        j.jobId = job.id
+        j.jobKey = job.key
+        j.state = job.state
+        j.pageCount = UInt32(job.pageCount)
+        j.pagesDone = UInt32(job.done)
+        j.pagesFailed = UInt32(job.failed)
+        j.priority = job.priority
+        j.createdUnixMs = job.createdUnixMs
+        j.finishedUnixMs = job.finishedUnixMs
+        j.files = job.files
+        j.status = job.status
+        j.options = job.options
+        if includePageStates { j.pageStates = job.pages.map(\.state) }
+        return j
+    }
+}
+
+extension JobState {
+    /// SUCCEEDED, PARTIAL, FAILED, CANCELLED, EXPIRED: nothing changes afterwards.
+    public var isFinal: Bool {
+        switch self {
+        case .succeeded, .partial, .failed, .cancelled, .expired: true
+        default: false
+        }
+    }
+}
+
+extension PageState {
+    /// DONE, FAILED, CANCELLED.
+    public var isFinal: Bool {
+        switch self {
+        case .done, .failed, .cancelled: true
+        default: false
+        }
+    }
+}
+
+/// Runs `body` on `value` in place (a free function, so it does not access `self` while one of
+/// its stored properties is being mutated).
+@inline(__always)
+func withInout<T, R>(_ value: inout T, _ body: (inout T) -> R) -> R { body(&value) }

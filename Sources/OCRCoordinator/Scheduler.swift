@@ -1,0 +1,554 @@
+import OCRWire
+
+/// The coordinator's scheduler: a pure state machine in the style of swift-cluster-membership's
+/// SWIM instance. A shell feeds it events with the current time (time since the coordinator
+/// started, from a monotonic clock) and executes the directives it returns, in order. It does
+/// no I/O, reads no clock and draws no random numbers, so tests drive it with scripted events.
+///
+/// Rules (`DESIGN.md` sections 3 and 5):
+/// - **Credits**: a worker never holds more than `slots + prefetch` tasks.
+/// - **LRU**: the worker that got a task least recently gets the next one (one task per
+///   credit, so work spreads over every worker before any gets a second).
+/// - **Fairness**: higher job priority first; equal priorities take turns page by page.
+/// - **Liveness**: a worker silent for `liveness x interval` is dead; its pages are requeued with
+///   `attempt + 1`. A page that fails `max_attempts` times is FAILED; the job ends PARTIAL (or
+///   FAILED when no page succeeded) with every other page intact.
+/// - Non-retryable errors (`SchedulerSettings.isRetryable`) fail the page at once.
+/// - A result is recorded once per (job, page); later ones, and those of cancelled or expired
+///   jobs, are dropped. Results from an unknown identity get `Disconnect`.
+/// - Job deadline -> `remaining_ms` in each task, EXPIRED when it passes; cancel and expiry send
+///   `CancelTask` to the workers running the job's pages.
+///
+/// Cost per event is O(1) amortised (hash lookups, ring buffers) plus O(log n) for deadlines;
+/// only ticks visit every worker (heartbeats are per worker anyway), and only a job's own
+/// cancel/expiry visits its pages.
+public struct Scheduler: Sendable {
+    public let settings: SchedulerSettings
+    /// Jobs and pages. Read it freely; it changes only through the scheduler.
+    public private(set) var store = JobStore()
+
+    private var workers: [Int: WorkerRecord] = [:]
+    private var serialByIdentity: [WorkerIdentity: Int] = [:]
+    private var serialByUID: [UInt64: Int] = [:]
+    private var nextSerial = 1
+    /// Workers with credit, least recently used first. Entries are checked on pop.
+    private var lru = Deque<Int>()
+    private var runQueue = RunQueue()
+    private var inRunQueue: Set<String> = []
+    private var deadlines = MinHeap<String>()
+    private var progressDirty: Set<String> = []
+    private var nextHeartbeatAt: Duration = .zero
+    private var nextProgressAt: Duration = .zero
+    private var scheduledTick: Duration? = nil
+    private var heartbeatSequence: UInt32 = 0
+    private var throughput: ThroughputMeter
+    private let startedAtUnixMs: Int64
+
+    /// - Parameter startedAtUnixMs: wall-clock time of `now == .zero`, for the `*_unix_ms`
+    ///   fields (the scheduler itself never reads a clock).
+    public init(settings: SchedulerSettings = SchedulerSettings(), startedAtUnixMs: Int64 = 0) {
+        self.settings = settings
+        self.startedAtUnixMs = startedAtUnixMs
+        self.throughput = ThroughputMeter(window: settings.throughputWindow)
+    }
+
+    // MARK: - Events
+
+    /// Handles one event at time `now` (since the coordinator started) and returns what the shell
+    /// must do, in order.
+    public mutating func handle(_ event: SchedulerEvent, now: Duration) -> [SchedulerDirective] {
+        var out: [SchedulerDirective] = []
+        switch event {
+        case .workerReady(let identity, let ready):
+            workerReady(identity, ready, now, &out)
+        case .workerHeartbeat(let identity):
+            if let serial = serialByIdentity[identity] {
+                workers[serial]!.lastSeen = now
+            } else {
+                out.append(.sendDisconnect(identity, reason: "unknown worker: send Ready first"))
+            }
+        case .workerDisconnected(let identity):
+            if let serial = serialByIdentity[identity] {
+                removeWorker(serial, failure: nil, now, &out)
+            }
+        case .workerProtocolError(let identity, let reason):
+            if let serial = serialByIdentity[identity] {
+                removeWorker(serial, failure: nil, now, &out)
+            }
+            out.append(.sendDisconnect(identity, reason: reason))
+        case .taskResult(let identity, let result):
+            taskResult(identity, result, now, &out)
+        case .submitJob(let submission):
+            submit(submission, now, &out)
+        case .cancelJob(let request, let jobID):
+            out.append(.cancelReply(request: request, cancel(jobID, now, &out)))
+        case .tick:
+            tick(now, &out)
+        }
+        dispatch(now, &out)
+        reschedule(now, &out)
+        return out
+    }
+
+    // MARK: - Workers
+
+    private mutating func workerReady(_ identity: WorkerIdentity, _ ready: Ready, _ now: Duration,
+                                      _ out: inout [SchedulerDirective]) {
+        if let serial = serialByIdentity[identity] {
+            // MDP: a second Ready on a live connection is a protocol error.
+            removeWorker(serial, failure: nil, now, &out)
+            out.append(.sendDisconnect(identity, reason: "duplicate Ready"))
+            return
+        }
+        guard ready.workerUid != 0, ready.slots > 0 else {
+            out.append(.sendDisconnect(identity, reason: "invalid Ready: worker_uid and slots must be non-zero"))
+            return
+        }
+        if let old = serialByUID[ready.workerUid] {
+            // The same process on a fresh socket: the old registration is gone for good.
+            removeWorker(old, failure: nil, now, &out)
+        }
+        let slots = min(Int(ready.slots), settings.maxWorkerSlots)
+        let announced = Duration.milliseconds(Int64(ready.heartbeatIntervalMs))
+        let interval = max(announced, settings.heartbeatInterval)
+        let serial = nextSerial
+        nextSerial += 1
+        var worker = WorkerRecord(serial: serial, identity: identity, uid: ready.workerUid, slots: slots,
+                                  capacity: slots + max(0, settings.prefetch), languages: ready.languages,
+                                  version: ready.version, hostname: ready.hostname,
+                                  expiry: interval * settings.liveness, lastSeen: now)
+        worker.queued = true
+        workers[serial] = worker
+        serialByIdentity[identity] = serial
+        serialByUID[ready.workerUid] = serial
+        lru.append(serial)
+    }
+
+    /// Forgets a worker and requeues what it held. With `failure`, each held attempt counts
+    /// against its page's `max_attempts`.
+    private mutating func removeWorker(_ serial: Int, failure: Status?, _ now: Duration,
+                                       _ out: inout [SchedulerDirective]) {
+        guard let worker = workers.removeValue(forKey: serial) else { return }
+        serialByIdentity[worker.identity] = nil
+        if serialByUID[worker.uid] == serial { serialByUID[worker.uid] = nil }
+        for (key, attempt) in worker.held {
+            guard let job = store.jobs[key.jobID], !job.isFinal, job.pages.indices.contains(key.page) else { continue }
+            let page = job.pages[key.page]
+            guard page.state == .dispatched, page.workerUID == worker.uid, page.attempt == attempt else { continue }
+            if var status = failure {
+                status.file = job.descriptors[key.page].file
+                status.pageIndex = Int32(key.page)
+                retryOrFail(key.jobID, key.page, status, now, &out)
+            } else {
+                commit(.requeued(jobID: key.jobID, page: key.page, failure: nil, at: now), &out)
+                enqueueJob(key.jobID, priority: job.priority)
+            }
+        }
+    }
+
+    private mutating func tick(_ now: Duration, _ out: inout [SchedulerDirective]) {
+        if now >= nextHeartbeatAt {
+            var dead: [Int] = []
+            for (serial, worker) in workers where now - worker.lastSeen > worker.expiry {
+                dead.append(serial)
+            }
+            for serial in dead {
+                let identity = workers[serial]!.identity
+                let lost = OCRError(.unavailable, "worker \(hex(workers[serial]!.uid)) stopped heartbeating while it held the page").status
+                removeWorker(serial, failure: lost, now, &out)
+                out.append(.sendDisconnect(identity, reason: "heartbeat expired"))
+            }
+            heartbeatSequence &+= 1
+            let heartbeat = Heartbeat.with { $0.sequence = heartbeatSequence }
+            for worker in workers.values { out.append(.sendHeartbeat(worker.identity, heartbeat)) }
+            nextHeartbeatAt = now + settings.heartbeatInterval
+        }
+        while let (deadline, jobID) = deadlines.popMin(notAfter: now) {
+            guard let job = store.jobs[jobID], !job.isFinal, job.deadline == deadline else { continue }
+            finish(jobID, .expired, OCRError(.deadlineExceeded, "job timeout passed before every page finished").status, now, &out)
+        }
+        if now >= nextProgressAt, !progressDirty.isEmpty {
+            for jobID in progressDirty { emitProgress(jobID, now, &out) }
+            progressDirty.removeAll(keepingCapacity: true)
+            nextProgressAt = now + settings.progressInterval
+        }
+    }
+
+    // MARK: - Results
+
+    private mutating func taskResult(_ identity: WorkerIdentity, _ result: TaskResult, _ now: Duration,
+                                     _ out: inout [SchedulerDirective]) {
+        guard let serial = serialByIdentity[identity] else {
+            // Presumed dead (or never registered): its result is not recorded.
+            out.append(.sendDisconnect(identity, reason: "unknown worker: send Ready first"))
+            return
+        }
+        let page = Int(result.pageIndex)
+        let uid: UInt64 = withInout(&workers[serial]!) { worker in
+            worker.lastSeen = now
+            // Only the answer to the attempt it holds frees a credit (not a duplicate of an
+            // earlier attempt of the same page).
+            let key = TaskKey(jobID: result.jobId, page: page)
+            if worker.held[key] == result.attempt {
+                worker.held[key] = nil
+                if !worker.queued {
+                    // A credit came back: the worker is now the most recently used one with credit.
+                    worker.queued = true
+                    lru.append(serial)
+                }
+            }
+            return worker.uid
+        }
+        guard let job = store.jobs[result.jobId], !job.isFinal, job.pages.indices.contains(page),
+              !job.pages[page].state.isFinal else {
+            return  // duplicate, stale, or for a finished job: dropped
+        }
+        let record = job.pages[page]
+        switch result.outcome {
+        case .result(var pageResult)?:
+            if pageResult.workerUid == 0 { pageResult.workerUid = uid }
+            if pageResult.attempt == 0 { pageResult.attempt = result.attempt }
+            if record.state == .dispatched, record.workerUID != uid,
+               let holder = serialByUID[record.workerUID], let w = workers[holder] {
+                // Another worker is running a newer attempt of a page that just got its result.
+                out.append(.sendCancel(w.identity, CancelTask.with { $0.jobId = result.jobId; $0.pageIndex = result.pageIndex }))
+            }
+            commit(.completed(jobID: result.jobId, page: page, result: pageResult, at: now), &out)
+            workers[serial]!.pagesDone += 1
+            throughput.record(at: now)
+            pageSettled(result.jobId, now, &out)
+
+        case .error(var status)?:
+            // Only the attempt the page is waiting for may fail it.
+            guard record.state == .dispatched, record.workerUID == uid, record.attempt == result.attempt else { return }
+            status.file = job.descriptors[page].file
+            status.pageIndex = Int32(page)
+            if status.code == .cancelled {
+                // The worker gave the page back (shutting down): no fault of the page.
+                commit(.requeued(jobID: result.jobId, page: page, failure: nil, at: now), &out)
+                enqueueJob(result.jobId, priority: job.priority)
+            } else if !SchedulerSettings.isRetryable(status.code) {
+                commit(.failed(jobID: result.jobId, page: page, status: status, at: now), &out)
+                pageSettled(result.jobId, now, &out)
+            } else {
+                retryOrFail(result.jobId, page, status, now, &out)
+            }
+
+        case nil:
+            guard record.state == .dispatched, record.workerUID == uid, record.attempt == result.attempt else { return }
+            let status = OCRError(.internal, "worker sent a TaskResult with neither result nor error",
+                                  file: job.descriptors[page].file, page: page).status
+            retryOrFail(result.jobId, page, status, now, &out)
+        }
+    }
+
+    /// A DISPATCHED page's attempt failed: requeue it, or fail it once its attempts are used up.
+    private mutating func retryOrFail(_ jobID: String, _ page: Int, _ status: Status, _ now: Duration,
+                                      _ out: inout [SchedulerDirective]) {
+        guard let job = store.jobs[jobID] else { return }
+        let record = job.pages[page]
+        if record.failures + 1 >= job.maxAttempts {
+            let d = job.descriptors[page]
+            var final = status
+            final.message = "page \(page + 1) (\(d.file) page \(d.filePage)) failed after \(record.attempt) attempts: \(status.message)"
+            commit(.failed(jobID: jobID, page: page, status: final, at: now), &out)
+            pageSettled(jobID, now, &out)
+        } else {
+            commit(.requeued(jobID: jobID, page: page, failure: status, at: now), &out)
+            enqueueJob(jobID, priority: job.priority)
+            progressDirty.insert(jobID)
+        }
+    }
+
+    /// A page became final: finish the job when it was the last one.
+    private mutating func pageSettled(_ jobID: String, _ now: Duration, _ out: inout [SchedulerDirective]) {
+        guard let job = store.jobs[jobID] else { return }
+        guard job.pending + job.running == 0 else {
+            progressDirty.insert(jobID)
+            return
+        }
+        if job.failed == 0 {
+            finish(jobID, .succeeded, Status.with { $0.code = .ok; $0.pageIndex = -1 }, now, &out)
+        } else {
+            // The first failed page's code, with the count.
+            let first = job.pages.first { $0.state == .failed }?.lastError ?? Status()
+            var status = first
+            status.message = "\(job.failed) of \(job.pageCount) pages failed; first: \(first.message)"
+            finish(jobID, job.done == 0 ? .failed : .partial, status, now, &out)
+        }
+    }
+
+    // MARK: - Jobs
+
+    private mutating func submit(_ s: JobSubmission, _ now: Duration, _ out: inout [SchedulerDirective]) {
+        if let existing = store.jobID(forKey: s.jobKey), let job = store.jobs[existing] {
+            if s.requestDigest != 0, job.requestDigest != 0, s.requestDigest != job.requestDigest {
+                out.append(.submitReply(request: s.request, .failure(OCRError(.alreadyExists,
+                    "job_key \"\(s.jobKey)\" was already used for job \(existing) with a different request"))))
+            } else {
+                out.append(.submitReply(request: s.request, .success(SubmitJobResponse.with {
+                    $0.jobId = existing; $0.pageCount = UInt32(job.pageCount); $0.existing = true
+                })))
+            }
+            return
+        }
+        if let error = validate(s) {
+            out.append(.submitReply(request: s.request, .failure(error)))
+            return
+        }
+        let maxAttempts = s.maxAttempts == 0 ? settings.defaultMaxAttempts : min(s.maxAttempts, settings.maxAttemptsLimit)
+        let deadline = s.timeout.flatMap { $0 > .zero ? now + $0 : nil }
+        commit(.accepted(AcceptedJob(jobID: s.jobID, jobKey: s.jobKey, files: s.files, pages: s.pages,
+                                     options: s.options, priority: s.priority, maxAttempts: max(1, maxAttempts),
+                                     deadline: deadline, labels: s.labels, requestDigest: s.requestDigest,
+                                     createdAt: now, createdUnixMs: unixMs(now))), &out)
+        if let deadline { deadlines.insert(deadline, s.jobID) }
+        enqueueJob(s.jobID, priority: s.priority)
+        out.append(.submitReply(request: s.request, .success(SubmitJobResponse.with {
+            $0.jobId = s.jobID; $0.pageCount = UInt32(s.pages.count)
+        })))
+    }
+
+    private func validate(_ s: JobSubmission) -> OCRError? {
+        if s.jobID.isEmpty { return OCRError(.internal, "no job id assigned") }
+        if store.contains(s.jobID) { return OCRError(.alreadyExists, "job id \(s.jobID) is in use") }
+        if s.pages.isEmpty { return OCRError(.invalidArgument, "the job has no pages") }
+        if s.pages.count > UInt32.max { return OCRError(.resourceExhausted, "too many pages") }
+        if store.queuedPages + s.pages.count > settings.maxQueuedPages {
+            return OCRError(.resourceExhausted,
+                            "queue full: \(store.queuedPages) pages waiting, \(s.pages.count) more would exceed the limit of \(settings.maxQueuedPages)",
+                            details: ["queued_pages": "\(store.queuedPages)", "max_queued_pages": "\(settings.maxQueuedPages)"])
+        }
+        return nil
+    }
+
+    private mutating func cancel(_ jobID: String, _ now: Duration, _ out: inout [SchedulerDirective]) -> Result<Job, OCRError> {
+        guard let job = store.jobs[jobID] else { return .failure(OCRError(.notFound, "no job \(jobID)")) }
+        if !job.isFinal {
+            finish(jobID, .cancelled, OCRError(.cancelled, "job cancelled").status, now, &out)
+        }
+        return .success(store.job(jobID)!)
+    }
+
+    /// Ends a job: cancels its running pages on their workers, records the final state, emits
+    /// JobFinished, and evicts the oldest finished jobs beyond the retention limit.
+    private mutating func finish(_ jobID: String, _ state: JobState, _ status: Status, _ now: Duration,
+                                 _ out: inout [SchedulerDirective]) {
+        guard let job = store.jobs[jobID], !job.isFinal else { return }
+        if job.running > 0 {
+            for (index, page) in job.pages.enumerated() where page.state == .dispatched {
+                guard let serial = serialByUID[page.workerUID], let worker = workers[serial] else { continue }
+                out.append(.sendCancel(worker.identity, CancelTask.with { $0.jobId = jobID; $0.pageIndex = UInt32(index) }))
+            }
+        }
+        commit(.finished(jobID: jobID, state: state, status: status, unixMs: unixMs(now), at: now), &out)
+        progressDirty.remove(jobID)
+        inRunQueue.remove(jobID)
+        while store.finishedJobs > settings.retainedFinishedJobs, let oldest = store.oldestFinished {
+            commit(.evicted(jobID: oldest), &out)
+        }
+    }
+
+    private mutating func enqueueJob(_ jobID: String, priority: Int32) {
+        if inRunQueue.insert(jobID).inserted { runQueue.append(jobID, priority: priority) }
+    }
+
+    // MARK: - Dispatch
+
+    /// Hands pending pages to workers with credit until one of the two runs out.
+    private mutating func dispatch(_ now: Duration, _ out: inout [SchedulerDirective]) {
+        while store.queuedPages > 0, !runQueue.isEmpty {
+            guard let serial = popWorker() else { return }
+            guard let (jobID, page) = nextPage(now, &out) else {
+                lru.prepend(serial)
+                workers[serial]!.queued = true
+                return
+            }
+            let job = store.jobs[jobID]!
+            let record = job.pages[page]
+            let descriptor = job.descriptors[page]
+            var task = PageTask()
+            task.jobId = jobID
+            task.pageIndex = UInt32(page)
+            task.attempt = record.attempt + 1
+            task.file = descriptor.file
+            task.filePage = descriptor.filePage
+            task.content = descriptor.content
+            task.format = descriptor.format
+            task.options = job.options
+            task.remainingMs = remainingMs(job, now)
+            task.queuedUs = UInt64(clamping: (now - record.enqueuedAt).microseconds)
+            let identity: WorkerIdentity = withInout(&workers[serial]!) { worker in
+                worker.held[TaskKey(jobID: jobID, page: page)] = task.attempt
+                if worker.hasCredit {
+                    worker.queued = true
+                    lru.append(serial)
+                }
+                return worker.identity
+            }
+            commit(.dispatched(jobID: jobID, page: page, workerUID: workers[serial]!.uid, at: now), &out)
+            progressDirty.insert(jobID)
+            out.append(.sendTask(identity, task))
+            if store.jobs[jobID]!.pending > 0 {
+                runQueue.append(jobID, priority: job.priority)
+            } else {
+                inRunQueue.remove(jobID)
+            }
+        }
+    }
+
+    /// The least recently used worker with credit (taken out of the queue).
+    private mutating func popWorker() -> Int? {
+        while let serial = lru.popFirst() {
+            guard let worker = workers[serial], worker.queued else { continue }
+            workers[serial]!.queued = false
+            if worker.hasCredit { return serial }
+        }
+        return nil
+    }
+
+    /// The next (job, page) by priority and round-robin; the job is out of the run queue until
+    /// the caller puts it back. Expires jobs whose deadline passed on the way.
+    private mutating func nextPage(_ now: Duration, _ out: inout [SchedulerDirective]) -> (String, Int)? {
+        while let (jobID, _) = runQueue.popFirst() {
+            guard let job = store.jobs[jobID], !job.isFinal else {
+                inRunQueue.remove(jobID)
+                continue
+            }
+            if let deadline = job.deadline, deadline <= now {
+                inRunQueue.remove(jobID)
+                finish(jobID, .expired, OCRError(.deadlineExceeded, "job timeout passed before every page finished").status, now, &out)
+                continue
+            }
+            guard let page = store.nextPendingPage(jobID) else {
+                inRunQueue.remove(jobID)
+                continue
+            }
+            return (jobID, page)
+        }
+        return nil
+    }
+
+    private func remainingMs(_ job: JobStore.JobRecord, _ now: Duration) -> UInt64 {
+        var remaining: UInt64 = 0
+        if let deadline = job.deadline {
+            remaining = UInt64(max(1, (deadline - now).milliseconds))
+        }
+        if let pageTimeout = job.options?.pageTimeoutMs, pageTimeout > 0 {
+            remaining = remaining == 0 ? UInt64(pageTimeout) : min(remaining, UInt64(pageTimeout))
+        }
+        return remaining
+    }
+
+    // MARK: - Ticks, progress, journal
+
+    private mutating func emitProgress(_ jobID: String, _ now: Duration, _ out: inout [SchedulerDirective]) {
+        guard let job = store.jobs[jobID], !job.isFinal else { return }
+        let since = job.firstDispatchAt ?? job.createdAt
+        let seconds = Double((now - since).milliseconds) / 1000
+        let progress = JobProgress.with {
+            $0.pageCount = UInt32(job.pageCount)
+            $0.pagesDone = UInt32(job.done)
+            $0.pagesFailed = UInt32(job.failed)
+            $0.pagesRunning = UInt32(job.running)
+            $0.pagesPerSecond = seconds > 0 ? Double(job.done) / seconds : 0
+        }
+        if let event = store.sequencedProgress(jobID, progress) { out.append(.emit(event)) }
+    }
+
+    /// Asks for the next tick when the earliest thing due changed: heartbeats, a job deadline,
+    /// coalesced progress.
+    private mutating func reschedule(_ now: Duration, _ out: inout [SchedulerDirective]) {
+        var next = nextHeartbeatAt
+        if let deadline = deadlines.minKey { next = min(next, deadline) }
+        if !progressDirty.isEmpty { next = min(next, max(nextProgressAt, now)) }
+        if next != scheduledTick {
+            scheduledTick = next
+            out.append(.scheduleTick(at: next))
+        }
+    }
+
+    private mutating func commit(_ change: JobChange, _ out: inout [SchedulerDirective]) {
+        if settings.journalChanges { out.append(.journal(change)) }
+        if let event = store.apply(change).event { out.append(.emit(event)) }
+    }
+
+    private func unixMs(_ now: Duration) -> Int64 { startedAtUnixMs + now.milliseconds }
+
+    // MARK: - Queries (for the RPC handlers; no state changes)
+
+    /// GetJob.
+    public func getJob(_ request: GetJobRequest) -> Result<Job, OCRError> {
+        guard let job = store.job(request.jobId, includePageStates: request.includePageStates) else {
+            return .failure(OCRError(.notFound, "no job \(request.jobId)"))
+        }
+        return .success(job)
+    }
+
+    /// ListJobs: newest first.
+    public func listJobs(_ request: ListJobsRequest) -> ListJobsResponse {
+        ListJobsResponse.with { $0.jobs = store.listJobs(states: request.states, limit: Int(request.limit)) }
+    }
+
+    /// WatchJob's replay: recorded page events from `from_page`, then JobFinished when the job
+    /// is final (the shell then ends the stream; otherwise it registers the watcher for `.emit`).
+    public func watchReplay(_ request: WatchJobRequest) -> Result<(events: [JobEvent], finished: Bool), OCRError> {
+        guard let events = store.replay(request.jobId, fromPage: Int(request.fromPage)) else {
+            return .failure(OCRError(.notFound, "no job \(request.jobId)"))
+        }
+        return .success((events, store.jobs[request.jobId]!.isFinal))
+    }
+
+    /// ClusterStatus figures. O(workers).
+    public func clusterStatus(now: Duration) -> ClusterStatusResponse {
+        var status = ClusterStatusResponse()
+        for worker in workers.values.sorted(by: { $0.serial < $1.serial }) {
+            status.workers.append(WorkerInfo.with {
+                $0.uid = worker.uid
+                $0.address = worker.hostname
+                $0.slots = UInt32(worker.slots)
+                $0.busy = UInt32(worker.held.count)
+                $0.languages = worker.languages
+                $0.version = worker.version
+                $0.pagesDone = worker.pagesDone
+                $0.lastSeenMsAgo = (now - worker.lastSeen).milliseconds
+            })
+            status.totalSlots += UInt32(worker.slots)
+            status.busySlots += UInt32(min(worker.held.count, worker.slots))
+        }
+        status.queueDepth = UInt32(clamping: store.queuedPages)
+        status.activeJobs = UInt32(clamping: store.activeJobs)
+        status.pagesPerSecond = throughput.rate(at: now)
+        status.pagesDone = store.pagesDoneTotal
+        status.uptimeMs = UInt64(max(0, now.milliseconds))
+        return status
+    }
+
+    /// Tasks a worker holds and its capacity (`slots + prefetch`); nil when unknown.
+    public func workerLoad(_ identity: WorkerIdentity) -> (held: Int, capacity: Int)? {
+        guard let serial = serialByIdentity[identity], let worker = workers[serial] else { return nil }
+        return (worker.held.count, worker.capacity)
+    }
+
+    /// Registered workers.
+    public var workerCount: Int { workers.count }
+}
+
+extension Duration {
+    /// Whole milliseconds (truncated).
+    var milliseconds: Int64 {
+        let c = components
+        return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// Whole microseconds (truncated).
+    var microseconds: Int64 {
+        let c = components
+        return c.seconds * 1_000_000 + c.attoseconds / 1_000_000_000_000
+    }
+}
+
+private func hex(_ v: UInt64) -> String {
+    let s = String(v, radix: 16)
+    return String(repeating: "0", count: max(0, 16 - s.count)) + s
+}

@@ -1,0 +1,116 @@
+import OCRWire
+
+/// The ZeroMQ routing identity of a worker's DEALER as the coordinator's ROUTER reports it.
+/// A worker that reconnects gets a fresh socket, hence a fresh identity.
+public struct WorkerIdentity: Hashable, Sendable, CustomStringConvertible {
+    public var bytes: [UInt8]
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public var description: String { bytes.map { String($0, radix: 16) }.joined() }
+}
+
+/// One page of a job as the splitter produced it. `content` is the page in its compressed form
+/// (for PDF, the whole file: `[UInt8]` is copy-on-write, so a 1,000-page PDF is stored once).
+public struct PageDescriptor: Sendable, Equatable {
+    /// Input file name, as submitted.
+    public var file: String
+    /// 1-based page inside the file (TIFF directory or PDF page).
+    public var filePage: UInt32
+    public var content: [UInt8]
+    public var format: ImageFormat
+
+    public init(file: String, filePage: UInt32, content: [UInt8], format: ImageFormat) {
+        self.file = file
+        self.filePage = filePage
+        self.content = content
+        self.format = format
+    }
+}
+
+/// A validated, split `SubmitJobRequest`. The shell chooses `jobID` (a random id; the state
+/// machine draws no random numbers) and `request`, an opaque token echoed in the reply directive.
+public struct JobSubmission: Sendable {
+    public var request: UInt64
+    public var jobID: String
+    /// Idempotency key; "" for none. The same key returns the first job.
+    public var jobKey: String
+    /// Input file names in submission order.
+    public var files: [String]
+    /// Pages in job order; page index = position.
+    public var pages: [PageDescriptor]
+    public var options: RecognitionOptions?
+    public var priority: Int32
+    /// Whole-job deadline from acceptance; nil: none.
+    public var timeout: Duration?
+    /// 0: the settings' default.
+    public var maxAttempts: UInt32
+    public var labels: [String: String]
+    /// A digest of the request, so a reused `jobKey` with a different request gets
+    /// `ALREADY_EXISTS`. 0: not checked.
+    public var requestDigest: UInt64
+
+    public init(request: UInt64 = 0, jobID: String, jobKey: String = "", files: [String] = [],
+                pages: [PageDescriptor], options: RecognitionOptions? = nil, priority: Int32 = 0,
+                timeout: Duration? = nil, maxAttempts: UInt32 = 0, labels: [String: String] = [:],
+                requestDigest: UInt64 = 0) {
+        self.request = request
+        self.jobID = jobID
+        self.jobKey = jobKey
+        self.files = files.isEmpty ? Self.fileNames(of: pages) : files
+        self.pages = pages
+        self.options = options
+        self.priority = priority
+        self.timeout = timeout
+        self.maxAttempts = maxAttempts
+        self.labels = labels
+        self.requestDigest = requestDigest
+    }
+
+    /// From the wire request and the pages the splitter made of its files.
+    public init(request: UInt64, jobID: String, submit: SubmitJobRequest, pages: [PageDescriptor],
+                requestDigest: UInt64 = 0) {
+        self.init(request: request, jobID: jobID, jobKey: submit.jobKey, files: submit.files.map(\.name),
+                  pages: pages, options: submit.options, priority: submit.priority,
+                  timeout: submit.timeoutMs == 0 ? nil : .milliseconds(Int64(clamping: submit.timeoutMs)),
+                  maxAttempts: submit.maxAttempts, labels: submit.labels, requestDigest: requestDigest)
+    }
+
+    private static func fileNames(of pages: [PageDescriptor]) -> [String] {
+        var names: [String] = []
+        for page in pages where names.last != page.file { names.append(page.file) }
+        return names
+    }
+}
+
+/// Everything that can happen to the scheduler. Time is passed to `Scheduler.handle(_:now:)`.
+public enum SchedulerEvent: Sendable {
+    /// A worker announced itself (`WorkerMessage.ready`).
+    case workerReady(WorkerIdentity, Ready)
+    /// A heartbeat (or any message proving the worker is alive).
+    case workerHeartbeat(WorkerIdentity)
+    /// The worker said `Disconnect`, or the shell lost it. Its tasks are requeued without
+    /// counting a failure.
+    case workerDisconnected(WorkerIdentity)
+    /// Frames from this identity did not parse or broke the protocol: it gets `Disconnect` and
+    /// is forgotten (its tasks requeued as failed attempts).
+    case workerProtocolError(WorkerIdentity, reason: String)
+    /// The outcome of a `PageTask` (`WorkerMessage.result`).
+    case taskResult(WorkerIdentity, TaskResult)
+    /// A client's SubmitJob; answered with `.submitReply`.
+    case submitJob(JobSubmission)
+    /// A client's CancelJob; answered with `.cancelReply`.
+    case cancelJob(request: UInt64, jobID: String)
+    /// The timer the last `.scheduleTick` asked for fired (early or late ticks are harmless).
+    case tick
+
+    /// Maps a decoded worker message to its event. A message without a command is a protocol
+    /// error (the worker gets `Disconnect`).
+    public init(from identity: WorkerIdentity, message: WorkerMessage) {
+        switch message.command {
+        case .ready(let ready)?: self = .workerReady(identity, ready)
+        case .heartbeat?: self = .workerHeartbeat(identity)
+        case .result(let result)?: self = .taskResult(identity, result)
+        case .disconnect?: self = .workerDisconnected(identity)
+        case nil: self = .workerProtocolError(identity, reason: "empty worker message")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import OCRWire
+
+/// Tunables of the scheduler and the job store. The defaults are those of `DESIGN.md`.
+public struct SchedulerSettings: Sendable, Equatable {
+    /// How often the coordinator heartbeats workers and checks their liveness (default 1 s).
+    public var heartbeatInterval: Duration = .seconds(1)
+    /// A worker silent for `liveness x` its heartbeat interval is dead (default 3).
+    public var liveness: Int = 3
+    /// Tasks a worker may hold beyond its slots, to hide network latency (default 1).
+    public var prefetch: Int = 1
+    /// Attempts per page when a submission says 0 (default 3).
+    public var defaultMaxAttempts: UInt32 = 3
+    /// Upper bound on a submission's `max_attempts`.
+    public var maxAttemptsLimit: UInt32 = 100
+    /// Pages waiting for a worker across all jobs; a submission that would go beyond is refused
+    /// with `RESOURCE_EXHAUSTED` (back-pressure instead of unbounded memory).
+    public var maxQueuedPages: Int = 100_000
+    /// Finished jobs kept for `GetJob`/`WatchJob` replay; the oldest finished are evicted beyond.
+    public var retainedFinishedJobs: Int = 10_000
+    /// Minimum spacing of `JobProgress` events per job (counts are coalesced in between).
+    public var progressInterval: Duration = .milliseconds(500)
+    /// Window of `ClusterStatus.pages_per_second`.
+    public var throughputWindow: Duration = .seconds(10)
+    /// Upper bound on a worker's announced slots (peer input is never trusted).
+    public var maxWorkerSlots: Int = 4096
+    /// When true every store change is also returned as a `.journal` directive, so a durability
+    /// layer can persist it before the other directives of the same event take effect.
+    public var journalChanges: Bool = false
+
+    public init() {}
+
+    /// A result with one of these codes fails the page at once: trying again cannot help.
+    /// `DEADLINE_EXCEEDED` (a page over its own `page_timeout_ms`) and `UNIMPLEMENTED` are final
+    /// too, so a page that times out costs its timeout once, not `max_attempts` times.
+    /// Other codes (`INTERNAL`, `UNAVAILABLE`, `UNKNOWN`, ...) are retried.
+    public static func isRetryable(_ code: StatusCode) -> Bool {
+        switch code {
+        case .invalidArgument, .resourceExhausted, .failedPrecondition, .outOfRange,
+             .deadlineExceeded, .unimplemented, .permissionDenied, .unauthenticated, .notFound:
+            false
+        default:
+            true
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import OCRLog
+import OCRWire
+
+/// How a coordinator is started: endpoints, scheduler tunables, limits, and how input files
+/// are split into pages (injected, so this module does not depend on the imaging libraries).
+public struct CoordinatorConfiguration: Sendable {
+    /// ROUTER for clients (`--client-endpoint`). `tcp://127.0.0.1:*` picks a free port.
+    public var clientEndpoint = "tcp://*:5555"
+    /// ROUTER for workers (`--worker-endpoint`).
+    public var workerEndpoint = "tcp://*:5556"
+    public var scheduler = SchedulerSettings()
+    /// Largest ZeroMQ message accepted on either socket (`ZMQ_MAXMSGSIZE`).
+    public var maxMessageBytes = 512 << 20
+    /// A WatchJob stream that has sent nothing for this long gets a progress snapshot, so
+    /// clients can tell a slow page from a lost coordinator.
+    public var watchKeepalive: Duration = .seconds(5)
+    /// Splits one submitted file into pages (first page index within the job given). Throws
+    /// `OCRError` naming the file for corrupt or unsupported input. Called off the I/O thread.
+    public var splitter: @Sendable (InputFile) throws -> [PageDescriptor]
+    public var logger: Logger
+
+    public init(splitter: @escaping @Sendable (InputFile) throws -> [PageDescriptor], logger: Logger) {
+        self.splitter = splitter
+        self.logger = logger
+    }
+}

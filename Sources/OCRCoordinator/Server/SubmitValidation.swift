@@ -1,0 +1,53 @@
+import OCRWire
+
+/// Checks a SubmitJobRequest before any page is split, so a bad request costs nothing and its
+/// error names the field.
+enum SubmitValidation {
+    static func validate(_ request: SubmitJobRequest) throws(OCRError) {
+        guard !request.files.isEmpty else { throw OCRError(.invalidArgument, "a job needs at least one file") }
+        for (i, file) in request.files.enumerated() {
+            if file.name.isEmpty { throw OCRError(.invalidArgument, "file #\(i + 1) has no name") }
+            if file.content.isEmpty { throw OCRError(.invalidArgument, "empty file (0 bytes)", file: file.name) }
+        }
+        guard let options = request.options else { return }
+        if options.candidates > 10 {
+            throw OCRError(.invalidArgument, "candidates must be 1...10, got \(options.candidates)")
+        }
+        if !(0...1).contains(options.minimumConfidence) {
+            throw OCRError(.invalidArgument, "minimum_confidence must be in 0...1, got \(options.minimumConfidence)")
+        }
+        if !(0...1).contains(options.minimumTextHeight) {
+            throw OCRError(.invalidArgument, "minimum_text_height must be in 0...1, got \(options.minimumTextHeight)")
+        }
+        if let roi = options.regionOfInterest {
+            let inside = roi.x >= 0 && roi.y >= 0 && roi.width > 0 && roi.height > 0
+                && roi.x + roi.width <= 1.000001 && roi.y + roi.height <= 1.000001
+            if !inside {
+                throw OCRError(.invalidArgument, "region_of_interest must be a non-empty rectangle inside 0...1")
+            }
+        }
+        if options.dpi > 2400 { throw OCRError(.invalidArgument, "dpi must be at most 2400, got \(options.dpi)") }
+        for range in options.pageRanges where range.first == 0 || (range.last != 0 && range.last < range.first) {
+            throw OCRError(.invalidArgument, "page range \(range.first)-\(range.last) is not valid (pages count from 1)")
+        }
+        let languages = options.languages.split(separator: "+", omittingEmptySubsequences: false)
+        if !options.languages.isEmpty, languages.contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) {
+            throw OCRError(.invalidArgument, "languages must look like eng+deu, got '\(options.languages)'")
+        }
+    }
+
+    /// Keeps the pages that `page_ranges` select (1-based page numbers across the whole job, in
+    /// submission order). A range that starts past the last page is OUT_OF_RANGE.
+    static func selectPages(_ pages: [PageDescriptor], ranges: [PageRange]) throws(OCRError) -> [PageDescriptor] {
+        guard !ranges.isEmpty else { return pages }
+        var keep = [Bool](repeating: false, count: pages.count)
+        for range in ranges {
+            guard Int(range.first) <= pages.count else {
+                throw OCRError(.outOfRange, "page range \(range.first)-\(range.last) starts after the last page (\(pages.count))")
+            }
+            let last = range.last == 0 ? pages.count : min(Int(range.last), pages.count)
+            for n in Int(range.first)...last { keep[n - 1] = true }
+        }
+        return zip(pages, keep).filter(\.1).map(\.0)
+    }
+}

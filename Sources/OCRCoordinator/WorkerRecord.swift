@@ -1,0 +1,44 @@
+import OCRWire
+
+/// A task a worker holds: (job, page).
+struct TaskKey: Hashable, Sendable {
+    var jobID: String
+    var page: Int
+}
+
+/// A registered worker.
+///
+/// ## Worker states (legal transitions)
+/// ```
+/// (unknown) --Ready (new identity, uid != 0, slots > 0)--> REGISTERED
+///           (a Ready whose uid is registered under another identity first removes that one:
+///            the process reconnected with a fresh socket)
+/// REGISTERED, held < capacity: AVAILABLE, in the LRU queue (front = least recently used)
+/// REGISTERED, held == capacity: FULL, out of the queue until a result frees a credit
+/// REGISTERED --Disconnect-->                 (removed) held pages requeued, no failure counted
+/// REGISTERED --silent > liveness x interval--> (removed) held pages requeued as failed attempts,
+///                                              worker gets Disconnect
+/// REGISTERED --second Ready / bad frame-->   (removed) held pages requeued, worker gets Disconnect
+/// (unknown) --anything but Ready-->          (unknown) gets Disconnect (it must send Ready afresh)
+/// ```
+/// `capacity = slots + prefetch`; `held.count <= capacity` always (credit-based dispatch).
+struct WorkerRecord: Sendable {
+    let serial: Int
+    let identity: WorkerIdentity
+    let uid: UInt64
+    let slots: Int
+    let capacity: Int
+    let languages: [String]
+    let version: String
+    let hostname: String
+    /// Silent longer than this: dead.
+    let expiry: Duration
+    var lastSeen: Duration
+    /// Tasks sent and not yet answered, with their attempt. Answered by a result (any outcome).
+    var held: [TaskKey: UInt32] = [:]
+    /// In the LRU queue.
+    var queued = false
+    var pagesDone: UInt64 = 0
+
+    var hasCredit: Bool { held.count < capacity }
+}

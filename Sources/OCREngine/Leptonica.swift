@@ -1,0 +1,153 @@
+import CTesseract
+import OCRWire
+
+// The one Swift file that touches Leptonica's C API. `Pix` owns one PIX and frees it in deinit;
+// no pointer leaves this file except to Tesseract.swift (inside the module).
+
+/// Leptonica prints every error to stderr; bad input is reported through OCRError instead.
+private let silenceLeptonica: Void = { _ = setMsgSeverity(Int32(L_SEVERITY_NONE)) }()
+
+/// What a header says about an image, read without decoding its pixels.
+struct ImageHeader: Equatable {
+    var width: Int
+    var height: Int
+    var bitsPerSample: Int
+    var samplesPerPixel: Int
+    var leptonicaFormat: Int32
+    var pixels: UInt64 { UInt64(max(width, 0)) * UInt64(max(height, 0)) }
+}
+
+/// An owned Leptonica image.
+final class Pix {
+    let raw: UnsafeMutablePointer<PIX>
+
+    /// Takes ownership of `raw`.
+    init(owning raw: UnsafeMutablePointer<PIX>) { self.raw = raw }
+
+    deinit {
+        var p: UnsafeMutablePointer<PIX>? = raw
+        pixDestroy(&p)  // Frees the pixels (or drops a reference); sets p to NULL.
+    }
+
+    var width: Int { Int(pixGetWidth(raw)) }
+    var height: Int { Int(pixGetHeight(raw)) }
+    var depth: Int { Int(pixGetDepth(raw)) }
+    /// Horizontal resolution from the file (0 when it does not say).
+    var xResolution: Int { Int(pixGetXRes(raw)) }
+
+    func setResolution(_ dpi: Int) { _ = pixSetResolution(raw, Int32(dpi), Int32(dpi)) }  // 0 ok, 1 on NULL pix.
+
+    // MARK: Reading
+
+    /// Format and size from the header of an encoded image (first page of a TIFF).
+    static func header(_ bytes: [UInt8]) throws(OCRError) -> ImageHeader {
+        _ = silenceLeptonica
+        var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
+        // pixReadHeaderMem: 0 on success, 1 when the data is not a readable header.
+        let rc = bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &format, &w, &h, &bps, &spp, &cmap) }
+        try CheckC.zero(rc, "reading the image header", code: .invalidArgument)
+        return ImageHeader(width: Int(w), height: Int(h), bitsPerSample: Int(bps), samplesPerPixel: Int(spp), leptonicaFormat: format)
+    }
+
+    /// Size from the header of TIFF directory `index` (0-based).
+    static func tiffHeader(_ bytes: [UInt8], index: Int) throws(OCRError) -> ImageHeader {
+        _ = silenceLeptonica
+        var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, res: Int32 = 0, cmap: Int32 = 0, format: Int32 = 0
+        // readHeaderMemTiff: 0 on success, 1 when directory n does not exist or cannot be read.
+        let rc = bytes.withUnsafeBufferPointer {
+            readHeaderMemTiff($0.baseAddress, $0.count, Int32(index), &w, &h, &bps, &spp, &res, &cmap, &format)
+        }
+        try CheckC.zero(rc, "reading TIFF directory \(index + 1)", code: .invalidArgument)
+        return ImageHeader(width: Int(w), height: Int(h), bitsPerSample: Int(bps), samplesPerPixel: Int(spp), leptonicaFormat: format)
+    }
+
+    /// Number of directories (pages) in a TIFF, walking the directory chain without decoding pixels.
+    static func tiffPageCount(_ bytes: [UInt8]) throws(OCRError) -> Int {
+        _ = silenceLeptonica
+        var copy = bytes  // fmemopen wants a mutable buffer; it is only read.
+        var n: Int32 = 0
+        let rc: Int32 = copy.withUnsafeMutableBytes { buf in
+            // fmemopen: NULL on failure (e.g. size 0).
+            guard let fp = fmemopen(buf.baseAddress, buf.count, "rb") else { return 1 }
+            defer { fclose(fp) }
+            return tiffGetCount(fp, &n)  // 0 on success, 1 if not a TIFF.
+        }
+        try CheckC.zero(rc, "counting TIFF pages", code: .invalidArgument)
+        guard n > 0 else { throw OCRError(.invalidArgument, "TIFF has no pages") }
+        return Int(n)
+    }
+
+    /// Decodes a whole single image (any Leptonica format).
+    static func decode(_ bytes: [UInt8]) throws(OCRError) -> Pix {
+        _ = silenceLeptonica
+        // pixReadMem: NULL when the data is corrupt, truncated or of an unknown format.
+        let p = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
+        return Pix(owning: try CheckC.nonNull(p, "decoding the image", code: .invalidArgument))
+    }
+
+    /// Decodes TIFF directory `index` (0-based) only.
+    static func decodeTIFF(_ bytes: [UInt8], index: Int) throws(OCRError) -> Pix {
+        _ = silenceLeptonica
+        // pixReadMemTiff: NULL when the directory is missing or its strips are corrupt.
+        let p = bytes.withUnsafeBufferPointer { pixReadMemTiff($0.baseAddress, $0.count, Int32(index)) }
+        return Pix(owning: try CheckC.nonNull(p, "decoding TIFF page \(index + 1)", code: .invalidArgument))
+    }
+
+    /// Encodes as PNG (tests and debugging).
+    func png() throws(OCRError) -> [UInt8] {
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        try CheckC.zero(pixWriteMem(&data, &size, raw, Int32(IFF_PNG)), "encoding PNG")  // 0 ok, 1 error.
+        defer { lept_free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    // MARK: Transforms (each returns a new image)
+
+    /// Rotates by `quads` quarter turns clockwise.
+    func rotatedOrth(_ quads: Int) throws(OCRError) -> Pix {
+        Pix(owning: try CheckC.nonNull(pixRotateOrth(raw, Int32(quads)), "rotating the page"))  // NULL on error.
+    }
+
+    /// Rotates by `degrees` (positive: clockwise, Leptonica's convention) about the centre,
+    /// keeping the size and bringing in white.
+    func rotated(degrees: Double) throws(OCRError) -> Pix {
+        let radians = Float(degrees * .pi / 180)
+        let p = pixRotate(raw, radians, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0)
+        return Pix(owning: try CheckC.nonNull(p, "rotating the page"))  // NULL on error.
+    }
+
+    /// The skew angle in degrees (positive: the text must turn clockwise to be level... see
+    /// Leptonica's pixFindSkew) and a confidence; `nil` when Leptonica finds no reliable angle.
+    func findSkew() throws(OCRError) -> (degrees: Double, confidence: Double)? {
+        let binary = try toBinary(threshold: 130)
+        var angle: Float = 0, conf: Float = 0
+        // pixFindSkew: 0 on success (angle 0, conf 0 if nothing found), 1 on error.
+        guard pixFindSkew(binary.raw, &angle, &conf) == 0, conf > 0 else { return nil }
+        return (Double(angle), Double(conf))
+    }
+
+    /// Global threshold to 1 bpp (pixels darker than `threshold` become black).
+    func toBinary(threshold: Int) throws(OCRError) -> Pix {
+        if depth == 1 { return Pix(owning: pixClone(raw)) }
+        return Pix(owning: try CheckC.nonNull(pixConvertTo1(raw, Int32(threshold)), "binarising"))  // NULL on error.
+    }
+
+    /// 8 bpp grayscale (colour maps removed).
+    func toGray() throws(OCRError) -> Pix {
+        Pix(owning: try CheckC.nonNull(pixConvertTo8(raw, 0), "converting to grayscale"))  // NULL on error.
+    }
+
+    /// Scaled by `factor` in both directions (Leptonica picks a smoothing method by depth).
+    func scaled(_ factor: Double) throws(OCRError) -> Pix {
+        Pix(owning: try CheckC.nonNull(pixScale(raw, Float(factor), Float(factor)), "scaling the page"))  // NULL on error.
+    }
+
+    /// The part of the image inside `r` (clipped to the image).
+    func cropped(_ r: RawRect) throws(OCRError) -> Pix {
+        let box = try CheckC.nonNull(boxCreate(Int32(r.left), Int32(r.top), Int32(r.width), Int32(r.height)), "making a crop box")  // NULL if w/h < 1.
+        var b: UnsafeMutablePointer<BOX>? = box
+        defer { boxDestroy(&b) }
+        return Pix(owning: try CheckC.nonNull(pixClipRectangle(raw, box, nil), "cropping to the region of interest"))  // NULL if outside.
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import OCRWire
+
+/// A decoded page image. Owned pixels stay inside the module; callers see its size and DPI.
+public final class DecodedPage {
+    let pix: Pix
+    /// Width and height in pixels.
+    public var width: Int { pix.width }
+    public var height: Int { pix.height }
+    /// Bits per pixel (1, 8, 32...).
+    public var depth: Int { pix.depth }
+    /// Resolution: from the file when it says (70...2400 dpi), else the DPI hint, else 300.
+    public let dpi: Int
+    /// Time spent decoding (and rasterising PDFs), microseconds.
+    public let decodeMicroseconds: UInt64
+
+    init(pix: Pix, dpi: Int, decodeMicroseconds: UInt64) {
+        self.pix = pix
+        self.dpi = dpi
+        self.decodeMicroseconds = decodeMicroseconds
+    }
+}
+
+/// Decodes one page from its encoded bytes with Leptonica, after checking the pixel count from
+/// the header (a decompression bomb is refused before any pixel is decoded).
+public struct PageDecoder: Sendable {
+    /// Default page pixel limit (150 megapixels), used when options say 0.
+    public static let defaultMaxPixels: UInt64 = 150_000_000
+
+    public var pdf: PDFRasterizer
+
+    public init(pdf: PDFRasterizer = PDFRasterizer()) { self.pdf = pdf }
+
+    /// Decodes `page`. Throws `INVALID_ARGUMENT` for empty, truncated, corrupt or unknown input
+    /// and broken or encrypted PDFs, `RESOURCE_EXHAUSTED` over the pixel limit, and
+    /// `DEADLINE_EXCEEDED` when the PDF rasteriser hangs; each names the file and page.
+    public func decode(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions()) throws(OCRError) -> DecodedPage {
+        try page.context.stamp { () throws(OCRError) -> DecodedPage in
+            let start = ContinuousClock.now
+            let limit = options.maxPagePixels == 0 ? Self.defaultMaxPixels : options.maxPagePixels
+            let where_ = "\(page.file) page \(page.filePage)"
+            guard !page.content.isEmpty else { throw OCRError(.invalidArgument, "\(page.file) is empty (0 bytes)") }
+            let format = page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format
+            guard let format else { throw OCRError(.invalidArgument, "\(page.file) is not an image this engine reads (unknown format)") }
+            let pix: Pix
+            do throws(OCRError) {
+                switch format {
+                case .pdf:
+                    let dpi = options.dpi == 0 ? 300 : Int(options.dpi)
+                    let png = try pdf.rasterize(page.content, page: page.filePage, dpi: dpi, maxPixels: limit)
+                    pix = try Pix.decode(png)
+                    pix.setResolution(dpi)
+                case .tiff:
+                    let header = try Pix.tiffHeader(page.content, index: page.filePage - 1)
+                    try Self.check(header, limit: limit, where_)
+                    pix = try Pix.decodeTIFF(page.content, index: page.filePage - 1)
+                default:
+                    guard page.filePage == 1 else { throw OCRError(.invalidArgument, "\(page.file) has one page, not \(page.filePage)") }
+                    let header = try Pix.header(page.content)
+                    try Self.check(header, limit: limit, where_)
+                    pix = try Pix.decode(page.content)
+                }
+            } catch {
+                guard error.code == .invalidArgument, format != .pdf else { throw error }
+                throw OCRError(.invalidArgument, "\(where_): \(error.message) (truncated, corrupt or not a \(format) file?)")
+            }
+            // Decoders may disagree with the header: check what was actually decoded too.
+            if UInt64(pix.width) * UInt64(pix.height) > limit {
+                throw OCRError(.resourceExhausted, "\(where_) is \(pix.width)x\(pix.height) pixels, over the limit of \(limit)")
+            }
+            let fileDPI = pix.xResolution
+            let dpi = (70...2400).contains(fileDPI) ? fileDPI : (options.dpi == 0 ? 300 : Int(options.dpi))
+            let elapsed = ContinuousClock.now - start
+            return DecodedPage(pix: pix, dpi: dpi, decodeMicroseconds: elapsed.microseconds)
+        }
+    }
+
+    static func check(_ header: ImageHeader, limit: UInt64, _ where_: String) throws(OCRError) {
+        guard header.width > 0, header.height > 0 else {
+            throw OCRError(.invalidArgument, "\(where_): the header declares an empty image")
+        }
+        if header.pixels > limit {
+            throw OCRError(.resourceExhausted, "\(where_) declares \(header.width)x\(header.height) pixels, over the limit of \(limit); refused before decoding")
+        }
+    }
+}
+
+extension Duration {
+    var microseconds: UInt64 {
+        let (s, atto) = components
+        return UInt64(max(0, s)) * 1_000_000 + UInt64(max(0, atto) / 1_000_000_000_000)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import OCRWire
+
+/// The transforms applied to a page before recognition, and their inverse for boxes.
+///
+/// In order, on the original `width x height` image: (1) `quarterTurns` clockwise quarter turns
+/// (undoing a rotation OSD found), (2) a rotation by `skewDegrees` clockwise about the centre of
+/// the turned image, keeping its size (deskew), (3) a uniform scale by `scale` (the `fast` level),
+/// (4) a crop to the region of interest whose top-left corner is (`cropX`, `cropY`).
+/// Tesseract reports boxes in the final image; ``toOriginal(_:)`` maps each of a box's four corners
+/// back through (4), (3), (2), (1) and returns the axis-aligned box around them, clamped to the
+/// original page. After a deskew, boxes therefore grow by up to `sin(skew) x` the other side.
+struct PageGeometry: Equatable {
+    var width: Int
+    var height: Int
+    var quarterTurns = 0
+    var skewDegrees = 0.0
+    var scale = 1.0
+    var cropX = 0
+    var cropY = 0
+
+    /// Size of the image after step (1).
+    var turnedSize: (w: Double, h: Double) {
+        quarterTurns % 2 == 0 ? (Double(width), Double(height)) : (Double(height), Double(width))
+    }
+
+    /// A point in the processed image to the original image.
+    func toOriginal(_ x: Double, _ y: Double) -> (Double, Double) {
+        var (x, y) = ((x + Double(cropX)) / scale, (y + Double(cropY)) / scale)
+        if skewDegrees != 0 {
+            let (w, h) = turnedSize
+            (x, y) = Self.rotate(x, y, by: -skewDegrees, cx: w / 2, cy: h / 2)
+        }
+        let W = Double(width), H = Double(height)
+        switch ((quarterTurns % 4) + 4) % 4 {
+        case 1: return (y, H - x)       // turned 90 cw: x' = H - y, y' = x
+        case 2: return (W - x, H - y)
+        case 3: return (W - y, x)       // turned 270 cw: x' = y, y' = W - x
+        default: return (x, y)
+        }
+    }
+
+    /// A point in the original image to the processed image before cropping (for the region of interest).
+    func toProcessed(_ x: Double, _ y: Double) -> (Double, Double) {
+        let W = Double(width), H = Double(height)
+        var (px, py): (Double, Double)
+        switch ((quarterTurns % 4) + 4) % 4 {
+        case 1: (px, py) = (H - y, x)
+        case 2: (px, py) = (W - x, H - y)
+        case 3: (px, py) = (y, W - x)
+        default: (px, py) = (x, y)
+        }
+        if skewDegrees != 0 {
+            let (w, h) = turnedSize
+            (px, py) = Self.rotate(px, py, by: skewDegrees, cx: w / 2, cy: h / 2)
+        }
+        return (px * scale, py * scale)
+    }
+
+    /// Clockwise rotation on screen (y down) by `degrees` about (cx, cy).
+    static func rotate(_ x: Double, _ y: Double, by degrees: Double, cx: Double, cy: Double) -> (Double, Double) {
+        let a = degrees * .pi / 180, dx = x - cx, dy = y - cy
+        return (cx + dx * cos(a) - dy * sin(a), cy + dx * sin(a) + dy * cos(a))
+    }
+
+    /// A processed-image rectangle as a box in the original image, clamped to the page.
+    func toOriginal(_ r: RawRect) -> BoundingBox {
+        let corners = [(r.left, r.top), (r.right, r.top), (r.left, r.bottom), (r.right, r.bottom)]
+            .map { toOriginal(Double($0.0), Double($0.1)) }
+        let minX = corners.map(\.0).min()!, maxX = corners.map(\.0).max()!
+        let minY = corners.map(\.1).min()!, maxY = corners.map(\.1).max()!
+        let left = Int(max(0, min(Double(width), minX.rounded(.down))))
+        let top = Int(max(0, min(Double(height), minY.rounded(.down))))
+        let right = Int(max(0, min(Double(width), maxX.rounded(.up))))
+        let bottom = Int(max(0, min(Double(height), maxY.rounded(.up))))
+        var box = BoundingBox()
+        box.x = Int32(left)
+        box.y = Int32(top)
+        box.width = UInt32(max(0, right - left))
+        box.height = UInt32(max(0, bottom - top))
+        return box
+    }
+
+    /// A normalised region of the original image as a rectangle of the processed image.
+    func toProcessed(_ roi: NormalizedRect) -> RawRect {
+        let W = Double(width), H = Double(height)
+        let x0 = roi.x * W, y0 = roi.y * H, x1 = (roi.x + roi.width) * W, y1 = (roi.y + roi.height) * H
+        let corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map { toProcessed($0.0, $0.1) }
+        let (w, h) = turnedSize
+        let pw = w * scale, ph = h * scale
+        func clampX(_ v: Double) -> Int { Int(max(0, min(pw, v)).rounded()) }
+        func clampY(_ v: Double) -> Int { Int(max(0, min(ph, v)).rounded()) }
+        return RawRect(left: clampX(corners.map(\.0).min()!), top: clampY(corners.map(\.1).min()!),
+                       right: clampX(corners.map(\.0).max()!), bottom: clampY(corners.map(\.1).max()!))
+    }
+}

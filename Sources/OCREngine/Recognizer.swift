@@ -1,0 +1,356 @@
+import Foundation
+import OCRWire
+
+/// Where the engine finds its models and how many initialised Tesseract instances it keeps.
+public struct EngineConfiguration: Sendable {
+    /// Directory holding `<lang>.traineddata` (and `osd.traineddata` for auto-rotate).
+    public var tessdataPath: String
+    /// Initialised instances kept per ``Recognizer`` (one per languages/dictionary configuration).
+    public var maxCachedEngines: Int
+    /// PDF helpers (paths and timeout).
+    public var pdf: PDFRasterizer
+
+    public init(tessdataPath: String? = nil, maxCachedEngines: Int = 3, pdf: PDFRasterizer = PDFRasterizer()) {
+        self.tessdataPath = tessdataPath ?? Self.defaultTessdataPath
+        self.maxCachedEngines = max(1, maxCachedEngines)
+        self.pdf = pdf
+    }
+
+    /// `$TESSDATA_PREFIX` when set, else Debian's location for Tesseract 5.
+    public static var defaultTessdataPath: String {
+        if let p = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"], !p.isEmpty { return p }
+        return "/usr/share/tesseract-ocr/5/tessdata"
+    }
+
+    /// Languages with a `.traineddata` file in ``tessdataPath``, sorted (includes `osd` if present).
+    public var installedLanguages: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: tessdataPath)) ?? []
+        return names.filter { $0.hasSuffix(".traineddata") }.map { String($0.dropLast(".traineddata".count)) }.sorted()
+    }
+}
+
+/// Recognises pages with Tesseract.
+///
+/// A `Recognizer` owns its Tesseract instances: one per configuration that Tesseract only accepts
+/// at initialisation (languages, language correction, custom words), created on first use and
+/// reused for every later page (at most ``EngineConfiguration/maxCachedEngines``, least recently
+/// used dropped), plus one `osd` instance for auto-rotate. Between pages it clears Tesseract's
+/// results and adaptive classifier, and resets every per-page variable, so a page's result does
+/// not depend on the pages before it.
+///
+/// **Threads.** Every method is synchronous and blocks for as long as recognition takes (seconds).
+/// A `Recognizer` is not `Sendable`: create it on, and use it from, one dedicated thread, never
+/// Swift's cooperative pool. ``EngineThread`` and ``EnginePool`` do exactly that for async callers.
+/// The first Recognizer made on a thread limits OpenMP on that thread to one thread
+/// (`OMP_THREAD_LIMIT=1` semantics), so N engines use N cores.
+///
+/// **Boxes** are in the ORIGINAL image's pixels (top-left origin), whatever preprocessing did:
+/// see ``PageGeometry`` for how deskew and rotation are undone.
+public final class Recognizer {
+    public let configuration: EngineConfiguration
+    private var engines: [(key: EngineKey, api: TessAPI)] = []
+    private var osd: TessAPI?
+    private let decoder: PageDecoder
+    private let scratch: TemporaryDirectory?
+
+    private let stopped: Bool
+
+    public init(configuration: EngineConfiguration = EngineConfiguration()) {
+        OpenMP.limitToCallingThread()
+        self.configuration = configuration
+        self.decoder = PageDecoder(pdf: configuration.pdf)
+        self.scratch = try? TemporaryDirectory()
+        self.stopped = false
+    }
+
+    /// A recognizer that refuses every page (for work submitted to a stopped ``EngineThread``).
+    init(configuration: EngineConfiguration, stopped: Bool) {
+        self.configuration = configuration
+        self.decoder = PageDecoder(pdf: configuration.pdf)
+        self.scratch = nil
+        self.stopped = stopped
+    }
+
+    deinit { scratch?.remove() }
+
+    /// Decodes and recognises one page. `deadline` (and `options.pageTimeoutMs`, whichever is
+    /// sooner) bounds recognition; `cancellation` stops it from another thread. Every failure is an
+    /// ``OCRError`` naming `page.file` and `page.pageIndex`.
+    public func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
+                          deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
+        if stopped { throw OCRError(.unavailable, "the engine thread has shut down", file: page.file, page: page.pageIndex) }
+        let decoded = try decoder.decode(page, options: options)
+        return try recognize(decoded, context: page.context, options: options, deadline: deadline, cancellation: cancellation)
+    }
+
+    /// Recognises an already decoded page.
+    public func recognize(_ page: DecodedPage, context: PageContext, options: RecognitionOptions = RecognitionOptions(),
+                          deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
+        try context.stamp { () throws(OCRError) -> PageResult in
+            if stopped { throw OCRError(.unavailable, "the engine thread has shut down") }
+            return try recognizeUnstamped(page, context: context, options: options, deadline: deadline, cancellation: cancellation)
+        }
+    }
+
+    /// Loads the engine for `options` now (languages, dictionaries), so the first page does not pay
+    /// for it. Throws `FAILED_PRECONDITION` when language data is missing.
+    public func prepare(_ options: RecognitionOptions = RecognitionOptions()) throws(OCRError) {
+        _ = try engine(for: try EngineKey(options))
+    }
+
+    // MARK: -
+
+    private func recognizeUnstamped(_ page: DecodedPage, context: PageContext, options: RecognitionOptions,
+                                    deadline callerDeadline: ContinuousClock.Instant?, cancellation: CancellationToken?) throws(OCRError) -> PageResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var deadline = callerDeadline
+        if options.pageTimeoutMs > 0 {
+            let own = start.advanced(by: .milliseconds(Int(options.pageTimeoutMs)))
+            deadline = min(deadline ?? own, own)
+        }
+        let monitorState = Monitor.State(deadline: deadline, cancellation: cancellation)
+        func checkStop() throws(OCRError) {
+            if monitorState.shouldStop() { throw Self.stopError(monitorState.stopReason) }
+        }
+        try checkStop()
+        let settings = try PageSettings(options)
+        let api = try engine(for: try EngineKey(options))
+
+        var result = PageResult()
+        result.pageIndex = UInt32(clamping: context.pageIndex)
+        result.file = context.file
+        result.filePage = UInt32(clamping: context.filePage)
+        result.width = UInt32(page.width)
+        result.height = UInt32(page.height)
+        result.dpi = UInt32(page.dpi)
+
+        // Preprocessing: rotation (OSD), deskew, binarisation, fast-level scaling.
+        var geometry = PageGeometry(width: page.width, height: page.height)
+        var pix = page.pix
+        if options.autoRotate || settings.osdOnly {
+            if let (degrees, _) = try orientation(of: pix, dpi: page.dpi), degrees % 360 != 0 {
+                geometry.quarterTurns = (4 - degrees / 90) % 4
+                pix = try pix.rotatedOrth(geometry.quarterTurns)
+                result.rotationDegrees = Int32(degrees)
+            }
+        }
+        if options.deskew, let skew = try pix.findSkew(), abs(skew.degrees) >= 0.1, skew.confidence >= 3 {
+            pix = try pix.rotated(degrees: skew.degrees)
+            geometry.skewDegrees = skew.degrees
+            result.skewDegrees = skew.degrees
+        }
+        if settings.globalThreshold { pix = try pix.toBinary(threshold: 128) }
+        var dpi = page.dpi
+        if settings.fast, page.dpi > 250 {
+            geometry.scale = 200 / Double(page.dpi)
+            pix = try pix.scaled(geometry.scale)
+            dpi = 200
+        }
+        if let roi = options.regionOfInterest {
+            // Cropped here rather than with TessBaseAPISetRectangle: Tesseract 5.3's LSTM reads
+            // lines from the uncropped image with the rectangle's coordinates when the rectangle
+            // spans the full width, and returns garbage.
+            let r = geometry.toProcessed(roi)
+            guard r.width > 0, r.height > 0 else { throw OCRError(.invalidArgument, "region of interest is empty or outside the page") }
+            pix = try pix.cropped(r)
+            geometry.cropX = r.left
+            geometry.cropY = r.top
+        }
+        let preprocessed = clock.now
+        try checkStop()
+
+        var blocks: [RawBlock] = []
+        var text = ""
+        var meanConfidence: Float = 0
+        if !settings.osdOnly {
+            api.clear()
+            defer { api.clear() }
+            try settings.apply(to: api)
+            api.setImage(pix, dpi: dpi)
+            if settings.detectOnly {
+                blocks = api.analyseLayout(symbols: options.reportCharacterBoxes)
+            } else {
+                let monitor = try Monitor(state: monitorState)
+                let ok = api.recognize(monitor)
+                try checkStop()
+                guard ok else { throw OCRError(.internal, "Tesseract failed to recognise the page") }
+                blocks = api.results(choices: settings.candidates > 1)
+                text = api.text()
+                meanConfidence = Float(api.meanConfidence()) / 100
+            }
+        }
+        let recognized = clock.now
+
+        let filtered = Self.filter(blocks, minimumConfidence: settings.detectOnly ? 0 : options.minimumConfidence,
+                                   minimumHeight: Double(options.minimumTextHeight) * geometry.turnedSize.h * geometry.scale)
+        result.blocks = ResultBuilder(geometry: geometry, candidates: settings.candidates,
+                                      symbols: !settings.detectOnly || options.reportCharacterBoxes).blocks(filtered)
+        if settings.detectOnly || settings.osdOnly {
+            result.text = ""
+        } else if filtered.count != blocks.count || Self.wordCount(filtered) != Self.wordCount(blocks) {
+            result.text = ResultBuilder.pageText(result.blocks)  // Filters dropped words: rebuild.
+        } else {
+            result.text = text
+        }
+        result.meanConfidence = meanConfidence
+        var timings = Timings()
+        timings.decodeUs = page.decodeMicroseconds
+        timings.preprocessUs = (preprocessed - start).microseconds
+        timings.recognizeUs = (recognized - preprocessed).microseconds
+        timings.totalUs = page.decodeMicroseconds + (clock.now - start).microseconds
+        result.timings = timings
+        return result
+    }
+
+    private static func stopError(_ reason: StatusCode?) -> OCRError {
+        reason == .cancelled ? OCRError(.cancelled, "recognition was cancelled")
+                             : OCRError(.deadlineExceeded, "the page deadline passed before recognition finished")
+    }
+
+    private static func wordCount(_ blocks: [RawBlock]) -> Int {
+        blocks.reduce(0) { $0 + $1.paragraphs.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.words.count } } }
+    }
+
+    /// Drops words below the confidence or height limits, then any element left empty.
+    static func filter(_ blocks: [RawBlock], minimumConfidence: Float, minimumHeight: Double) -> [RawBlock] {
+        guard minimumConfidence > 0 || minimumHeight > 0 else { return blocks }
+        return blocks.compactMap { block in
+            var block = block
+            block.paragraphs = block.paragraphs.compactMap { para in
+                var para = para
+                para.lines = para.lines.compactMap { line in
+                    var line = line
+                    line.words.removeAll { $0.confidence < minimumConfidence || Double($0.rect.height) < minimumHeight }
+                    return line.words.isEmpty ? nil : line
+                }
+                return para.lines.isEmpty ? nil : para
+            }
+            return block.paragraphs.isEmpty && block.type == .text ? nil : block
+        }
+    }
+
+    /// The orientation OSD finds (clockwise degrees the page is turned), if confident.
+    private func orientation(of pix: Pix, dpi: Int) throws(OCRError) -> (Int, Float)? {
+        if osd == nil {
+            guard configuration.installedLanguages.contains("osd") else {
+                throw OCRError(.failedPrecondition, "auto-rotate needs osd.traineddata (Debian: tesseract-ocr-osd) in \(configuration.tessdataPath)",
+                               details: ["installed_languages": configuration.installedLanguages.joined(separator: ",")])
+            }
+            osd = try TessAPI(datapath: configuration.tessdataPath, language: "osd", mode: .legacy, variables: [])
+        }
+        guard let osd else { return nil }
+        osd.clear()
+        defer { osd.clear() }
+        osd.setPageSegMode(0)  // PSM_OSD_ONLY
+        osd.setImage(pix, dpi: dpi)
+        guard let found = osd.detectOrientation(), found.confidence >= 1 else { return nil }
+        return found
+    }
+
+    /// The cached engine for `key`, initialising it on first use.
+    private func engine(for key: EngineKey) throws(OCRError) -> TessAPI {
+        if let i = engines.firstIndex(where: { $0.key == key }) {
+            let entry = engines.remove(at: i)
+            engines.append(entry)
+            return entry.api
+        }
+        let installed = configuration.installedLanguages
+        let missing = key.languages.filter { !installed.contains($0) }
+        if !missing.isEmpty {
+            throw OCRError(.failedPrecondition,
+                           "language data not installed: \(missing.joined(separator: ", ")); installed: \(installed.joined(separator: ", "))",
+                           details: ["installed_languages": installed.joined(separator: ",")])
+        }
+        var variables: [(String, String)] = []
+        if !key.correction {
+            variables += [("load_system_dawg", "0"), ("load_freq_dawg", "0")]
+        }
+        if !key.customWords.isEmpty, let scratch {
+            let path = scratch.path + "/words-\(engines.count)-\(key.customWords.hashValue & 0xffff).txt"
+            guard FileManager.default.createFile(atPath: path, contents: Data((key.customWords.joined(separator: "\n") + "\n").utf8)) else {
+                throw OCRError(.internal, "cannot write the custom word list")
+            }
+            variables.append(("user_words_file", path))
+        }
+        let api = try TessAPI(datapath: configuration.tessdataPath, language: key.languages.joined(separator: "+"),
+                              mode: .lstm, variables: variables)
+        engines.append((key, api))
+        if engines.count > configuration.maxCachedEngines { engines.removeFirst() }
+        return api
+    }
+}
+
+/// What selects a separately initialised Tesseract instance.
+struct EngineKey: Equatable {
+    var languages: [String]
+    var correction: Bool
+    var customWords: [String]
+
+    init(_ options: RecognitionOptions) throws(OCRError) {
+        let spec = options.languages.isEmpty ? "eng" : options.languages
+        languages = spec.split(separator: "+").map { String($0) }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+        guard !languages.isEmpty, languages.allSatisfy({ !$0.isEmpty && $0.allSatisfy(allowed.contains) }) else {
+            throw OCRError(.invalidArgument, "languages must be Tesseract codes joined with '+', like eng+deu (got \"\(options.languages)\")")
+        }
+        correction = options.languageCorrection ?? true
+        customWords = options.customWords.filter { !$0.isEmpty && !$0.contains("\n") }
+    }
+}
+
+/// Per-page Tesseract settings derived from the options; every variable is set on every page so
+/// nothing leaks from one page's options to the next.
+struct PageSettings {
+    var psm = 3
+    var detectOnly = false
+    var osdOnly = false
+    var candidates = 1
+    var fast = false
+    var thresholdingMethod = 0
+    var globalThreshold = false
+    var whitelist = ""
+
+    init(_ options: RecognitionOptions) throws(OCRError) {
+        let rawPSM = options.pageSegmentationMode.rawValue
+        switch rawPSM {
+        case 0: psm = 3
+        case 1: osdOnly = true
+        case 3: detectOnly = true; psm = 3  // "Automatic segmentation, no OCR": layout only.
+        case 2, 4...14: psm = Int(rawPSM) - 1
+        default: throw OCRError(.invalidArgument, "unknown page segmentation mode \(rawPSM)")
+        }
+        if options.detectOnly { detectOnly = true }
+        guard options.candidates <= 10 else { throw OCRError(.invalidArgument, "candidates must be 1...10 (got \(options.candidates))") }
+        candidates = max(1, Int(options.candidates))
+        switch options.level {
+        case .unspecified, .accurate: fast = false
+        case .fast: fast = true
+        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown recognition level \(v)")
+        }
+        switch options.binarization {
+        case .unspecified: thresholdingMethod = 0  // Tesseract's own Otsu.
+        case .otsu: thresholdingMethod = 1         // Leptonica adaptive Otsu (Tesseract's thresholding_method 1).
+        case .sauvola: thresholdingMethod = 2      // Leptonica tiled Sauvola (thresholding_method 2).
+        case .disabled: globalThreshold = true     // As it is: one global threshold at mid-gray, no adaptation.
+        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown binarization \(v)")
+        }
+        guard (0...1).contains(options.minimumConfidence), (0...1).contains(options.minimumTextHeight) else {
+            throw OCRError(.invalidArgument, "minimum confidence and minimum text height must be within 0...1")
+        }
+        if let roi = options.regionOfInterest {
+            guard roi.width > 0, roi.height > 0, roi.x >= 0, roi.y >= 0, roi.x + roi.width <= 1.000001, roi.y + roi.height <= 1.000001 else {
+                throw OCRError(.invalidArgument, "region of interest must lie within 0...1 with a positive size")
+            }
+        }
+        whitelist = options.characterWhitelist
+    }
+
+    func apply(to api: TessAPI) throws(OCRError) {
+        api.setPageSegMode(psm)
+        try api.set("tessedit_char_whitelist", whitelist)
+        try api.set("lstm_choice_mode", candidates > 1 ? "2" : "0")
+        try api.set("thresholding_method", "\(thresholdingMethod)")
+        try api.set("tessedit_do_invert", fast ? "0" : "1")
+    }
+}

@@ -1,0 +1,213 @@
+import OCRWire
+
+/// The client side of the gRPC-style link (PROTOCOL.md section 1): one DEALER socket on its own
+/// `SocketLoop`, calls multiplexed by `call_id`, unary calls as `async` functions and
+/// server-streaming calls as `AsyncThrowingStream`s.
+///
+/// A DEALER "connects" even when nobody listens, so an unreachable coordinator shows up as
+/// silence: unary calls fail with UNAVAILABLE after `timeout`, streams after `idleTimeout`
+/// without any message.
+public final class RPCClient: Sendable {
+    public let endpoint: String
+    private let loop: SocketLoop
+    private let ownsContext: Bool
+    private let socketID: SocketID
+    private let state: Locked<State>
+
+    private struct State {
+        var nextCallID: UInt64 = 0
+        var closed = false
+    }
+
+    /// Pending calls. `@unchecked Sendable` because it is only touched on the loop thread
+    /// (closures carry it there).
+    private final class Pending: @unchecked Sendable {
+        enum Waiter {
+            case unary(CheckedContinuation<[UInt8], any Error>)
+            case stream(AsyncThrowingStream<[UInt8], any Error>.Continuation, idle: Duration?)
+        }
+        struct Call {
+            var waiter: Waiter
+            var timer: TimerID?
+            var method: String
+        }
+        let endpoint: String
+        var calls: [UInt64: Call] = [:]
+        init(endpoint: String) { self.endpoint = endpoint }
+    }
+    private let pending: Pending
+
+    /// Connects to `endpoint` (e.g. "tcp://127.0.0.1:5555").
+    public init(endpoint: String, context: ZMQContext? = nil, configure: @escaping @Sendable (ZMQSocket) throws -> Void = { _ in }) throws {
+        let context = try context ?? ZMQContext()
+        self.ownsContext = true
+        self.endpoint = endpoint
+        self.loop = SocketLoop(context: context, name: "ocr.rpc-client")
+        self.state = Locked(State())
+        let pending = Pending(endpoint: endpoint)
+        self.pending = pending
+        self.socketID = try loop.start { control in
+            let socket = try control.context.makeSocket(.dealer)
+            try socket.set(.linger(0))
+            try socket.set(.sendHighWaterMark(100_000))
+            try socket.set(.receiveHighWaterMark(100_000))
+            try configure(socket)
+            _ = try socket.connect(endpoint)
+            return control.register(socket, closeLingerMilliseconds: 0) { control, _, frames in
+                RPCClient.receive(frames, pending: pending, control: control)
+            }
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Fails every call in flight with CANCELLED and closes the socket. Idempotent.
+    public func close() {
+        let wasOpen = state.withLock { s in
+            defer { s.closed = true }
+            return !s.closed
+        }
+        guard wasOpen else { return }
+        loop.execute { [pending] _ in
+            for (_, entry) in pending.calls {
+                Self.finish(entry.waiter, with: .failure(OCRError(.cancelled, "client closed")))
+            }
+            pending.calls = [:]
+        }
+        loop.stop()
+        if ownsContext { loop.context.terminate() }
+    }
+
+    // MARK: Calls
+
+    /// A unary call. Throws `OCRError` with the server's status, or UNAVAILABLE when nothing
+    /// came back within `timeout` (the deadline is also sent to the server).
+    public func unary(_ method: String, request: [UInt8], timeout: Duration = .seconds(30),
+                      metadata: [String: String] = [:]) async throws -> [UInt8] {
+        let callID = try nextCallID()
+        let header = Self.requestHeader(callID, method, timeout: timeout, metadata: metadata)
+        return try await withCheckedThrowingContinuation { continuation in
+            let queued = loop.execute { [socketID, pending] control in
+                let timer = control.schedule(after: timeout + .milliseconds(250)) { _ in
+                    // The server enforces the deadline itself; silence past it means it is not there.
+                    guard let entry = pending.calls.removeValue(forKey: callID) else { return }
+                    Self.finish(entry.waiter, with: .failure(OCRError(.unavailable,
+                        "no answer from the coordinator at \(pending.endpoint) within \(timeout) (\(method))")))
+                }
+                pending.calls[callID] = Pending.Call(waiter: .unary(continuation), timer: timer, method: method)
+                Self.send([header.serializedBytes(), request], socketID, control, callID, pending)
+            }
+            if !queued { continuation.resume(throwing: OCRError(.cancelled, "client closed")) }
+        }
+    }
+
+    /// A server-streaming call. The stream ends normally on STREAM_END with OK, throws
+    /// `OCRError` on an error status, and throws UNAVAILABLE after `idleTimeout` without any
+    /// message. Stopping iteration sends CANCEL.
+    public func serverStream(_ method: String, request: [UInt8], idleTimeout: Duration? = .seconds(60),
+                             metadata: [String: String] = [:]) -> AsyncThrowingStream<[UInt8], any Error> {
+        let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream(bufferingPolicy: .unbounded)
+        let callID: UInt64
+        do { callID = try nextCallID() } catch {
+            continuation.finish(throwing: error)
+            return stream
+        }
+        let header = Self.requestHeader(callID, method, timeout: nil, metadata: metadata)
+        let socketID = self.socketID
+        let queued = loop.execute { [pending] control in
+            pending.calls[callID] = Pending.Call(waiter: .stream(continuation, idle: idleTimeout), timer: nil, method: method)
+            Self.armIdleTimer(callID, pending, control)
+            Self.send([header.serializedBytes(), request], socketID, control, callID, pending)
+        }
+        if !queued { continuation.finish(throwing: OCRError(.cancelled, "client closed")) }
+        continuation.onTermination = { [loop, pending] termination in
+            guard case .cancelled = termination else { return }
+            loop.execute { control in
+                guard let entry = pending.calls.removeValue(forKey: callID) else { return }
+                if let timer = entry.timer { control.cancelTimer(timer) }
+                let cancel = RpcHeader.with { $0.callId = callID; $0.kind = .cancel }
+                _ = try? control.send([cancel.serializedBytes(), []], on: socketID)
+            }
+        }
+        return stream
+    }
+
+    // MARK: Loop-thread helpers
+
+    private func nextCallID() throws -> UInt64 {
+        try state.withLock { s in
+            guard !s.closed else { throw OCRError(.cancelled, "client closed") }
+            s.nextCallID += 1
+            return s.nextCallID
+        }
+    }
+
+    private static func requestHeader(_ callID: UInt64, _ method: String, timeout: Duration?, metadata: [String: String]) -> RpcHeader {
+        RpcHeader.with {
+            $0.callId = callID
+            $0.method = method
+            $0.kind = .request
+            if let timeout {
+                let (s, atto) = timeout.components
+                $0.timeoutMs = s * 1000 + atto / 1_000_000_000_000_000
+            }
+            $0.metadata = metadata
+        }
+    }
+
+    private static func send(_ frames: [[UInt8]], _ socketID: SocketID, _ control: SocketLoop.Control,
+                             _ callID: UInt64, _ pending: Pending) {
+        let sent = (try? control.send(frames, on: socketID)) ?? false
+        if !sent, let entry = pending.calls.removeValue(forKey: callID) {
+            if let timer = entry.timer { control.cancelTimer(timer) }
+            finish(entry.waiter, with: .failure(OCRError(.unavailable, "cannot queue the request: the send queue is full")))
+        }
+    }
+
+    private static func armIdleTimer(_ callID: UInt64, _ pending: Pending, _ control: SocketLoop.Control) {
+        guard let entry = pending.calls[callID], case .stream(_, let idle?) = entry.waiter else { return }
+        if let old = entry.timer { control.cancelTimer(old) }
+        let timer = control.schedule(after: idle) { control in
+            guard let entry = pending.calls.removeValue(forKey: callID) else { return }
+            finish(entry.waiter, with: .failure(OCRError(.unavailable,
+                "no message from the coordinator at \(pending.endpoint) for \(idle) (\(entry.method))")))
+        }
+        pending.calls[callID]?.timer = timer
+    }
+
+    private static func receive(_ frames: [[UInt8]], pending: Pending, control: SocketLoop.Control) {
+        // A malformed reply cannot be matched to a call; drop it rather than guess.
+        guard let envelope = try? RpcEnvelope(frames: frames[...]),
+              let header = try? RpcHeader(serializedBytes: envelope.header),
+              let entry = pending.calls[header.callId] else { return }
+        let status = header.status ?? Status()
+        switch (header.kind, entry.waiter) {
+        case (.response, .unary), (.streamEnd, .stream), (.response, .stream):
+            pending.calls[header.callId] = nil
+            if let timer = entry.timer { control.cancelTimer(timer) }
+            if status.code == .ok {
+                finish(entry.waiter, with: .success(envelope.payload))
+            } else {
+                finish(entry.waiter, with: .failure(OCRError(status)))
+            }
+        case (.streamMessage, .stream(let continuation, _)):
+            continuation.yield(envelope.payload)
+            armIdleTimer(header.callId, pending, control)
+        default:
+            break
+        }
+    }
+
+    private static func finish(_ waiter: Pending.Waiter, with result: Result<[UInt8], any Error>) {
+        switch (waiter, result) {
+        case (.unary(let c), _):
+            c.resume(with: result)
+        case (.stream(let c, _), .success):
+            c.finish()
+        case (.stream(let c, _), .failure(let error)):
+            c.finish(throwing: error)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import OCRWire
+
+/// One call in flight on an `RPCServer`: its request and the means to answer it.
+///
+/// Any thread may answer: the methods hop to the server's loop thread when called elsewhere
+/// (that is why the type is `@unchecked Sendable`: its mutable state is only touched on the loop
+/// thread). After the final answer (a RESPONSE, a STREAM_END, or an error) further answers are
+/// ignored.
+public final class RPCServerCall: @unchecked Sendable {
+    public let key: RPCServer.CallKey
+    public let method: String
+    public let metadata: [String: String]
+    /// The request message's bytes; decode with `request(as:)`.
+    public let payload: [UInt8]
+    /// Absolute deadline from the header's `timeout_ms`, if any.
+    public let deadline: ContinuousClock.Instant?
+    public let isStreaming: Bool
+
+    private unowned let server: RPCServer
+    private let loop: SocketLoop
+    // Loop-thread state.
+    private var ended = false
+    private var cancelHandler: (() -> Void)?
+
+    init(server: RPCServer, loop: SocketLoop, key: RPCServer.CallKey, method: String, metadata: [String: String],
+         payload: [UInt8], deadline: ContinuousClock.Instant?, isStreaming: Bool) {
+        self.server = server
+        self.loop = loop
+        self.key = key
+        self.method = method
+        self.metadata = metadata
+        self.payload = payload
+        self.deadline = deadline
+        self.isStreaming = isStreaming
+    }
+
+    /// Decodes the request; a payload that does not parse ends the call with INVALID_ARGUMENT
+    /// and returns nil.
+    public func request<M: ProtoMessage>(as type: M.Type) -> M? {
+        do {
+            return try M(serializedBytes: payload)
+        } catch {
+            fail(OCRError(.invalidArgument, "\(method): request does not parse as \(M.self): \(error)"))
+            return nil
+        }
+    }
+
+    /// Called once, on the loop thread, if the call ends without the handler's final answer:
+    /// the client cancelled, the deadline passed, or the client vanished. Set it on the loop
+    /// thread (in the handler).
+    public func onCancel(_ body: @escaping () -> Void) {
+        cancelHandler = body
+    }
+
+    /// Whether the call is still waiting for answers (loop thread only).
+    public var isActive: Bool { !ended }
+
+    /// The unary answer.
+    public func respond(_ message: some ProtoMessage) {
+        let bytes = message.serializedBytes()
+        onLoop { [self] in
+            server.send(self, header: header(.response, status: Status()), payload: bytes, final: true)
+        }
+    }
+
+    /// One stream message (server-streaming calls).
+    public func send(_ message: some ProtoMessage) {
+        let bytes = message.serializedBytes()
+        onLoop { [self] in
+            server.send(self, header: header(.streamMessage, status: nil), payload: bytes, final: false)
+        }
+    }
+
+    /// Ends a stream with OK.
+    public func finish() {
+        onLoop { [self] in
+            server.send(self, header: header(.streamEnd, status: Status()), payload: [], final: true)
+        }
+    }
+
+    /// Ends the call with an error status: a RESPONSE for unary calls, a STREAM_END for streams.
+    public func fail(_ error: OCRError) {
+        onLoop { [self] in
+            server.send(self, header: header(isStreaming ? .streamEnd : .response, status: error.status), payload: [], final: true)
+        }
+    }
+
+    func finished(notifyCancel: Bool) {
+        guard !ended else { return }
+        ended = true
+        let handler = cancelHandler
+        cancelHandler = nil
+        if notifyCancel { handler?() }
+    }
+
+    private func header(_ kind: RpcHeader.Kind, status: Status?) -> RpcHeader {
+        RpcHeader.with {
+            $0.callId = key.callID
+            $0.kind = kind
+            $0.status = status
+        }
+    }
+
+    private func onLoop(_ body: @escaping @Sendable () -> Void) {
+        if loop.isOnLoopThread {
+            body()
+        } else {
+            loop.execute { _ in body() }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+// ocr-coordinator: accepts jobs from clients, splits them into pages, schedules the pages onto
+// workers and streams results back. Option parsing and wiring only; the logic is in
+// OCRCoordinator.
+import Dispatch
+import Foundation
+import OCRCommandLine
+import OCRCoordinator
+import OCRLocalCluster
+import OCRLog
+
+let spec = CommandSpec(
+    name: "ocr-coordinator",
+    summary: "the job and page scheduler of an ocr-cluster",
+    usage: "ocr-coordinator [--client-endpoint tcp://*:5555] [--worker-endpoint tcp://*:5556] [options]",
+    options: [
+        .option("--client-endpoint", value: "ENDPOINT", default: "tcp://*:5555", help: "ZeroMQ endpoint to bind for clients (ocr-submit, OCRClient)."),
+        .option("--worker-endpoint", value: "ENDPOINT", default: "tcp://*:5556", help: "ZeroMQ endpoint to bind for workers."),
+        .option("--heartbeat-ms", value: "MS", default: "1000", help: "Heartbeat interval towards workers."),
+        .option("--liveness", value: "N", default: "3", help: "Missed heartbeats before a worker is declared dead and its pages requeued."),
+        .option("--prefetch", value: "N", default: "1", help: "Tasks a worker may hold beyond its slots."),
+        .option("--max-attempts", value: "N", default: "3", help: "Attempts per page before it is FAILED (when a job does not say)."),
+        .option("--max-queued-pages", value: "N", default: "100000", help: "Pages waiting across all jobs; beyond, SubmitJob gets RESOURCE_EXHAUSTED."),
+        .option("--max-message-mb", value: "MB", default: "512", help: "Largest message accepted on either endpoint."),
+        .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
+    ],
+    footer: """
+    Logs are key=value lines on stderr. SIGTERM or SIGINT stops the coordinator (jobs in memory are lost).
+    Exit codes: 0 stopped by a signal, 64 bad usage, 70 could not start (e.g. endpoint in use).
+    """)
+
+let arguments: ParsedArguments
+var configuration = CoordinatorConfiguration(splitter: EngineSplitter.make(), logger: .disabled)
+do {
+    arguments = try spec.parse(Array(CommandLine.arguments.dropFirst()))
+    if arguments.wantsHelp {
+        print(spec.helpText, terminator: "")
+        exit(ExitCode.success.rawValue)
+    }
+    guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'", command: spec.name) }
+    guard let level = LogLevel(name: arguments.string("--log-level")!) else {
+        throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: spec.name)
+    }
+    configuration.logger = Logger(component: "coordinator", level: level)
+    configuration.clientEndpoint = arguments.string("--client-endpoint")!
+    configuration.workerEndpoint = arguments.string("--worker-endpoint")!
+    configuration.scheduler.heartbeatInterval = .milliseconds(try arguments.int("--heartbeat-ms", range: 10...600_000)!)
+    configuration.scheduler.liveness = try arguments.int("--liveness", range: 1...1000)!
+    configuration.scheduler.prefetch = try arguments.int("--prefetch", range: 0...1000)!
+    configuration.scheduler.defaultMaxAttempts = UInt32(try arguments.int("--max-attempts", range: 1...100)!)
+    configuration.scheduler.maxQueuedPages = try arguments.int("--max-queued-pages", range: 1...100_000_000)!
+    configuration.maxMessageBytes = try arguments.int("--max-message-mb", range: 1...4096)! << 20
+} catch let error as UsageError {
+    FileHandle.standardError.write(Data((error.description + "\n").utf8))
+    exit(ExitCode.usage.rawValue)
+}
+
+let server: CoordinatorServer
+do {
+    server = try CoordinatorServer(configuration)
+} catch {
+    configuration.logger.error("cannot start", ["error": error])
+    FileHandle.standardError.write(Data("ocr-coordinator: cannot start: \(error)\n".utf8))
+    exit(ExitCode.software.rawValue)
+}
+
+// Stop on SIGTERM/SIGINT: the handlers run on the main queue, which dispatchMain serves.
+signal(SIGTERM, SIG_IGN)
+signal(SIGINT, SIG_IGN)
+let stopSources = [SIGTERM, SIGINT].map { sig in
+    let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+    source.setEventHandler {
+        configuration.logger.info("stopping", ["signal": sig])
+        server.stop()
+        exit(ExitCode.success.rawValue)
+    }
+    source.resume()
+    return source
+}
+dispatchMain()

@@ -1,0 +1,98 @@
+import Foundation
+import OCRWire
+import Testing
+@testable import OCRClient
+
+@Suite struct HOCRTests {
+    /// `hocr-spec` (PyPI), installed on first use when pip can; nil when unavailable.
+    static let hocrSpec: String? = {
+        if Shell.exists("hocr-spec") { return "hocr-spec" }
+        _ = try? Shell.run("python3", ["-m", "pip", "install", "-q", "hocr-spec"])
+        return Shell.exists("hocr-spec") ? "hocr-spec" : nil
+    }()
+
+    static func validate(_ hocr: String) throws -> ProcessOutput? {
+        guard let tool = hocrSpec else { return nil }
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("page.hocr")
+        try hocr.write(to: file, atomically: true, encoding: .utf8)
+        return try Shell.run(tool, ["--profile", "standard", file.path])
+    }
+
+    static var handBuilt: Document {
+        Document(results: [Fixtures.page(2), Fixtures.page(0)], failures: [Fixtures.failure(1)], pageCount: 4, languages: ["eng"])
+    }
+
+    @Test(arguments: [false, true])
+    func handBuiltDocumentIsValidHOCR(characterBoxes: Bool) throws {
+        let hocr = Self.handBuilt.hOCR(characterBoxes: characterBoxes)
+        let wellFormed = try XMLCheck.wellFormed(hocr)
+        #expect(wellFormed.status == 0, "\(wellFormed.stderr)")
+        if let result = try Self.validate(hocr) {
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(!result.stdout.contains("[ERROR]"), "\(result.stdout)")
+        }
+        // Structure, checked by hand whatever the validator.
+        let pages = XMLCheck.matches("<div class='ocr_page' id='(page_\\d+)' title='([^']*)'", in: hocr)
+        #expect(pages.map { $0[1] } == ["page_1", "page_2", "page_3", "page_4"])
+        #expect(pages[0][2] == "image &quot;scan \\&quot;A\\&quot; &amp; &lt;b&gt;.tiff&quot;; bbox 0 0 800 600; ppageno 0; scan_res 300 300")
+        #expect(pages[1][2] == "bbox 0 0 0 0; ppageno 1")
+        #expect(hocr.contains("<!-- page 2 failed: DEADLINE_EXCEEDED: page timeout - - 30 s -->"))
+        #expect(hocr.contains("<!-- page 4 missing"))
+        #expect(XMLCheck.matches("class='ocr_carea'", in: hocr).count == 2)  // no image block
+        #expect(XMLCheck.matches("class='ocr_par'", in: hocr).count == 4)
+        let lines = XMLCheck.matches("<span class='ocr_line' id='line_1_(\\d)' title=\"([^\"]*)\"", in: hocr)
+        #expect(lines.map { $0[1] } == ["1", "2", "3"])
+        // Baseline from (100, 116) to (160, 118) in a line box with bottom 120: slope 2/60.
+        #expect(lines[0][2] == "bbox 100 100 160 120; baseline 0.033 -4")
+        let words = XMLCheck.matches("<span class='ocrx_word' id='word_1_(\\d+)' title='([^']*)'>", in: hocr)
+        #expect(words.count == 7)
+        #expect(words[2][2] == "bbox 100 200 160 220; x_wconf 80")
+        #expect(words[6][2].hasSuffix("x_wconf 29"))
+        if characterBoxes {
+            #expect(hocr.contains("<span class='ocrx_cinfo' title='x_bboxes 170 200 180 220; x_confs 60.00'>&lt;</span>"))
+            #expect(hocr.contains("<span class='ocrx_cinfo' title='x_bboxes 160 230 170 250; x_confs 29.00'>日</span>"))
+            #expect(!hocr.contains(">&lt;a&amp;b&gt;</span>"))
+        } else {
+            #expect(hocr.contains(">&lt;a&amp;b&gt;</span>"))
+            #expect(hocr.contains(">&quot;it&#39;s&quot;</span>") || hocr.contains(">\"it's\"</span>"))
+            #expect(hocr.contains(">日本語</span>"))
+            #expect(!hocr.contains("ocrx_cinfo"))
+        }
+    }
+
+    @Test func validatorRejectsBrokenHOCR() throws {
+        let broken = Self.handBuilt.hOCR(characterBoxes: false).replacingOccurrences(of: "; x_wconf", with: "; x_wconf_bogus")
+        guard let result = try Self.validate(broken) else { return }
+        #expect(result.stdout.contains("[ERROR]") || result.status != 0)
+    }
+
+    @Test func wordsAndLinesMatchTesseract() throws {
+        let run = try TesseractRun.shared.get()
+        let page = try TSVParser.pages(run.tsv)[0]
+        let ours = DocumentFormat.hocr.render(Document(results: [page]))
+        let wordPattern = "<span class='ocrx_word' id='(word_[0-9_]+)' title='([^']*)'>([^<]*)</span>"
+        let theirWords = XMLCheck.matches(wordPattern, in: run.hocr)
+        #expect(theirWords.count == 60)
+        #expect(XMLCheck.matches(wordPattern, in: ours).map { Array($0[1...]) } == theirWords.map { Array($0[1...]) })
+        let linePattern = "class='ocr_line' id='(line_[0-9_]+)' title=\"bbox ([0-9 ]+)"
+        #expect(XMLCheck.matches(linePattern, in: ours).map { Array($0[1...]) } == XMLCheck.matches(linePattern, in: run.hocr).map { Array($0[1...]) })
+        let structure = "class='(ocr_carea|ocr_par)' id='([a-z_0-9]+)'[^>]*title=\"bbox ([0-9 ]+)\""
+        #expect(XMLCheck.matches(structure, in: ours).map { Array($0[1...]) } == XMLCheck.matches(structure, in: run.hocr).map { Array($0[1...]) })
+        let wellFormed = try XMLCheck.wellFormed(ours)
+        #expect(wellFormed.status == 0)
+        if let result = try Self.validate(ours) {
+            #expect(!result.stdout.contains("[ERROR]"), "\(result.stdout)")
+        }
+    }
+
+    @Test func baselineAsTesseractComputesIt() {
+        let line = PixelBox(left: 36, top: 92, right: 580, bottom: 122)
+        #expect(HOCRRenderer.baseline([36, 116, 580, 116], in: line) == "0 -6")
+        #expect(HOCRRenderer.baseline([36, 122, 580, 122], in: line) == "0 0")
+        #expect(HOCRRenderer.baseline([36, 116, 576, 119], in: line) == "0.006 -6")
+        #expect(HOCRRenderer.baseline([36, 116, 36, 119], in: line) == nil)
+        #expect(HOCRRenderer.baseline([], in: line) == nil)
+    }
+}

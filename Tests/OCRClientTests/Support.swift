@@ -1,0 +1,108 @@
+import Foundation
+import OCRWire
+@testable import OCRClient
+
+/// Runs an executable found on PATH and returns its exit status and output.
+struct ProcessOutput: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum Shell {
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                    stdin: String? = nil) throws -> ProcessOutput {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes before waiting so a large output cannot block the child.
+        let errData = LockedData()
+        let errThread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        errThread.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errData.done { usleep(1000) }
+        return ProcessOutput(status: process.terminationStatus,
+                             stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData.value, as: UTF8.self))
+    }
+
+    static func exists(_ executable: String) -> Bool {
+        (try? run("sh", ["-c", "command -v \(executable)"]).status) == 0
+    }
+}
+
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private var finished = false
+    func set(_ value: Data) { lock.lock(); data = value; finished = true; lock.unlock() }
+    var done: Bool { lock.lock(); defer { lock.unlock() }; return finished }
+    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
+}
+
+enum Paths {
+    /// The repository root (this file is Tests/OCRClientTests/Support.swift).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// `../shared` beside the repository, or `$OCR_SHARED_DIR`.
+    static let shared: URL = ProcessInfo.processInfo.environment["OCR_SHARED_DIR"].map { URL(fileURLWithPath: $0) }
+        ?? repository.deletingLastPathComponent().appendingPathComponent("shared")
+    static let schemas = shared.appendingPathComponent("schemas")
+    static let phototest = shared.appendingPathComponent("testdata/unlv-isri/phototest.tif")
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ocrclient-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+enum XMLCheck {
+    /// Validates `xml` against the ALTO 4.4 schema offline; returns xmllint's result.
+    static func validateALTO(_ xml: String) throws -> ProcessOutput {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("page.alto.xml")
+        try xml.write(to: file, atomically: true, encoding: .utf8)
+        return try Shell.run("xmllint", ["--nonet", "--noout", "--schema", Paths.schemas.appendingPathComponent("alto-4-4.xsd").path, file.path],
+                             environment: ["XML_CATALOG_FILES": Paths.schemas.appendingPathComponent("catalog.xml").path])
+    }
+
+    /// Checks that `xml` is well-formed XML (no network, no DTD loading).
+    static func wellFormed(_ xml: String) throws -> ProcessOutput {
+        try Shell.run("xmllint", ["--nonet", "--noout", "-"], stdin: xml)
+    }
+
+    /// All matches of `pattern` (capture groups) in `text`.
+    static func matches(_ pattern: String, in text: String) -> [[String]] {
+        let regex = try! NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
+        let ns = text as NSString
+        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { match in
+            (0..<match.numberOfRanges).map { i in
+                let r = match.range(at: i)
+                return r.location == NSNotFound ? "" : ns.substring(with: r)
+            }
+        }
+    }
+}
+
+func box(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> BoundingBox {
+    BoundingBox.with {
+        $0.x = Int32(x)
+        $0.y = Int32(y)
+        $0.width = UInt32(width)
+        $0.height = UInt32(height)
+    }
+}

@@ -1,0 +1,121 @@
+import OCRCoordinator
+import OCRWire
+import Testing
+
+/// Credits, least-recently-used workers, round-robin fairness and priority.
+@Suite struct DispatchTests {
+    @Test func aWorkerNeverHoldsMoreThanSlotsPlusPrefetch() {
+        var h = SchedulerHarness()
+        h.ready(1, slots: 2)
+        let sent = h.submit("a", pages: 10).tasks
+        #expect(sent.count == 3)  // 2 slots + 1 prefetch
+        #expect(h.scheduler.workerLoad(h.worker(1))! == (3, 3))
+        #expect(h.send(.workerHeartbeat(h.worker(1))).tasks.isEmpty)
+        // One result returns one credit: exactly one more task.
+        let next = h.succeed(1, sent[0].task).tasks
+        #expect(next.map(\.task.pageIndex) == [3])
+        #expect(h.scheduler.workerLoad(h.worker(1))! == (3, 3))
+    }
+
+    @Test func prefetchIsConfigurable() {
+        var h = SchedulerHarness { $0.prefetch = 0 }
+        h.ready(1, slots: 4)
+        #expect(h.submit("a", pages: 10).tasks.count == 4)
+    }
+
+    @Test func tasksSpreadOverEveryWorkerBeforeAnyGetsASecond() {
+        var h = SchedulerHarness()
+        for w: UInt8 in 1...3 { h.ready(w, slots: 1) }
+        let sent = h.submit("a", pages: 6).tasks
+        #expect(sent.map(\.to) == [1, 2, 3, 1, 2, 3].map { h.worker($0) })
+    }
+
+    @Test func leastRecentlyUsedWorkerGetsTheNextTask() {
+        var h = SchedulerHarness { $0.prefetch = 0 }
+        for w: UInt8 in 1...3 { h.ready(w, slots: 1) }
+        let first = h.submit("a", pages: 3).tasks
+        #expect(first.map(\.to) == [1, 2, 3].map { h.worker($0) })
+        // Workers free up in the order 3, 1, 2; more work then goes to them in that order.
+        h.succeed(3, first[2].task)
+        h.succeed(1, first[0].task)
+        h.succeed(2, first[1].task)
+        let next = h.submit("b", pages: 3).tasks
+        #expect(next.map(\.to) == [3, 1, 2].map { h.worker($0) })
+    }
+
+    @Test func idleWorkersAreUsedInArrivalOrder() {
+        var h = SchedulerHarness { $0.prefetch = 0 }
+        h.ready(7, slots: 1)
+        h.ready(5, slots: 1)
+        #expect(h.submit("a", pages: 1).tasks.map(\.to) == [h.worker(7)])
+    }
+
+    @Test func equalPrioritiesTakeTurnsPageByPage() {
+        var h = SchedulerHarness { $0.prefetch = 0 }
+        h.submit("big", pages: 1000)
+        h.submit("s1", pages: 1)
+        h.submit("s2", pages: 2)
+        h.ready(1, slots: 1)
+        var order: [String] = []
+        var current = h.log.tasks.last!.task
+        order.append("\(current.jobId):\(current.pageIndex)")
+        for _ in 0..<6 {
+            current = h.succeed(1, current).tasks.first!.task
+            order.append("\(current.jobId):\(current.pageIndex)")
+        }
+        #expect(order == ["big:0", "s1:0", "s2:0", "big:1", "s2:1", "big:2", "big:3"])
+        // The small jobs finished after 5 dispatches although the big job came first.
+        #expect(h.log.finished.count == 2)
+    }
+
+    @Test func aSmallJobSubmittedLateIsNotStarvedByABigOne() {
+        var h = SchedulerHarness()
+        for w: UInt8 in 1...2 { h.ready(w, slots: 2) }
+        var inFlight = h.submit("big", pages: 1000).tasks
+        #expect(inFlight.count == 6)
+        h.submit("small", pages: 1)
+        // Round-robin: the big job had its turn before "small" arrived, so "small" gets the
+        // second credit that comes back.
+        var next: [String] = []
+        for _ in 0..<2 {
+            let (to, task) = inFlight.removeFirst()
+            let more = h.succeed(to == h.worker(1) ? 1 : 2, task).tasks
+            inFlight += more
+            next += more.map(\.task.jobId)
+        }
+        #expect(next == ["big", "small"])
+    }
+
+    @Test func higherPriorityJobsGoFirst() {
+        var h = SchedulerHarness { $0.prefetch = 0 }
+        h.submit("low", pages: 3, priority: 0)
+        h.submit("high", pages: 2, priority: 5)
+        h.submit("mid", pages: 1, priority: 2)
+        h.ready(1, slots: 1)
+        var current = h.log.tasks.last!.task
+        var order = ["\(current.jobId):\(current.pageIndex)"]
+        for _ in 0..<5 {
+            current = h.succeed(1, current).tasks.first!.task
+            order.append("\(current.jobId):\(current.pageIndex)")
+        }
+        #expect(order == ["high:0", "high:1", "mid:0", "low:0", "low:1", "low:2"])
+    }
+
+    @Test func aTaskCarriesThePageItsOptionsAndItsWaitingTime() {
+        var h = SchedulerHarness()
+        let options = RecognitionOptions.with { $0.languages = "eng+deu"; $0.detectOnly = true }
+        h.submit("a", pages: 2, options: options)
+        h.now = .milliseconds(250)
+        let task = h.ready(1, slots: 1).tasks[0].task
+        #expect(task.jobId == "a")
+        #expect(task.pageIndex == 0)
+        #expect(task.attempt == 1)
+        #expect(task.file == "a.tiff")
+        #expect(task.filePage == 1)
+        #expect(task.format == .tiff)
+        #expect(task.content == [0x49, 0x49, 0x2A, 0x00])
+        #expect(task.options == options)
+        #expect(task.remainingMs == 0)
+        #expect(task.queuedUs == 250_000)
+    }
+}

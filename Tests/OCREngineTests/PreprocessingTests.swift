@@ -1,0 +1,70 @@
+import Foundation
+import OCREngine
+import OCRWire
+import Testing
+
+extension EngineTests {
+    @Suite struct Preprocessing {
+        @Test func deskewLowersErrorOnA3DegreePage() async throws {
+            let page = Fixtures.page("skew3.png")
+            let reference = Fixtures.text("skew3.txt")
+            let plain = try await recognize(page)
+            var opts = RecognitionOptions()
+            opts.deskew = true
+            let straight = try await recognize(page, opts)
+            let before = characterErrorRate(plain.text, reference: reference)
+            let after = characterErrorRate(straight.text, reference: reference)
+            print("[figures] skew3.png CER without deskew \(before), with deskew \(after) (skew found \(straight.skewDegrees) degrees)")
+            #expect(after < before)
+            #expect(abs(straight.skewDegrees - 3) < 0.5)
+            #expect(plain.skewDegrees == 0)
+            // Boxes refer to the original (skewed) image: a line's box spans the skewed line.
+            #expect(straight.width == plain.width && straight.height == plain.height)
+            checkBoxes(straight)
+            let firstLine = try #require(straight.blocks.first?.paragraphs.first?.lines.first)
+            let plainFirst = try #require(plain.blocks.first?.paragraphs.first?.lines.first)
+            #expect(abs(Int(firstLine.box!.y) - Int(plainFirst.box!.y)) < 25)
+            #expect(firstLine.baseline.count == 4)
+            // The baseline maps back to a line tilted like the scan: rising to the right by about 3 degrees.
+            let b = firstLine.baseline.map(Double.init)
+            let tilt = atan2(b[1] - b[3], b[2] - b[0]) * 180 / .pi
+            #expect(abs(tilt - 3) < 1, "baseline tilt \(tilt)")
+        }
+
+        @Test(arguments: [("rot90.png", 90), ("rot180.png", 180)])
+        func autoRotateRecoversText(name: String, degrees: Int) async throws {
+            var opts = RecognitionOptions()
+            opts.autoRotate = true
+            let result = try await recognize(Fixtures.page(name), opts)
+            let cer = characterErrorRate(result.text, reference: Fixtures.text("text.txt"))
+            print("[figures] \(name) auto-rotated \(result.rotationDegrees) degrees: CER \(cer)")
+            #expect(result.rotationDegrees == Int32(degrees))
+            #expect(cer < 0.02)
+            checkBoxes(result)
+            // Boxes are in the original (rotated) image: on the 90-degree page, lines stand upright.
+            let line = try #require(result.blocks.first?.paragraphs.first?.lines.first?.box)
+            if degrees == 90 {
+                #expect(line.height > 3 * line.width)
+                #expect(result.width == 357 && result.height == 1049)
+            } else {
+                #expect(line.width > 3 * line.height)
+                // The first line of text is at the bottom of the upside-down page.
+                #expect(line.y > 357 / 2)
+            }
+            // Without auto-rotate the 180-degree page is unreadable.
+            if degrees == 180 {
+                let plain = try await recognize(Fixtures.page(name))
+                #expect(characterErrorRate(plain.text, reference: Fixtures.text("text.txt")) > 0.5)
+            }
+        }
+
+        @Test func uprightPageIsNotRotated() async throws {
+            var opts = RecognitionOptions()
+            opts.autoRotate = true
+            opts.deskew = true
+            let result = try await recognize(Fixtures.page("text.png"), opts)
+            #expect(result.rotationDegrees == 0 && result.skewDegrees == 0)
+            #expect(characterErrorRate(result.text, reference: Fixtures.text("text.txt")) < 0.02)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import OCREngine
+import OCRWire
+import Testing
+
+extension EngineTests {
+    @Suite struct Threading {
+        @Test func pageTimeoutStopsRecognition() async throws {
+            var opts = RecognitionOptions()
+            opts.pageTimeoutMs = 1
+            let start = ContinuousClock.now
+            let error = await ocrError { _ = try await recognize(Fixtures.page("skew3.png"), opts) }
+            #expect(error?.code == .deadlineExceeded && error?.file == "skew3.png")
+            #expect(ContinuousClock.now - start < .milliseconds(400))
+            // An absolute deadline already in the past.
+            let page = Fixtures.page("text.png")
+            let past = await ocrError {
+                _ = try await testEngine.run { r throws(OCRError) in try r.recognize(page, deadline: .now - .seconds(1)) }
+            }
+            #expect(past?.code == .deadlineExceeded)
+            #expect(try await recognize(page).text.contains("quick brown fox"))
+        }
+
+        @Test func cancellationReachesARunningPage() async throws {
+            // A real full page takes seconds; cancel it shortly after it starts.
+            let page = try #require(realPage("unlv-isri/8071_093.3B.tif"))
+            let token = CancellationToken()
+            let start = ContinuousClock.now
+            async let outcome = ocrError { _ = try await testEngine.recognize(page, cancellation: token) }
+            try await Task.sleep(for: .milliseconds(700))
+            token.cancel()
+            let error = await outcome
+            let elapsed = ContinuousClock.now - start
+            print("[figures] cancelled a full page after \(elapsed)")
+            #expect(error?.code == .cancelled && error?.file == page.file)
+            #expect(elapsed < .milliseconds(1800))
+            // Task cancellation is forwarded too.
+            let task = Task { try await testEngine.recognize(page) }
+            try await Task.sleep(for: .milliseconds(500))
+            task.cancel()
+            let taskError = await ocrError { _ = try await task.value }
+            #expect(taskError?.code == .cancelled)
+        }
+
+        @Test func engineThreadsDoNotStartOpenMPThreads() async throws {
+            let page = try #require(realPage("unlv-isri/phototest.tif"))
+            let engine = EngineThread(name: "omp-check")
+            defer { engine.shutdown() }
+            try await engine.run { r throws(OCRError) in try r.prepare() }
+            let before = threadCount()
+            _ = try await engine.recognize(page)
+            let after = threadCount()
+            // libgomp would add 3 threads for Tesseract's `num_threads(4)` LSTM loops.
+            #expect(after - before < 2, "threads \(before) -> \(after)")
+        }
+
+        @Test func poolRunsPagesOnSeveralThreads() async throws {
+            let pool = EnginePool(slots: 2)
+            defer { pool.shutdown() }
+            let pages = try PageSplitter().pages(file: "multipage.tif", content: Fixtures.bytes("multipage.tif"))
+            let results = try await withThrowingTaskGroup(of: PageResult.self) { group in
+                for page in pages { group.addTask { try await pool.recognize(page) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.map(\.pageIndex).sorted() == [0, 1, 2])
+            #expect(results.first { $0.pageIndex == 1 }?.text.contains("Second page") == true)
+        }
+
+        @Test func shutDownThreadRefusesWork() async throws {
+            let engine = EngineThread(name: "short-lived")
+            engine.shutdown()
+            let error = await ocrError { _ = try await engine.recognize(Fixtures.page("text.png")) }
+            #expect(error?.code == .unavailable)
+        }
+    }
+}
+
+/// A page from ../shared/testdata, or nil (the test is then skipped by `#require`... callers use
+/// `.enabled(if:)` where skipping matters).
+func realPage(_ path: String, filePage: Int = 1) -> PageDescriptor? {
+    guard let url = Fixtures.shared?.appendingPathComponent(path), let data = FileManager.default.contents(atPath: url.path) else { return nil }
+    return PageDescriptor(file: path, filePage: filePage, pageIndex: 0, content: [UInt8](data), format: ImageFormat.sniff([UInt8](data)) ?? .unspecified)
+}
+
+/// Threads in this process.
+func threadCount() -> Int {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).count
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+import OCRWire
+@testable import OCRTransport
+
+/// The gRPC-style client link end to end: a real RPCServer and RPCClient over tcp://127.0.0.1.
+@Suite struct RPCTests {
+    /// A server with: Health (unary), WatchJob (streams `from_page` events then ends),
+    /// GetJob (never answers: for deadlines and cancel), ListJobs (answers from another thread).
+    final class Harness: Sendable {
+        let context: ZMQContext
+        let loop: SocketLoop
+        let endpoint: String
+        let cancelled = Locked<[String]>([])
+
+        init() throws {
+            context = try ZMQContext()
+            loop = SocketLoop(context: context, name: "test.rpc-server")
+            let cancelled = self.cancelled
+            endpoint = try loop.start { control in
+                let server = try RPCServer(bind: "tcp://127.0.0.1:*", control: control,
+                                           streamingMethods: [CoordinatorMethod.watchJob.rawValue])
+                server.handle(CoordinatorMethod.health.rawValue) { call in
+                    guard call.request(as: HealthCheckRequest.self) != nil else { return }
+                    call.respond(HealthCheckResponse.with { $0.status = .serving })
+                }
+                server.handle(CoordinatorMethod.watchJob.rawValue) { call in
+                    guard let request = call.request(as: WatchJobRequest.self) else { return }
+                    if request.jobId == "forever" {
+                        call.onCancel { cancelled.withLock { $0.append(call.method) } }
+                        return
+                    }
+                    for i in 0..<Int(request.fromPage) {
+                        call.send(JobEvent.with { $0.jobId = request.jobId; $0.sequence = UInt64(i + 1) })
+                    }
+                    call.finish()
+                }
+                server.handle(CoordinatorMethod.getJob.rawValue) { call in
+                    call.onCancel { cancelled.withLock { $0.append(call.method) } }
+                }
+                server.handle(CoordinatorMethod.listJobs.rawValue) { call in
+                    Thread.detachNewThread {
+                        call.respond(ListJobsResponse.with { $0.jobs = [Job.with { $0.jobId = "from-a-thread" }] })
+                    }
+                }
+                // Keep the server alive as long as the loop.
+                control.schedule(after: .seconds(3600)) { _ in _ = server }
+                return server.endpoint
+            }
+        }
+
+        deinit {
+            loop.stop()
+            context.terminate()
+        }
+    }
+
+    @Test func unaryCallAnswers() async throws {
+        let h = try Harness()
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        let bytes = try await client.unary(CoordinatorMethod.health.rawValue, request: [])
+        #expect(try HealthCheckResponse(serializedBytes: bytes).status == .serving)
+        let list = try await client.unary(CoordinatorMethod.listJobs.rawValue, request: [])
+        #expect(try ListJobsResponse(serializedBytes: list).jobs.map(\.jobId) == ["from-a-thread"])
+    }
+
+    @Test func unknownMethodIsUnimplemented() async throws {
+        let h = try Harness()
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        await #expect(throws: OCRError(.unimplemented, "unknown method /ocr.v1.Coordinator/Nope", page: nil)) {
+            _ = try await client.unary("/ocr.v1.Coordinator/Nope", request: [])
+        }
+    }
+
+    @Test func requestThatDoesNotParseIsInvalidArgument() async throws {
+        let h = try Harness()
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        do {
+            _ = try await client.unary(CoordinatorMethod.health.rawValue, request: [0x0A, 0x05, 0x41])  // truncated string
+            Issue.record("expected INVALID_ARGUMENT")
+        } catch let error as OCRError {
+            #expect(error.code == .invalidArgument)
+            #expect(error.message.contains("HealthCheckRequest"))
+        }
+    }
+
+    @Test func streamDeliversInOrderThenEnds() async throws {
+        let h = try Harness()
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        let request = WatchJobRequest.with { $0.jobId = "j"; $0.fromPage = 50 }
+        var sequences: [UInt64] = []
+        for try await bytes in client.serverStream(CoordinatorMethod.watchJob.rawValue, request: request.serializedBytes()) {
+            sequences.append(try JobEvent(serializedBytes: bytes).sequence)
+        }
+        #expect(sequences == Array(1...50))
+    }
+
+    @Test func deadlineEndsACallTheServerNeverAnswers() async throws {
+        let h = try Harness()
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        let start = ContinuousClock.now
+        await #expect(throws: OCRError(.deadlineExceeded, "deadline of 200 ms exceeded")) {
+            _ = try await client.unary(CoordinatorMethod.getJob.rawValue, request: [], timeout: .milliseconds(200))
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+        try await waitUntil { h.cancelled.withLock { $0 } == [CoordinatorMethod.getJob.rawValue] }
+    }
+
+    @Test func abandoningAStreamSendsCancelToTheServer() async throws {
+        let h = try Harness()
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        let request = WatchJobRequest.with { $0.jobId = "forever" }
+        let task = Task {
+            for try await _ in client.serverStream(CoordinatorMethod.watchJob.rawValue, request: request.serializedBytes()) {}
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        try await waitUntil { h.cancelled.withLock { $0 } == [CoordinatorMethod.watchJob.rawValue] }
+    }
+
+    @Test func silenceFromAnAbsentServerIsUnavailable() async throws {
+        // Bind and close a socket to find a port nobody listens on.
+        let context = try ZMQContext()
+        let probe = try context.makeSocket(.router)
+        let endpoint = try probe.bind("tcp://127.0.0.1:*")
+        probe.close(lingerMilliseconds: 0)
+        context.terminate()
+        let client = try RPCClient(endpoint: endpoint)
+        defer { client.close() }
+        do {
+            _ = try await client.unary(CoordinatorMethod.health.rawValue, request: [], timeout: .milliseconds(300))
+            Issue.record("expected UNAVAILABLE")
+        } catch let error as OCRError {
+            #expect(error.code == .unavailable)
+            #expect(error.message.contains(endpoint))
+        }
+    }
+
+    @Test func garbageFramesGetInvalidArgumentAndTheServerKeepsServing() async throws {
+        let h = try Harness()
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let raw = try context.makeSocket(.dealer)
+        defer { raw.close(lingerMilliseconds: 0) }
+        try raw.set(.receiveTimeout(5000))
+        _ = try raw.connect(h.endpoint)
+        for bad in [[[0xFF, 0xFF]], [[0x08], [], []], [[0xFF, 0xFF], []]] as [[[UInt8]]] {
+            _ = try raw.send(bad)
+            let reply = try #require(try raw.receive())
+            let header = try RpcHeader(serializedBytes: reply[0])
+            #expect(header.kind == .response)
+            #expect(header.status?.code == .invalidArgument)
+        }
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        _ = try await client.unary(CoordinatorMethod.health.rawValue, request: [])
+    }
+}
+
+func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within \(timeout)")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
