@@ -25,10 +25,10 @@ let package = Package(
         .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
         .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract"]),
         .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog"]),
-        .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCRWire", "OCRLog"]),
+        .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCREngine", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCREngine", "OCRWire"]),
-        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRLocalCluster", "OCRCommandLine", "OCRLog"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRWire"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRClient", "OCRTransport", "OCRLog"]),
-        .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCRTransport", "OCRWire", "OCRLog"]),
+        .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCREngine", "OCRTransport", "OCRWire", "OCRLog"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]

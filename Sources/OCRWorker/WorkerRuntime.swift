@@ -227,7 +227,7 @@ private final class Shell: @unchecked Sendable {
         case .log(let write):
             write(logger)
         case .stop:
-            if let socket { control.close(socket, lingerMilliseconds: 2_000) }
+            if let socket { control.close(socket, lingerMilliseconds: 1_000) }
             socket = nil
             control.stop()
             runtime.markStopped()
