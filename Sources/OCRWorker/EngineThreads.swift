@@ -75,9 +75,7 @@ final class EngineThreads: Sendable {
             let name = "ocr.engine.\(slot)"
             let thread = Thread { [exited] in
                 defer { exited.leave() }
-                // Set from inside: on Linux the OS thread name (ps -L, debuggers) is only applied
-                // for the current thread; a new thread otherwise inherits its creator's name.
-                Thread.current.name = name
+                nameCurrentThread(name)
                 let engine: any PageEngine
                 do {
                     engine = try factory.make(slot)
@@ -137,4 +135,16 @@ final class EngineThreads: Sendable {
                                      file: task.file.isEmpty ? nil : task.file, page: Int(task.pageIndex)))
         }
     }
+}
+
+/// Names the calling thread for `ps -L`, `top -H` and debuggers. A new Linux thread inherits its
+/// creator's name, and Foundation's `Thread.name` does not reliably reach the OS; glibc's
+/// `pthread_setname_np` is not visible to Swift, so write the name where the kernel keeps it
+/// (at most 15 bytes).
+func nameCurrentThread(_ name: String) {
+    let fd = open("/proc/thread-self/comm", O_WRONLY)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    let bytes = Array(name.utf8.prefix(15))
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
 }

@@ -54,16 +54,17 @@ public final class PageControl: Sendable {
     /// coordinator asked, UNAVAILABLE when the worker gives the page back (connection lost,
     /// shutdown). The first call wins.
     public func cancel(_ code: StatusCode = .cancelled) {
-        condition.lock.lock()
         let hooks = state.withLock { state -> [@Sendable () -> Void] in
             guard state.code == nil else { return [] }
             state.code = code
             defer { state.hooks = [] }
             return state.hooks
         }
+        // Hooks first, so an engine woken below finds its own mechanism already tripped.
+        for hook in hooks { hook() }
+        condition.lock.lock()
         condition.lock.broadcast()
         condition.lock.unlock()
-        for hook in hooks { hook() }
     }
 
     /// Runs `hook` when the page is cancelled (at once if it already was), on the cancelling
