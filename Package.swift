@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "OCRWorker", targets: ["OCRWorker"]),
         .executable(name: "ocr-coordinator", targets: ["ocr-coordinator"]),
         .executable(name: "ocr-worker", targets: ["ocr-worker"]),
+        .executable(name: "ocr-submit", targets: ["ocr-submit"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
@@ -27,8 +28,9 @@ let package = Package(
         .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog"]),
         .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCREngine", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
-        .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCREngine", "OCRWire"]),
+        .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCREngine", "OCRWire", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRCommandLine", "OCRLog", "OCRWire"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRLocalCluster", "OCRCommandLine", "OCRLog"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),

@@ -137,15 +137,17 @@ public final class OCRClient: Sendable {
         try await call(.clusterStatus, ClusterStatusRequest())
     }
 
-    public func health() async throws -> HealthCheckResponse.ServingStatus {
-        let response: HealthCheckResponse = try await call(.health, HealthCheckRequest())
+    /// grpc.health-style check. A short `timeout` makes it a quick reachability probe.
+    public func health(timeout: Duration? = nil) async throws -> HealthCheckResponse.ServingStatus {
+        let response: HealthCheckResponse = try await call(.health, HealthCheckRequest(), timeout: timeout)
         return response.status
     }
 
     // MARK: Plumbing
 
-    func call<Request: ProtoMessage, Response: ProtoMessage>(_ method: CoordinatorMethod, _ request: Request) async throws -> Response {
-        let bytes = try await rpc.unary(method.rawValue, request: request.serializedBytes(), timeout: callTimeout,
+    func call<Request: ProtoMessage, Response: ProtoMessage>(_ method: CoordinatorMethod, _ request: Request,
+                                                             timeout: Duration? = nil) async throws -> Response {
+        let bytes = try await rpc.unary(method.rawValue, request: request.serializedBytes(), timeout: timeout ?? callTimeout,
                                         metadata: ["client": "OCRClient/\(OCRClientVersion.current)"])
         do {
             return try Response(serializedBytes: bytes)

@@ -1,0 +1,54 @@
+import Foundation
+import OCRCoordinator
+import OCRLog
+import OCRWorker
+
+/// A whole cluster inside one process: a coordinator bound to loopback ports chosen by the
+/// kernel and `workers` worker runtimes connected to it over TCP, exactly as separate machines
+/// would be. `ocr-submit --local` (and the default when no coordinator is configured) uses it so
+/// a single machine needs nothing else; tests use it as the in-process tier.
+public final class LocalCluster: Sendable {
+    public let coordinator: CoordinatorServer
+    public let workers: [WorkerRuntime]
+    /// Where clients connect.
+    public var clientEndpoint: String { coordinator.clientEndpoint }
+
+    /// - Parameters:
+    ///   - workers: worker runtimes to start.
+    ///   - slotsPerWorker: engine threads in each (one Tesseract per thread).
+    public init(workers: Int, slotsPerWorker: Int = 1, engine: PageEngineFactory, logger: Logger,
+                scheduler: SchedulerSettings = SchedulerSettings()) throws {
+        var configuration = CoordinatorConfiguration(splitter: EngineSplitter.make(), logger: logger.named("coordinator"))
+        configuration.clientEndpoint = "tcp://127.0.0.1:*"
+        configuration.workerEndpoint = "tcp://127.0.0.1:*"
+        configuration.scheduler = scheduler
+        let coordinator = try CoordinatorServer(configuration)
+        var runtimes: [WorkerRuntime] = []
+        do {
+            for _ in 0..<max(1, workers) {
+                var workerConfiguration = WorkerConfiguration(coordinator: coordinator.workerEndpoint, slots: max(1, slotsPerWorker))
+                workerConfiguration.heartbeatInterval = scheduler.heartbeatInterval
+                workerConfiguration.liveness = scheduler.liveness
+                let runtime = try WorkerRuntime(configuration: workerConfiguration, engine: engine, logger: logger.named("worker"))
+                try runtime.start()
+                runtimes.append(runtime)
+            }
+        } catch {
+            for runtime in runtimes {
+                runtime.shutdown()
+                runtime.wait()
+            }
+            coordinator.stop()
+            throw error
+        }
+        self.coordinator = coordinator
+        self.workers = runtimes
+    }
+
+    /// Stops the workers (their pages drain), then the coordinator.
+    public func stop() {
+        for worker in workers { worker.shutdown() }
+        for worker in workers { worker.wait() }
+        coordinator.stop()
+    }
+}

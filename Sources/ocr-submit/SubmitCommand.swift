@@ -1,0 +1,177 @@
+import Foundation
+import OCRClient
+import OCRCommandLine
+import OCRLocalCluster
+import OCRLog
+import OCRWire
+
+/// What one invocation of ocr-submit does, validated before anything starts.
+struct SubmitCommand: Sendable {
+    enum Action: Sendable { case submit([URL]), status, jobs, cancel(String), watch(String) }
+
+    let action: Action
+    let endpoint: String?      // nil: embedded cluster
+    let localWorkers: Int
+    let format: DocumentFormat
+    let output: String?
+    let options: RecognitionOptions
+    let timeout: Duration?
+    let priority: Int32
+    let jobKey: String
+    let showProgress: Bool
+    let logLevel: LogLevel
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        let name = "ocr-submit"
+        let words = a.positionals
+        switch words.first {
+        case "status"? where words.count == 1: action = .status
+        case "jobs"? where words.count == 1: action = .jobs
+        case "cancel"? where words.count == 2: action = .cancel(words[1])
+        case "watch"? where words.count == 2: action = .watch(words[1])
+        case "cancel"?, "watch"?: throw UsageError("\(words[0]) takes exactly one JOB id", command: name)
+        case nil: throw UsageError("no input files", command: name)
+        default: action = .submit(words.map { URL(fileURLWithPath: $0) })
+        }
+        let environment = ProcessInfo.processInfo.environment["OCR_COORDINATOR"].flatMap { $0.isEmpty ? nil : $0 }
+        if a.flag("--local"), a.string("--coordinator") != nil {
+            throw UsageError("--local and --coordinator exclude each other", command: name)
+        }
+        endpoint = a.flag("--local") ? nil : (a.string("--coordinator") ?? environment)
+        localWorkers = try a.int("--workers", range: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        guard let format = DocumentFormat(rawValue: try a.choice("--format", DocumentFormat.allCases.map(\.rawValue))!) else {
+            throw UsageError("unknown --format", command: name)
+        }
+        self.format = format
+        output = a.string("--output")
+        options = try RecognitionFlags.make(a)
+        timeout = try a.double("--timeout", range: 0.001...31_536_000).map { .milliseconds(Int64($0 * 1000)) }
+        priority = Int32(try a.int("--priority", range: -1000...1000)!)
+        jobKey = a.string("--job-key") ?? ""
+        showProgress = !a.flag("--quiet") && isatty(STDERR_FILENO) == 1
+        guard let level = LogLevel(name: a.string("--log-level")!) else {
+            throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: name)
+        }
+        logLevel = level
+    }
+
+    func run() async -> ExitCode {
+        var cluster: LocalCluster?
+        let target: String
+        if let endpoint {
+            target = endpoint
+        } else {
+            do {
+                let started = try LocalCluster(workers: localWorkers, engine: LocalEngine.factory(),
+                                               logger: Logger(component: "ocr-submit", level: logLevel))
+                cluster = started
+                target = started.clientEndpoint
+            } catch {
+                report("cannot start the embedded cluster: \(error)")
+                return .software
+            }
+        }
+        defer { cluster?.stop() }
+        do {
+            let client = try OCRClient(endpoint: target)
+            defer { client.close() }
+            // A DEALER connects to anything; a quick health probe turns silence into a clear error.
+            do {
+                _ = try await client.health(timeout: .seconds(5))
+            } catch let error as OCRError where error.code == .unavailable {
+                report("coordinator unreachable at \(target) (no answer within 5 s)")
+                return .unavailable
+            }
+            switch action {
+            case .submit(let files): return try await submit(files, client)
+            case .status: print(Report.status(try await client.clusterStatus()), terminator: "")
+            case .jobs: print(Report.jobs(try await client.jobs()), terminator: "")
+            case .cancel(let id): print(Report.jobLine(try await client.cancel(jobID: id)))
+            case .watch(let id): return try await watch(id, client)
+            }
+            return .success
+        } catch let error as OCRError {
+            report(error.description)
+            switch error.code {
+            case .unavailable: return .unavailable
+            case .notFound where error.file != nil: return .noInput
+            default: return .jobFailed
+            }
+        } catch {
+            report("\(error)")
+            return .software
+        }
+    }
+
+    private func submit(_ files: [URL], _ client: OCRClient) async throws -> ExitCode {
+        let inputs = try InputFile.load(files)
+        let job = try await client.submit(inputs: inputs, options: options, jobKey: jobKey, priority: priority, timeout: timeout)
+        let bar = ProgressBar(enabled: showProgress)
+        let counts = ProgressCounts()
+        let document = try await client.document(for: job) { event in
+            counts.update(event)
+            bar.update(done: counts.done, failed: counts.failed, total: Int(job.pageCount))
+        }
+        bar.finish()
+        let rendered = format.renderData(document)
+        if let output {
+            do { try rendered.write(to: URL(fileURLWithPath: output)) } catch {
+                report("cannot write \(output): \(error.localizedDescription)")
+                return .software
+            }
+        } else {
+            FileHandle.standardOutput.write(rendered)
+        }
+        for gap in document.gaps {
+            report("page \(gap.pageIndex + 1) failed: \(gap.error?.description ?? "missing")")
+        }
+        switch counts.finalState {
+        case .succeeded?: return .success
+        case .partial?: return .somePagesFailed
+        default:
+            report("job \(job.jobId) ended \(counts.finalState.map { "\($0)" } ?? "without a final state")")
+            return .jobFailed
+        }
+    }
+
+    private func watch(_ id: String, _ client: OCRClient) async throws -> ExitCode {
+        let counts = ProgressCounts()
+        for try await event in client.events(forJobID: id) {
+            counts.update(event)
+            if let page = event.pageCompleted?.result {
+                print("page \(page.pageIndex + 1) done (\(page.file) p\(page.filePage))")
+            } else if let failed = event.pageFailed {
+                print("page \(failed.pageIndex + 1) FAILED: \(OCRError(failed.status ?? Status()).description)")
+            } else if let finished = event.finished {
+                print("job \(id) \(finished.state): \(finished.pagesDone) done, \(finished.pagesFailed) failed")
+            }
+        }
+        return counts.finalState == .succeeded ? .success : (counts.finalState == .partial ? .somePagesFailed : .jobFailed)
+    }
+
+    private func report(_ message: String) {
+        FileHandle.standardError.write(Data("ocr-submit: \(message)\n".utf8))
+    }
+}
+
+/// Counts pages from job events for the progress bar and the exit code.
+final class ProgressCounts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _done = 0, _failed = 0
+    private var _state: JobState?
+    var done: Int { lock.withLock { _done } }
+    var failed: Int { lock.withLock { _failed } }
+    var finalState: JobState? { lock.withLock { _state } }
+
+    func update(_ event: JobEvent) {
+        lock.withLock {
+            switch event.event {
+            case .pageCompleted?: _done += 1
+            case .pageFailed?: _failed += 1
+            case .progress(let p)?: (_done, _failed) = (Int(p.pagesDone), Int(p.pagesFailed))
+            case .finished(let f)?: _state = f.state
+            case nil: break
+            }
+        }
+    }
+}
