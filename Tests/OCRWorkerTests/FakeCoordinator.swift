@@ -130,9 +130,10 @@ func pageTask(_ page: UInt32, job: String = "job-1", attempt: UInt32 = 1, remain
     }
 }
 
-/// A worker on `fake`, heartbeating every 100 ms with liveness 3 unless told otherwise.
+/// A worker on `fake`, heartbeating every 100 ms. Liveness 10 (1 s) unless a test is about
+/// silence, so a loaded machine running other suites does not cause a stray reconnect.
 func startWorker(_ fake: FakeCoordinator, engine: PageEngineFactory, slots: Int = 2,
-                 heartbeat: Duration = .milliseconds(100), liveness: Int = 3,
+                 heartbeat: Duration = .milliseconds(100), liveness: Int = 10,
                  logger: Logger = .disabled,
                  configure: (inout WorkerConfiguration) -> Void = { _ in }) throws -> WorkerRuntime {
     var configuration = WorkerConfiguration(coordinator: fake.endpoint, slots: slots)

@@ -58,6 +58,7 @@ struct ProcessTests {
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(status == 0, "stderr:\n\(log)")
         #expect(process.terminationReason == .exit)
+        _ = fake.wait("Disconnect") { $0.contains { $0.message?.disconnect != nil } ? true : nil }
         let messages = fake.messages.filter { $0.heartbeat == nil }
         let results = messages.compactMap(\.result)
         #expect(results.count == 3)

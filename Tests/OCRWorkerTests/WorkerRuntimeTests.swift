@@ -88,7 +88,7 @@ struct WorkerRuntimeTests {
     @Test("a coordinator that goes silent is dropped: new socket, new Ready with a new uid; old results abandoned")
     func silentCoordinatorMeansReconnect() throws {
         let fake = try FakeCoordinator()
-        let worker = try startWorker(fake, engine: .sleep(.seconds(5)), slots: 1)
+        let worker = try startWorker(fake, engine: .sleep(.seconds(5)), slots: 1, liveness: 3)
         defer { stopAll(worker, fake) }
         let (firstIdentity, first) = try #require(fake.ready())
         fake.sendTask(pageTask(0), to: firstIdentity)
@@ -210,6 +210,7 @@ struct WorkerRuntimeTests {
         Thread.sleep(forTimeInterval: 0.1)
         fake.sendTask(pageTask(2), to: identity)
         worker.wait()
+        _ = fake.wait("Disconnect") { $0.contains { $0.message?.disconnect != nil } ? true : nil }
         let messages = fake.messages.filter { $0.heartbeat == nil }
         let results = messages.compactMap(\.result)
         #expect(results.first?.pageIndex == 2)
@@ -231,6 +232,7 @@ struct WorkerRuntimeTests {
         worker.shutdown()
         worker.wait()
         #expect(ContinuousClock.now - started < .seconds(3))
+        _ = fake.wait("Disconnect") { $0.contains { $0.message?.disconnect != nil } ? true : nil }
         let messages = fake.messages.filter { $0.heartbeat == nil }
         #expect(messages.compactMap(\.result).first?.error?.code == .unavailable)
         #expect(messages.last?.disconnect != nil)
@@ -250,6 +252,17 @@ struct WorkerRuntimeTests {
         #expect(throws: NoModel.self) { try worker.start() }
         worker.wait()
         #expect(fake.messages.isEmpty)
+    }
+
+    @Test("wait() without start() returns at once; start() twice throws")
+    func lifecycleMisuse() throws {
+        let idle = try WorkerRuntime(configuration: WorkerConfiguration(coordinator: "tcp://127.0.0.1:1", slots: 1),
+                                     engine: .null, logger: .disabled)
+        idle.wait()
+        let fake = try FakeCoordinator()
+        let worker = try startWorker(fake, engine: .null, slots: 1)
+        #expect(throws: TransportError.self) { try worker.start() }
+        stopAll(worker, fake)
     }
 
     @Test("a malformed endpoint fails start()")
