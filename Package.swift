@@ -39,6 +39,8 @@ let package = Package(
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRWire"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRClient", "OCRTransport", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCREngine", "OCRTransport", "OCRWire", "OCRLog"]),
+        .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRWire"],
+                    exclude: ["python_client.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]

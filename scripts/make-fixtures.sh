@@ -60,6 +60,31 @@ python3 scripts/images-to-pdf.py "$out/doc.pdf" 300 "$tmp/p1.pgm" "$tmp/p2.pgm"
 gs -q -dNOPAUSE -dBATCH -dSAFER -sDEVICE=pdfwrite -sOwnerPassword=owner -sUserPassword=secret \
   -dEncryptionR=3 -dKeyLength=128 -sOutputFile="$out/bad/encrypted.pdf" "$out/doc.pdf"
 
+# One line in every format Leptonica reads here (the decoder test): PNG, JPEG, TIFF (G4, LZW,
+# PackBits, uncompressed; 1, 8 and 24 bit), PNM, BMP, GIF, WebP, JPEG 2000.
+mkdir -p "$out/formats"
+convert "$out/text.png" -crop 620x70+50+60 +repage -strip "$tmp/line.png"
+f="$out/formats"
+convert "$tmp/line.png" -depth 8 -type Grayscale -strip "$f/line.png"
+convert "$tmp/line.png" -quality 85 -strip "$f/line.jpg"
+convert "$tmp/line.png" -threshold 50% -type bilevel -compress Group4 "$f/line-g4.tif"
+convert "$tmp/line.png" -type Grayscale -depth 8 -compress LZW "$f/line-lzw-8.tif"
+convert "$tmp/line.png" -type Grayscale -depth 8 -compress RLE "$f/line-packbits-8.tif"
+convert "$tmp/line.png" -type TrueColor -depth 8 -compress LZW "$f/line-lzw-24.tif"
+convert "$tmp/line.png" -threshold 50% -type bilevel -depth 1 -compress None "$f/line-none-1.tif"
+convert "$tmp/line.png" -type Grayscale -depth 8 "$f/line.pgm"
+convert "$tmp/line.png" -threshold 50% "$f/line.pbm"
+convert "$tmp/line.png" -type Grayscale -depth 8 -compress None "BMP3:$f/line.bmp"
+# Run-length-encoded BMP: Leptonica does not read it, so it belongs to the bad inputs.
+convert "$tmp/line.png" -type Grayscale -depth 8 -compress RLE "BMP3:$out/bad/rle.bmp"
+convert "$tmp/line.png" -colors 16 "$f/line.gif"
+convert "$tmp/line.png" -quality 90 "$f/line.webp"
+convert "$tmp/line.png" "$f/line.jp2"
+
+# Edge cases that are not errors: a blank page and a 1x1 image.
+convert -size 400x200 xc:white -colorspace Gray -depth 8 -density 300 -units PixelsPerInch -strip "$out/blank.png"
+convert -size 1x1 xc:black -colorspace Gray -depth 8 -strip "$out/tiny.png"
+
 # Bad inputs.
 python3 - "$out" <<'PY'
 import random, struct, sys, zlib

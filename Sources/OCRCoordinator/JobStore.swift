@@ -73,7 +73,10 @@ public struct JobStore: Sendable {
         var isFinal: Bool { state.isFinal }
     }
 
-    private(set) var jobs: [String: JobRecord] = [:]
+    /// Private on purpose: a caller holding a copy of a `JobRecord` while `apply` mutates it
+    /// would make copy-on-write duplicate the job's page array on every change. Reads go through
+    /// the small accessors below.
+    private var jobs: [String: JobRecord] = [:]
     private var jobsByKey: [String: String] = [:]
     /// Job ids in acceptance order (evicted ones are skipped and compacted lazily).
     private var creationOrder: [String] = []
@@ -253,8 +256,7 @@ public struct JobStore: Sendable {
 
     /// The job as GetJob / ListJobs report it.
     public func job(_ id: String, includePageStates: Bool = false) -> Job? {
-        guard let job = jobs[id] else { return nil }
-        return Self.snapshot(job, includePageStates: includePageStates)
+        read(id) { Self.snapshot($0, includePageStates: includePageStates) }
     }
 
     /// Jobs newest first, only those in `states` (all when empty), at most `limit` (0: 100).
@@ -274,7 +276,7 @@ public struct JobStore: Sendable {
     /// PageFailed events of pages `>= fromPage` in page order, then JobFinished if the job is
     /// final. Each carries the sequence number it was first sent with.
     public func replay(_ id: String, fromPage: Int = 0) -> [JobEvent]? {
-        guard let job = jobs[id] else { return nil }
+        read(id) { job in
         var out: [JobEvent] = []
         if fromPage < job.pages.count {
             for p in max(0, fromPage)..<job.pages.count {
@@ -283,6 +285,62 @@ public struct JobStore: Sendable {
         }
         if let finished = job.finishedEvent { out.append(finished) }
         return out
+        }
+    }
+
+    /// The figures of a job the scheduler decides with (a small copy, not the page array).
+    struct JobSummary: Sendable {
+        var isFinal: Bool
+        var priority: Int32
+        var maxAttempts: UInt32
+        var deadline: Duration?
+        var pageCount: Int
+        var pending: Int, running: Int, done: Int, failed: Int
+        var createdAt: Duration
+        var firstDispatchAt: Duration?
+        var requestDigest: UInt64
+    }
+
+    /// Reads job `id` in place (no copy of the record).
+    @inline(__always)
+    func read<R>(_ id: String, _ body: (borrowing JobRecord) -> R) -> R? {
+        guard let i = jobs.index(forKey: id) else { return nil }
+        return body(jobs.values[i])
+    }
+
+    func summary(_ id: String) -> JobSummary? {
+        read(id) { job in
+            JobSummary(isFinal: job.isFinal, priority: job.priority, maxAttempts: job.maxAttempts,
+                       deadline: job.deadline, pageCount: job.pages.count, pending: job.pending,
+                       running: job.running, done: job.done, failed: job.failed, createdAt: job.createdAt,
+                       firstDispatchAt: job.firstDispatchAt, requestDigest: job.requestDigest)
+        }
+    }
+
+    /// Page `page` of job `id` while the job is not final.
+    func page(_ id: String, _ page: Int) -> PageRecord? {
+        read(id) { job in
+            !job.isFinal && job.pages.indices.contains(page) ? job.pages[page] : nil
+        } ?? nil
+    }
+
+    /// The input file a page came from ("" when unknown).
+    func fileName(_ id: String, _ page: Int) -> String {
+        read(id) { job in job.descriptors.indices.contains(page) ? job.descriptors[page].file : "" } ?? ""
+    }
+
+    /// DISPATCHED pages of a job with the uid holding each. O(pages): for cancel and expiry.
+    func dispatchedPages(_ id: String) -> [(page: Int, workerUID: UInt64)] {
+        read(id) { job in
+            job.running == 0 ? [] : job.pages.indices.compactMap { p in
+                job.pages[p].state == .dispatched ? (p, job.pages[p].workerUID) : nil
+            }
+        } ?? []
+    }
+
+    /// The status of a job's lowest FAILED page. O(pages): once, when the job finishes.
+    func firstFailure(_ id: String) -> Status? {
+        read(id) { job in job.pages.first { $0.state == .failed }?.lastError } ?? nil
     }
 
     /// The next PENDING page of a job (requeued pages first), without taking it: `.dispatched`
@@ -345,7 +403,7 @@ public struct JobStore: Sendable {
         return e
     }
 
-    static func snapshot(_ job: JobRecord, includePageStates: Bool) -> Job {
+    static func snapshot(_ job: borrowing JobRecord, includePageStates: Bool) -> Job {
         var j = Job()
         j.jobId = job.id
         j.jobKey = job.key

@@ -71,6 +71,11 @@ public struct Scheduler: Sendable {
             if let serial = serialByIdentity[identity] {
                 removeWorker(serial, failure: nil, now, &out)
             }
+        case .workerLost(let identity, let reason):
+            if let serial = serialByIdentity[identity] {
+                let uid = hex(workers[serial]!.uid)
+                removeWorker(serial, failure: OCRError(.unavailable, "worker \(uid) was lost while it held the page: \(reason)").status, now, &out)
+            }
         case .workerProtocolError(let identity, let reason):
             if let serial = serialByIdentity[identity] {
                 removeWorker(serial, failure: nil, now, &out)
@@ -131,27 +136,24 @@ public struct Scheduler: Sendable {
         guard let worker = workers.removeValue(forKey: serial) else { return }
         serialByIdentity[worker.identity] = nil
         if serialByUID[worker.uid] == serial { serialByUID[worker.uid] = nil }
-        for (key, attempt) in worker.held {
-            guard let job = store.jobs[key.jobID], !job.isFinal, job.pages.indices.contains(key.page) else { continue }
-            let page = job.pages[key.page]
-            guard page.state == .dispatched, page.workerUID == worker.uid, page.attempt == attempt else { continue }
-            if var status = failure {
-                status.file = job.descriptors[key.page].file
-                status.pageIndex = Int32(key.page)
-                retryOrFail(key.jobID, key.page, status, now, &out)
+        // Sorted so the same events always give the same directives (hash order varies per process).
+        for (key, attempt) in worker.held.sorted(by: { ($0.key.jobID, $0.key.page) < ($1.key.jobID, $1.key.page) }) {
+            guard let page = store.page(key.jobID, key.page), page.state == .dispatched,
+                  page.workerUID == worker.uid, page.attempt == attempt else { continue }
+            if let failure {
+                retryOrFail(key.jobID, key.page, failure, now, &out)
             } else {
                 commit(.requeued(jobID: key.jobID, page: key.page, failure: nil, at: now), &out)
-                enqueueJob(key.jobID, priority: job.priority)
+                enqueueJob(key.jobID)
             }
         }
     }
 
     private mutating func tick(_ now: Duration, _ out: inout [SchedulerDirective]) {
         if now >= nextHeartbeatAt {
-            var dead: [Int] = []
-            for (serial, worker) in workers where now - worker.lastSeen > worker.expiry {
-                dead.append(serial)
-            }
+            // By registration order, so directives are deterministic.
+            let serials = workers.keys.sorted()
+            let dead = serials.filter { now - workers[$0]!.lastSeen > workers[$0]!.expiry }
             for serial in dead {
                 let identity = workers[serial]!.identity
                 let lost = OCRError(.unavailable, "worker \(hex(workers[serial]!.uid)) stopped heartbeating while it held the page").status
@@ -160,15 +162,15 @@ public struct Scheduler: Sendable {
             }
             heartbeatSequence &+= 1
             let heartbeat = Heartbeat.with { $0.sequence = heartbeatSequence }
-            for worker in workers.values { out.append(.sendHeartbeat(worker.identity, heartbeat)) }
+            for serial in serials { if let worker = workers[serial] { out.append(.sendHeartbeat(worker.identity, heartbeat)) } }
             nextHeartbeatAt = now + settings.heartbeatInterval
         }
         while let (deadline, jobID) = deadlines.popMin(notAfter: now) {
-            guard let job = store.jobs[jobID], !job.isFinal, job.deadline == deadline else { continue }
+            guard let job = store.summary(jobID), !job.isFinal, job.deadline == deadline else { continue }
             finish(jobID, .expired, OCRError(.deadlineExceeded, "job timeout passed before every page finished").status, now, &out)
         }
         if now >= nextProgressAt, !progressDirty.isEmpty {
-            for jobID in progressDirty { emitProgress(jobID, now, &out) }
+            for jobID in progressDirty.sorted() { emitProgress(jobID, now, &out) }
             progressDirty.removeAll(keepingCapacity: true)
             nextProgressAt = now + settings.progressInterval
         }
@@ -199,11 +201,9 @@ public struct Scheduler: Sendable {
             }
             return worker.uid
         }
-        guard let job = store.jobs[result.jobId], !job.isFinal, job.pages.indices.contains(page),
-              !job.pages[page].state.isFinal else {
+        guard let record = store.page(result.jobId, page), !record.state.isFinal else {
             return  // duplicate, stale, or for a finished job: dropped
         }
-        let record = job.pages[page]
         switch result.outcome {
         case .result(var pageResult)?:
             if pageResult.workerUid == 0 { pageResult.workerUid = uid }
@@ -221,12 +221,12 @@ public struct Scheduler: Sendable {
         case .error(var status)?:
             // Only the attempt the page is waiting for may fail it.
             guard record.state == .dispatched, record.workerUID == uid, record.attempt == result.attempt else { return }
-            status.file = job.descriptors[page].file
+            status.file = store.fileName(result.jobId, page)
             status.pageIndex = Int32(page)
             if status.code == .cancelled {
                 // The worker gave the page back (shutting down): no fault of the page.
                 commit(.requeued(jobID: result.jobId, page: page, failure: nil, at: now), &out)
-                enqueueJob(result.jobId, priority: job.priority)
+                enqueueJob(result.jobId)
             } else if !SchedulerSettings.isRetryable(status.code) {
                 commit(.failed(jobID: result.jobId, page: page, status: status, at: now), &out)
                 pageSettled(result.jobId, now, &out)
@@ -236,8 +236,7 @@ public struct Scheduler: Sendable {
 
         case nil:
             guard record.state == .dispatched, record.workerUID == uid, record.attempt == result.attempt else { return }
-            let status = OCRError(.internal, "worker sent a TaskResult with neither result nor error",
-                                  file: job.descriptors[page].file, page: page).status
+            let status = OCRError(.internal, "worker sent a TaskResult with neither result nor error").status
             retryOrFail(result.jobId, page, status, now, &out)
         }
     }
@@ -245,24 +244,25 @@ public struct Scheduler: Sendable {
     /// A DISPATCHED page's attempt failed: requeue it, or fail it once its attempts are used up.
     private mutating func retryOrFail(_ jobID: String, _ page: Int, _ status: Status, _ now: Duration,
                                       _ out: inout [SchedulerDirective]) {
-        guard let job = store.jobs[jobID] else { return }
-        let record = job.pages[page]
+        guard let job = store.summary(jobID), let record = store.page(jobID, page) else { return }
+        var status = status
+        status.file = store.fileName(jobID, page)
+        status.pageIndex = Int32(page)
         if record.failures + 1 >= job.maxAttempts {
-            let d = job.descriptors[page]
-            var final = status
-            final.message = "page \(page + 1) (\(d.file) page \(d.filePage)) failed after \(record.attempt) attempts: \(status.message)"
-            commit(.failed(jobID: jobID, page: page, status: final, at: now), &out)
+            let filePage = store.read(jobID) { $0.descriptors[page].filePage } ?? 0
+            status.message = "page \(page + 1) (\(status.file) page \(filePage)) failed after \(record.attempt) attempts: \(status.message)"
+            commit(.failed(jobID: jobID, page: page, status: status, at: now), &out)
             pageSettled(jobID, now, &out)
         } else {
             commit(.requeued(jobID: jobID, page: page, failure: status, at: now), &out)
-            enqueueJob(jobID, priority: job.priority)
+            enqueueJob(jobID)
             progressDirty.insert(jobID)
         }
     }
 
     /// A page became final: finish the job when it was the last one.
     private mutating func pageSettled(_ jobID: String, _ now: Duration, _ out: inout [SchedulerDirective]) {
-        guard let job = store.jobs[jobID] else { return }
+        guard let job = store.summary(jobID) else { return }
         guard job.pending + job.running == 0 else {
             progressDirty.insert(jobID)
             return
@@ -271,7 +271,7 @@ public struct Scheduler: Sendable {
             finish(jobID, .succeeded, Status.with { $0.code = .ok; $0.pageIndex = -1 }, now, &out)
         } else {
             // The first failed page's code, with the count.
-            let first = job.pages.first { $0.state == .failed }?.lastError ?? Status()
+            let first = store.firstFailure(jobID) ?? Status()
             var status = first
             status.message = "\(job.failed) of \(job.pageCount) pages failed; first: \(first.message)"
             finish(jobID, job.done == 0 ? .failed : .partial, status, now, &out)
@@ -281,7 +281,7 @@ public struct Scheduler: Sendable {
     // MARK: - Jobs
 
     private mutating func submit(_ s: JobSubmission, _ now: Duration, _ out: inout [SchedulerDirective]) {
-        if let existing = store.jobID(forKey: s.jobKey), let job = store.jobs[existing] {
+        if let existing = store.jobID(forKey: s.jobKey), let job = store.summary(existing) {
             if s.requestDigest != 0, job.requestDigest != 0, s.requestDigest != job.requestDigest {
                 out.append(.submitReply(request: s.request, .failure(OCRError(.alreadyExists,
                     "job_key \"\(s.jobKey)\" was already used for job \(existing) with a different request"))))
@@ -303,7 +303,7 @@ public struct Scheduler: Sendable {
                                      deadline: deadline, labels: s.labels, requestDigest: s.requestDigest,
                                      createdAt: now, createdUnixMs: unixMs(now))), &out)
         if let deadline { deadlines.insert(deadline, s.jobID) }
-        enqueueJob(s.jobID, priority: s.priority)
+        enqueueJob(s.jobID)
         out.append(.submitReply(request: s.request, .success(SubmitJobResponse.with {
             $0.jobId = s.jobID; $0.pageCount = UInt32(s.pages.count)
         })))
@@ -323,7 +323,7 @@ public struct Scheduler: Sendable {
     }
 
     private mutating func cancel(_ jobID: String, _ now: Duration, _ out: inout [SchedulerDirective]) -> Result<Job, OCRError> {
-        guard let job = store.jobs[jobID] else { return .failure(OCRError(.notFound, "no job \(jobID)")) }
+        guard let job = store.summary(jobID) else { return .failure(OCRError(.notFound, "no job \(jobID)")) }
         if !job.isFinal {
             finish(jobID, .cancelled, OCRError(.cancelled, "job cancelled").status, now, &out)
         }
@@ -334,12 +334,10 @@ public struct Scheduler: Sendable {
     /// JobFinished, and evicts the oldest finished jobs beyond the retention limit.
     private mutating func finish(_ jobID: String, _ state: JobState, _ status: Status, _ now: Duration,
                                  _ out: inout [SchedulerDirective]) {
-        guard let job = store.jobs[jobID], !job.isFinal else { return }
-        if job.running > 0 {
-            for (index, page) in job.pages.enumerated() where page.state == .dispatched {
-                guard let serial = serialByUID[page.workerUID], let worker = workers[serial] else { continue }
-                out.append(.sendCancel(worker.identity, CancelTask.with { $0.jobId = jobID; $0.pageIndex = UInt32(index) }))
-            }
+        guard let job = store.summary(jobID), !job.isFinal else { return }
+        for (index, uid) in store.dispatchedPages(jobID) {
+            guard let serial = serialByUID[uid], let worker = workers[serial] else { continue }
+            out.append(.sendCancel(worker.identity, CancelTask.with { $0.jobId = jobID; $0.pageIndex = UInt32(index) }))
         }
         commit(.finished(jobID: jobID, state: state, status: status, unixMs: unixMs(now), at: now), &out)
         progressDirty.remove(jobID)
@@ -349,7 +347,8 @@ public struct Scheduler: Sendable {
         }
     }
 
-    private mutating func enqueueJob(_ jobID: String, priority: Int32) {
+    private mutating func enqueueJob(_ jobID: String) {
+        guard let priority = store.summary(jobID)?.priority else { return }
         if inRunQueue.insert(jobID).inserted { runQueue.append(jobID, priority: priority) }
     }
 
@@ -364,20 +363,7 @@ public struct Scheduler: Sendable {
                 workers[serial]!.queued = true
                 return
             }
-            let job = store.jobs[jobID]!
-            let record = job.pages[page]
-            let descriptor = job.descriptors[page]
-            var task = PageTask()
-            task.jobId = jobID
-            task.pageIndex = UInt32(page)
-            task.attempt = record.attempt + 1
-            task.file = descriptor.file
-            task.filePage = descriptor.filePage
-            task.content = descriptor.content
-            task.format = descriptor.format
-            task.options = job.options
-            task.remainingMs = remainingMs(job, now)
-            task.queuedUs = UInt64(clamping: (now - record.enqueuedAt).microseconds)
+            let (task, priority) = makeTask(jobID, page, now)
             let identity: WorkerIdentity = withInout(&workers[serial]!) { worker in
                 worker.held[TaskKey(jobID: jobID, page: page)] = task.attempt
                 if worker.hasCredit {
@@ -389,12 +375,31 @@ public struct Scheduler: Sendable {
             commit(.dispatched(jobID: jobID, page: page, workerUID: workers[serial]!.uid, at: now), &out)
             progressDirty.insert(jobID)
             out.append(.sendTask(identity, task))
-            if store.jobs[jobID]!.pending > 0 {
-                runQueue.append(jobID, priority: job.priority)
+            if store.summary(jobID)!.pending > 0 {
+                runQueue.append(jobID, priority: priority)
             } else {
                 inRunQueue.remove(jobID)
             }
         }
+    }
+
+    private func makeTask(_ jobID: String, _ page: Int, _ now: Duration) -> (PageTask, priority: Int32) {
+        store.read(jobID) { job in
+            let record = job.pages[page]
+            let descriptor = job.descriptors[page]
+            var task = PageTask()
+            task.jobId = jobID
+            task.pageIndex = UInt32(page)
+            task.attempt = record.attempt + 1
+            task.file = descriptor.file
+            task.filePage = descriptor.filePage
+            task.content = descriptor.content
+            task.format = descriptor.format
+            task.options = job.options
+            task.remainingMs = Self.remainingMs(deadline: job.deadline, pageTimeoutMs: job.options?.pageTimeoutMs ?? 0, now)
+            task.queuedUs = UInt64(clamping: (now - record.enqueuedAt).microseconds)
+            return (task, job.priority)
+        }!
     }
 
     /// The least recently used worker with credit (taken out of the queue).
@@ -411,7 +416,7 @@ public struct Scheduler: Sendable {
     /// the caller puts it back. Expires jobs whose deadline passed on the way.
     private mutating func nextPage(_ now: Duration, _ out: inout [SchedulerDirective]) -> (String, Int)? {
         while let (jobID, _) = runQueue.popFirst() {
-            guard let job = store.jobs[jobID], !job.isFinal else {
+            guard let job = store.summary(jobID), !job.isFinal else {
                 inRunQueue.remove(jobID)
                 continue
             }
@@ -429,12 +434,12 @@ public struct Scheduler: Sendable {
         return nil
     }
 
-    private func remainingMs(_ job: JobStore.JobRecord, _ now: Duration) -> UInt64 {
+    private static func remainingMs(deadline: Duration?, pageTimeoutMs pageTimeout: UInt32, _ now: Duration) -> UInt64 {
         var remaining: UInt64 = 0
-        if let deadline = job.deadline {
+        if let deadline {
             remaining = UInt64(max(1, (deadline - now).milliseconds))
         }
-        if let pageTimeout = job.options?.pageTimeoutMs, pageTimeout > 0 {
+        if pageTimeout > 0 {
             remaining = remaining == 0 ? UInt64(pageTimeout) : min(remaining, UInt64(pageTimeout))
         }
         return remaining
@@ -443,7 +448,7 @@ public struct Scheduler: Sendable {
     // MARK: - Ticks, progress, journal
 
     private mutating func emitProgress(_ jobID: String, _ now: Duration, _ out: inout [SchedulerDirective]) {
-        guard let job = store.jobs[jobID], !job.isFinal else { return }
+        guard let job = store.summary(jobID), !job.isFinal else { return }
         let since = job.firstDispatchAt ?? job.createdAt
         let seconds = Double((now - since).milliseconds) / 1000
         let progress = JobProgress.with {
@@ -461,7 +466,9 @@ public struct Scheduler: Sendable {
     private mutating func reschedule(_ now: Duration, _ out: inout [SchedulerDirective]) {
         var next = nextHeartbeatAt
         if let deadline = deadlines.minKey { next = min(next, deadline) }
-        if !progressDirty.isEmpty { next = min(next, max(nextProgressAt, now)) }
+        // When progress is already due this is a time in the past ("tick now"); keeping the due
+        // time rather than `now` avoids a new directive on every event until the tick runs.
+        if !progressDirty.isEmpty { next = min(next, nextProgressAt) }
         if next != scheduledTick {
             scheduledTick = next
             out.append(.scheduleTick(at: next))
@@ -496,7 +503,7 @@ public struct Scheduler: Sendable {
         guard let events = store.replay(request.jobId, fromPage: Int(request.fromPage)) else {
             return .failure(OCRError(.notFound, "no job \(request.jobId)"))
         }
-        return .success((events, store.jobs[request.jobId]!.isFinal))
+        return .success((events, store.summary(request.jobId)?.isFinal ?? false))
     }
 
     /// ClusterStatus figures. O(workers).

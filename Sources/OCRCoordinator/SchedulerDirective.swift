@@ -22,6 +22,7 @@ public enum SchedulerDirective: Sendable {
     /// Persist this change (only with `SchedulerSettings.journalChanges`).
     case journal(JobChange)
     /// Call `handle(.tick, now:)` at this time (since start); replaces any earlier request.
+    /// A time already past means "as soon as possible".
     case scheduleTick(at: Duration)
 }
 

@@ -90,6 +90,10 @@ public enum SchedulerEvent: Sendable {
     /// The worker said `Disconnect`, or the shell lost it. Its tasks are requeued without
     /// counting a failure.
     case workerDisconnected(WorkerIdentity)
+    /// The shell could not deliver to this worker (its connection is gone: the process died or
+    /// the machine went away). Like a heartbeat expiry, its held pages count a failed attempt,
+    /// so a page that kills every worker it lands on ends FAILED instead of killing them all.
+    case workerLost(WorkerIdentity, reason: String)
     /// Frames from this identity did not parse or broke the protocol: it gets `Disconnect` and
     /// is forgotten (its tasks requeued as failed attempts).
     case workerProtocolError(WorkerIdentity, reason: String)

@@ -1,14 +1,20 @@
 import Synchronization
 
-/// A flag another thread sets to stop a page being recognised. Tesseract polls it between words
-/// (through its monitor's cancel callback), so a cancel takes effect within a word or so.
+/// Says whether a page should stop. Tesseract polls it between words (through its monitor's cancel
+/// callback), so a cancel takes effect within a word or so of recognition.
 public final class CancellationToken: Sendable {
     private let flag = Atomic<Bool>(false)
+    private let poll: (@Sendable () -> Bool)?
 
-    public init() {}
+    /// A token cancelled by ``cancel()``.
+    public init() { poll = nil }
+
+    /// A token that is also cancelled whenever `isCancelled` returns true (for example a worker's
+    /// own per-page control). Called from the engine thread, often: keep it cheap.
+    public init(polling isCancelled: @escaping @Sendable () -> Bool) { poll = isCancelled }
 
     /// Asks the page (or pages) using this token to stop. Safe from any thread.
     public func cancel() { flag.store(true, ordering: .relaxed) }
 
-    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+    public var isCancelled: Bool { flag.load(ordering: .relaxed) || poll?() == true }
 }

@@ -21,21 +21,25 @@ public final class EngineThread: Sendable {
     /// Starts the thread. `name` shows in debuggers and `top -H`.
     public init(name: String = "ocr-engine", configuration: EngineConfiguration = EngineConfiguration()) {
         let thread = Thread { [shared] in
-            let recognizer = Recognizer(configuration: configuration)
-            while true {
-                shared.wakeup.wait()
-                let job: (@Sendable (Recognizer) -> Void)? = shared.state.withLock { s in
-                    s.jobs.isEmpty ? nil : s.jobs.removeFirst()
-                }
-                if let job { job(recognizer); continue }
-                if shared.state.withLock({ $0.stopping }) { break }
-            }
-            _ = recognizer  // Freed here, on its own thread.
+            Self.serve(shared, configuration)  // The recognizer is freed when this returns, on this thread.
             shared.finished.signal()
         }
         thread.name = name
         thread.stackSize = 8 << 20  // Tesseract recurses in layout analysis; give it room.
         thread.start()
+    }
+
+    /// The thread's loop: make the recognizer, run jobs until shutdown.
+    private static func serve(_ shared: Shared, _ configuration: EngineConfiguration) {
+        let recognizer = Recognizer(configuration: configuration)
+        while true {
+            shared.wakeup.wait()
+            let job: (@Sendable (Recognizer) -> Void)? = shared.state.withLock { s in
+                s.jobs.isEmpty ? nil : s.jobs.removeFirst()
+            }
+            if let job { job(recognizer); continue }
+            if shared.state.withLock({ $0.stopping }) { return }
+        }
     }
 
     /// Runs `body` with the thread's recognizer and returns its result. Jobs run in FIFO order.
@@ -78,6 +82,9 @@ public final class EngineThread: Sendable {
         shared.wakeup.signal()
         shared.finished.wait()
     }
+
+    /// Queues `job` (internal: the PageTask entry point uses it).
+    func submit(_ job: @escaping @Sendable (Recognizer) -> Void) { enqueue(job) }
 
     private func enqueue(_ job: @escaping @Sendable (Recognizer) -> Void) {
         let accepted = shared.state.withLock { s in

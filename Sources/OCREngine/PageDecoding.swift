@@ -34,9 +34,18 @@ public struct PageDecoder: Sendable {
     /// Decodes `page`. Throws `INVALID_ARGUMENT` for empty, truncated, corrupt or unknown input
     /// and broken or encrypted PDFs, `RESOURCE_EXHAUSTED` over the pixel limit, and
     /// `DEADLINE_EXCEEDED` when the PDF rasteriser hangs; each names the file and page.
-    public func decode(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions()) throws(OCRError) -> DecodedPage {
+    /// `deadline` bounds PDF rasterisation (with the rasteriser's own timeout, whichever is sooner).
+    public func decode(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
+                       deadline: ContinuousClock.Instant? = nil) throws(OCRError) -> DecodedPage {
         try page.context.stamp { () throws(OCRError) -> DecodedPage in
             let start = ContinuousClock.now
+            guard page.filePage >= 1 else { throw OCRError(.invalidArgument, "\(page.file): page numbers start at 1 (got \(page.filePage))") }
+            var pdf = self.pdf
+            if let deadline {
+                let left = deadline - start
+                guard left > .zero else { throw OCRError(.deadlineExceeded, "the page deadline passed before decoding") }
+                pdf.timeout = min(pdf.timeout, left)
+            }
             let limit = options.maxPagePixels == 0 ? Self.defaultMaxPixels : options.maxPagePixels
             let where_ = "\(page.file) page \(page.filePage)"
             guard !page.content.isEmpty else { throw OCRError(.invalidArgument, "\(page.file) is empty (0 bytes)") }

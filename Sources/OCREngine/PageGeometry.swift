@@ -10,6 +10,8 @@ import OCRWire
 /// Tesseract reports boxes in the final image; ``toOriginal(_:)`` maps each of a box's four corners
 /// back through (4), (3), (2), (1) and returns the axis-aligned box around them, clamped to the
 /// original page. After a deskew, boxes therefore grow by up to `sin(skew) x` the other side.
+/// (The deskew rotation keeps the canvas size, so at a few degrees only the page's extreme corners,
+/// normally margin, fall outside it.)
 struct PageGeometry: Equatable {
     var width: Int
     var height: Int

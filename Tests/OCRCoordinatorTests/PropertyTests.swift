@@ -70,7 +70,7 @@ struct SimulatedCluster {
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<8: submit()
         case 8..<13: if live.count < 6 { join() }
-        case 13..<55: answer(from: live.keys.randomElement(using: &rng), allowFailures: true)
+        case 13..<55: answer(from: liveIDs.randomElement(using: &rng), allowFailures: true)
         case 55..<57: crash()
         case 57..<59: leave()
         case 59..<62: cancel()
@@ -127,12 +127,12 @@ struct SimulatedCluster {
     }
 
     mutating func crash() {
-        guard let identity = live.keys.randomElement(using: &rng) else { return }
+        guard let identity = liveIDs.randomElement(using: &rng) else { return }
         zombies[identity] = live.removeValue(forKey: identity)
     }
 
     mutating func leave() {
-        guard let identity = live.keys.randomElement(using: &rng) else { return }
+        guard let identity = liveIDs.randomElement(using: &rng) else { return }
         live[identity] = nil
         send(.workerDisconnected(identity))
     }
@@ -143,7 +143,7 @@ struct SimulatedCluster {
     }
 
     mutating func lateResult() {
-        guard let identity = zombies.keys.randomElement(using: &rng), var worker = zombies[identity],
+        guard let identity = zombies.keys.sorted(by: Self.order).randomElement(using: &rng), var worker = zombies[identity],
               !worker.held.isEmpty else { return }
         let task = worker.held.removeFirst()
         zombies[identity] = worker
@@ -154,19 +154,19 @@ struct SimulatedCluster {
     }
 
     mutating func duplicate() {
-        guard let identity = live.keys.randomElement(using: &rng), let old = live[identity]?.answered.randomElement(using: &rng) else { return }
+        guard let identity = liveIDs.randomElement(using: &rng), let old = live[identity]?.answered.randomElement(using: &rng) else { return }
         send(.taskResult(identity, old))
     }
 
     mutating func protocolError() {
-        guard Int.random(in: 0..<4, using: &rng) == 0, let identity = live.keys.randomElement(using: &rng) else { return }
+        guard Int.random(in: 0..<4, using: &rng) == 0, let identity = liveIDs.randomElement(using: &rng) else { return }
         live[identity] = nil
         send(.workerProtocolError(identity, reason: "garbage"))
     }
 
     mutating func advance(by step: Duration, heartbeatChance: Double) {
         now += step
-        for identity in live.keys.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) })
+        for identity in liveIDs
         where Double.random(in: 0..<1, using: &rng) < heartbeatChance {
             send(.workerHeartbeat(identity))
         }
@@ -181,11 +181,16 @@ struct SimulatedCluster {
             if round % 10 == 0 || live.values.allSatisfy({ $0.held.isEmpty }) {
                 advance(by: .milliseconds(300), heartbeatChance: 1)
             }
-            let busy = live.filter { !$0.value.held.isEmpty }.map(\.key)
+            let busy = liveIDs.filter { !live[$0]!.held.isEmpty }
             answer(from: busy.randomElement(using: &rng), allowFailures: round < 5_000)
         }
         violations.append("drain did not finish: \(finished.count) of \(jobs.count) jobs final")
     }
+
+    /// Live workers in a fixed order: random choices must not depend on hash order, which
+    /// varies per process, or a seed would not reproduce.
+    var liveIDs: [WorkerIdentity] { live.keys.sorted(by: Self.order) }
+    static func order(_ a: WorkerIdentity, _ b: WorkerIdentity) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 
     // MARK: Invariants
 

@@ -1,3 +1,4 @@
+import Foundation
 @testable import OCREngine
 import OCRWire
 import Testing
@@ -39,6 +40,18 @@ extension EngineTests {
             g.cropY = 50
             let box = g.toOriginal(RawRect(left: 10, top: 10, right: 20, bottom: 30))
             #expect(box.x == 110 && box.y == 60 && box.width == 10 && box.height == 20)
+        }
+
+        @Test func levelsPickTheirModelDirectoryOnlyWhenItHasTheLanguages() throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fast-models-\(getpid())")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let base = EngineConfiguration.defaultTessdataPath
+            try FileManager.default.createSymbolicLink(atPath: dir.path + "/eng.traineddata", withDestinationPath: base + "/eng.traineddata")
+            let config = EngineConfiguration(tessdataPath: base, fastTessdataPath: dir.path)
+            #expect(config.modelPath(fast: true, languages: ["eng"]) == dir.path)
+            #expect(config.modelPath(fast: true, languages: ["eng", "deu"]) == base)
+            #expect(config.modelPath(fast: false, languages: ["eng"]) == base)
         }
 
         @Test func candidatesAreBestFirstAndStartWithTheWord() {

@@ -80,6 +80,7 @@ extension EngineTests {
             ("bad/truncated.tif", .invalidArgument),
             ("bad/bomb.png", .resourceExhausted),
             ("bad/broken.pdf", .invalidArgument),
+            ("bad/rle.bmp", .invalidArgument),
             ("bad/encrypted.pdf", .invalidArgument),
         ])
         func badInputGivesTypedErrorAndLaterPagesWork(name: String, code: StatusCode) async throws {

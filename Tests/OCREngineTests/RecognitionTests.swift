@@ -20,6 +20,18 @@ extension EngineTests {
             #expect(result.file == "text.png" && result.pageIndex == 0 && result.filePage == 1)
         }
 
+        @Test(arguments: ["blank.png", "tiny.png"])
+        func emptyPagesAreEmptyResultsNotErrors(name: String) async throws {
+            for detectOnly in [false, true] {
+                var opts = RecognitionOptions()
+                opts.detectOnly = detectOnly
+                opts.deskew = true
+                opts.autoRotate = true
+                let result = try await recognize(Fixtures.page(name), opts)
+                #expect(result.words.isEmpty && result.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+            }
+        }
+
         @Test func pagesDoNotDependOnEarlierPages() async throws {
             let a = Fixtures.page("text.png"), b = Fixtures.page("noise.png")
             let first = try await recognize(a)

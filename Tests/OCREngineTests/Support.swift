@@ -34,9 +34,16 @@ enum Fixtures {
 /// The engine thread the tests share (Tesseract runs there, never on the cooperative pool).
 let testEngine = EngineThread(name: "test-engine")
 
+/// Shuts ``testEngine`` down at exit. Registered after Tesseract's first initialisation, so it runs
+/// before libtesseract's static destructors, which would otherwise report the still-loaded
+/// dictionaries as leaks.
+let shutdownAtExit: Void = { atexit { testEngine.shutdown() } }()
+
 /// Recognises a page on ``testEngine``.
 func recognize(_ page: PageDescriptor, _ options: RecognitionOptions = RecognitionOptions()) async throws(OCRError) -> PageResult {
-    try await testEngine.run { r throws(OCRError) in try r.recognize(page, options: options) }
+    let result = try await testEngine.run { r throws(OCRError) in try r.recognize(page, options: options) }
+    _ = shutdownAtExit
+    return result
 }
 
 /// The OCRError `body` throws, or nil.

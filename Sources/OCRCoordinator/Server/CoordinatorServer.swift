@@ -164,7 +164,7 @@ final class CoordinatorCore: @unchecked Sendable {
         // A worker whose socket is gone (or whose queue is full) is lost: requeue its pages.
         for identity in lostWorkers where scheduler.workerLoad(identity) != nil {
             logger.warning("worker unreachable", ["identity": identity])
-            apply(scheduler.handle(.workerDisconnected(identity), now: now))
+            apply(scheduler.handle(.workerLost(identity, reason: "unreachable"), now: now))
         }
     }
 
