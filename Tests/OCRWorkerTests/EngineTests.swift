@@ -1,3 +1,4 @@
+import OCRTransport
 import Foundation
 import OCREngine
 import OCRWire
