@@ -60,9 +60,12 @@ public struct PageDecoder: Sendable {
                     pix = try Pix.decode(png)
                     pix.setResolution(dpi)
                 case .tiff:
-                    let header = try Pix.tiffHeader(page.content, index: page.filePage - 1)
+                    // A single-page TIFF is that page (the splitter cut it out); a whole multipage
+                    // file is decoded at directory `filePage`.
+                    let index = TIFFSplitter.isSinglePage(page.content) ? 0 : page.filePage - 1
+                    let header = try Pix.tiffHeader(page.content, index: index)
                     try Self.check(header, limit: limit, where_)
-                    pix = try Pix.decodeTIFF(page.content, index: page.filePage - 1)
+                    pix = try Pix.decodeTIFF(page.content, index: index)
                 default:
                     guard page.filePage == 1 else { throw OCRError(.invalidArgument, "\(page.file) has one page, not \(page.filePage)") }
                     let header = try Pix.header(page.content)

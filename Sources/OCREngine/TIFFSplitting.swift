@@ -93,8 +93,13 @@ private let writeProc: TIFFReadWriteProc = { handle, buffer, count in
     let s = MemoryStream.from(handle)
     guard s.input == nil, let buffer, count >= 0 else { return -1 }
     let count = Int(count), start = s.position, end = start + count
-    if end > s.output.count { s.output.append(contentsOf: repeatElement(0, count: end - s.output.count)) }
-    if count > 0 { s.output.withUnsafeMutableBytes { ($0.baseAddress! + start).copyMemory(from: buffer, byteCount: count) } }
+    let source = UnsafeRawBufferPointer(start: buffer, count: count)
+    if start == s.output.count {
+        s.output.append(contentsOf: source)  // The usual case: appending.
+    } else {
+        if end > s.output.count { s.output += [UInt8](repeating: 0, count: end - s.output.count) }
+        s.output.withUnsafeMutableBytes { UnsafeMutableRawBufferPointer(rebasing: $0[start..<end]).copyMemory(from: source) }
+    }
     s.position = end
     return tmsize_t(count)
 }
