@@ -25,6 +25,8 @@ let spec = CommandSpec(
         .option("--priority", value: "N", default: "0", help: "Higher runs first."),
         .option("--job-key", value: "KEY", help: "Idempotency key: resubmitting with it returns the same job."),
         .flag("--quiet", short: "-q", help: "No progress bar."),
+        .option("--curve-server-key", value: "KEY", help: "CURVE: the coordinator's public key (file or Z85 text; else $OCR_CURVE_SERVER_KEY)."),
+        .option("--curve-secret-key", value: "FILE", help: "CURVE: this client's secret key (default: a fresh key; else $OCR_CURVE_SECRET_KEY)."),
         .option("--log-level", value: "LEVEL", default: "warning", help: "Log level of the embedded cluster (stderr)."),
     ] + RecognitionFlags.options,
     footer: """

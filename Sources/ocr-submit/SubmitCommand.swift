@@ -3,6 +3,7 @@ import OCRClient
 import OCRCommandLine
 import OCRLocalCluster
 import OCRLog
+import OCRTransport
 import OCRWire
 import OCRWorker
 
@@ -22,6 +23,7 @@ struct SubmitCommand: Sendable {
     let jobKey: String
     let showProgress: Bool
     let logLevel: LogLevel
+    let security: CurveClientSecurity?
 
     init(_ a: ParsedArguments) throws(UsageError) {
         let name = "ocr-submit"
@@ -59,6 +61,16 @@ struct SubmitCommand: Sendable {
             throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: name)
         }
         logLevel = level
+        let env = ProcessInfo.processInfo.environment
+        do {
+            security = try CurveClientSecurity.from(serverKey: a.string("--curve-server-key") ?? env["OCR_CURVE_SERVER_KEY"],
+                                                    secretKey: a.string("--curve-secret-key") ?? env["OCR_CURVE_SECRET_KEY"])
+        } catch {
+            throw UsageError("\(error)", command: name)
+        }
+        if security != nil, endpoint == nil {
+            throw UsageError("CURVE keys are for a remote coordinator; the embedded cluster needs none", command: name)
+        }
     }
 
     func run() async -> ExitCode {
@@ -79,7 +91,7 @@ struct SubmitCommand: Sendable {
         }
         defer { cluster?.stop() }
         do {
-            let client = try OCRClient(endpoint: target)
+            let client = try OCRClient(endpoint: target, security: security)
             defer { client.close() }
             // A DEALER connects to anything; a quick health probe turns silence into a clear error.
             do {
