@@ -18,6 +18,7 @@ let spec = CommandSpec(
         .option("--coordinator", short: "-c", value: "ENDPOINT", help: "Coordinator client endpoint (else $OCR_COORDINATOR; with neither, runs --local)."),
         .flag("--local", help: "Start an embedded coordinator and workers in this process."),
         .option("--workers", value: "N", help: "With --local: engine threads (default: the number of cores)."),
+        .option("--engine", value: "ENGINE", default: "tesseract", help: "With --local: the workers' engine (tesseract; null or sleep:MS for measurements)."),
         .option("--output", short: "-o", value: "FILE", help: "Write the document here (default: standard output)."),
         .option("--format", short: "-f", value: "FORMAT", default: "txt", help: "txt, json, hocr, alto or tsv."),
         .option("--timeout", value: "SECONDS", help: "Whole-job deadline."),

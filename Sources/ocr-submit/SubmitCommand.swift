@@ -4,6 +4,7 @@ import OCRCommandLine
 import OCRLocalCluster
 import OCRLog
 import OCRWire
+import OCRWorker
 
 /// What one invocation of ocr-submit does, validated before anything starts.
 struct SubmitCommand: Sendable {
@@ -12,6 +13,7 @@ struct SubmitCommand: Sendable {
     let action: Action
     let endpoint: String?      // nil: embedded cluster
     let localWorkers: Int
+    let localEngine: PageEngineFactory
     let format: DocumentFormat
     let output: String?
     let options: RecognitionOptions
@@ -39,6 +41,10 @@ struct SubmitCommand: Sendable {
         }
         endpoint = a.flag("--local") ? nil : (a.string("--coordinator") ?? environment)
         localWorkers = try a.int("--workers", range: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        guard let engine = PageEngineFactory.parse(a.string("--engine")!) else {
+            throw UsageError("unknown --engine '\(a.string("--engine")!)'", command: name)
+        }
+        localEngine = engine
         guard let format = DocumentFormat(rawValue: try a.choice("--format", DocumentFormat.allCases.map(\.rawValue))!) else {
             throw UsageError("unknown --format", command: name)
         }
@@ -62,7 +68,7 @@ struct SubmitCommand: Sendable {
             target = endpoint
         } else {
             do {
-                let started = try LocalCluster(workers: localWorkers, engine: LocalEngine.factory(),
+                let started = try LocalCluster(workers: localWorkers, engine: localEngine,
                                                logger: Logger(component: "ocr-submit", level: logLevel))
                 cluster = started
                 target = started.clientEndpoint

@@ -2,6 +2,7 @@
 // wiring only; the runtime is OCRWorker.WorkerRuntime.
 import Foundation
 import OCRCommandLine
+import OCREngine
 import OCRLog
 import OCRWorker
 
@@ -14,7 +15,8 @@ let spec = CommandSpec(
     options: [
         .option("--coordinator", short: "-c", value: "ENDPOINT", help: "The coordinator's worker endpoint, e.g. tcp://HOST:5556 (required)."),
         .option("--slots", short: "-s", value: "N", default: "\(cores)", help: "Pages recognised at once, one engine thread each (this machine's cores)."),
-        .option("--engine", short: "-e", value: "ENGINE", default: "null", help: "The engine; see ENGINES below."),
+        .option("--engine", short: "-e", value: "ENGINE", default: "tesseract", help: "The engine; see ENGINES below."),
+        .option("--tessdata", value: "DIR", help: "Tesseract language data (default: $TESSDATA_PREFIX, else Debian's tessdata)."),
         .option("--heartbeat-ms", value: "MS", default: "1000", help: "Heartbeat interval, announced to the coordinator."),
         .option("--liveness", value: "N", default: "3", help: "Heartbeat intervals of silence after which the coordinator is taken for dead."),
         .option("--drain-timeout-ms", value: "MS", default: "30000", help: "On SIGTERM/SIGINT, how long held pages may still run before they are given back."),
@@ -23,8 +25,8 @@ let spec = CommandSpec(
     ],
     footer: """
     ENGINES (N is a task's page_index, zero-based as on the wire; fault engines act as `null` on other pages):
-      null                  empty result at once, nothing decoded (overhead benchmarks). The default
-                            until the Tesseract engine lands on main.
+      tesseract             Tesseract, one instance per engine thread, models loaded at startup (default)
+      null                  empty result at once, nothing decoded (overhead benchmarks)
       sleep:MS              MS milliseconds per page without using the CPU; honours cancel and deadline
       crash-on:N[:MODE]     kill the process on page N; MODE kill (SIGKILL, default), abort, exit (code 70)
       hang-on:N             block on page N until cancelled or past its deadline
@@ -68,8 +70,8 @@ struct Options {
             }
             configuration.labels[String(label[..<eq])] = String(label[label.index(after: eq)...])
         }
-        let engineSpec = arguments.string("--engine") ?? "null"
-        guard let engine = PageEngineFactory.builtin(engineSpec) else {
+        let engineSpec = arguments.string("--engine") ?? "tesseract"
+        guard let engine = PageEngineFactory.parse(engineSpec, tesseract: EngineConfiguration(tessdataPath: arguments.string("--tessdata"))) else {
             throw UsageError("--engine: unknown engine '\(engineSpec)' (see ENGINES in --help)", command: spec.name)
         }
         self.engine = engine
