@@ -28,6 +28,9 @@ public struct MathSolver: Sendable {
     public static let characterWhitelist = "0123456789.+-*/^()x×÷−—–"
 
     public var selection: Selection
+    /// Other recognition options (languages, level, deskew, page ranges...); MathSolver's own
+    /// settings (whitelist, segmentation, candidates, no language correction) are written over them.
+    public var baseOptions = RecognitionOptions()
     /// Readings per line tried before giving up on a line that does not parse (1...10).
     public var candidates: Int
 
@@ -40,6 +43,11 @@ public struct MathSolver: Sendable {
     /// (Tesseract psm 6), no dictionary correction, `candidates` readings per word.
     public var request: RecognizeTextRequest {
         var request = RecognizeTextRequest()
+        request.baseOptions = baseOptions
+        if !baseOptions.languages.isEmpty {
+            request.recognitionLanguages = baseOptions.languages.split(separator: "+").map(String.init)
+        }
+        request.recognitionLevel = baseOptions.level == .fast ? .fast : .accurate
         request.characterWhitelist = Self.characterWhitelist
         request.pageSegmentationMode = .singleBlock
         request.usesLanguageCorrection = false
@@ -175,5 +183,45 @@ public struct MathPageAnswer: Sendable {
     /// True when the page was recognised and every line has a value.
     public var isSolved: Bool {
         pageError == nil && !lines.isEmpty && lines.allSatisfy { if case .success = $0 { true } else { false } }
+    }
+}
+
+/// What `ocr-submit --math` prints: one `expression = value` line per answered line on standard
+/// output (prefixed `FILE page N: ` when the job has more than one page), one message per
+/// problem for standard error, and counts for the exit status.
+public struct MathReport: Sendable {
+    /// Lines for standard output, each ending in a newline.
+    public let output: String
+    /// Messages for standard error (no trailing newline), each naming its file and page.
+    public let problems: [String]
+    /// Pages that could not be recognised at all.
+    public let failedPages: Int
+    /// Lines that gave no value (invalid, division by zero, nothing recognised).
+    public let unsolvedLines: Int
+
+    public init(_ answers: [MathPageAnswer]) {
+        let prefixed = answers.count > 1
+        var output = "", problems: [String] = []
+        var failedPages = 0, unsolved = 0
+        for page in answers {
+            if let error = page.pageError {
+                failedPages += 1
+                problems.append("page \(page.pageIndex + 1) of the job failed: \(error)")
+                continue
+            }
+            for line in page.lines {
+                switch line {
+                case .success(let solution):
+                    output += (prefixed ? "\(page.file) page \(page.filePage): " : "") + "\(solution)\n"
+                case .failure(let error):
+                    unsolved += 1
+                    problems.append(error.description)
+                }
+            }
+        }
+        self.output = output
+        self.problems = problems
+        self.failedPages = failedPages
+        self.unsolvedLines = unsolved
     }
 }
