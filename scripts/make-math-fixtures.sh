@@ -13,6 +13,7 @@
 # group `glyph`: written with ÷ or ^, which eng's LSTM character set lacks (÷ reads as +,
 # ^ is dropped): measured and reported separately, not part of the accuracy goal.
 # lines.png holds several expressions, one per line, for --all-lines (lines.txt: expected lines).
+# divzero.png and invalid.png hold a division by zero and an unclosed parenthesis.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/math
@@ -119,5 +120,10 @@ subprocess.run(["convert", "-density", "300", "-units", "PixelsPerInch", "-backg
                 f"{out}/lines.png"], check=True)
 with open(f"{out}/lines.txt", "w") as f:
     for e in lines: f.write(f"{e} = {show(value(e))}\n")
+# Pages whose expression has no value: a division by zero and an unclosed parenthesis.
+for name, text in [("divzero.png", "7 / (2 − 2)"), ("invalid.png", "(1 + 2 × 3")]:
+    subprocess.run(["convert", "-density", "300", "-units", "PixelsPerInch", "-background", "white", "-fill", "black",
+                    "-font", "DejaVu-Sans", "-pointsize", "16", "label:" + text, "-bordercolor", "white", "-border", "50",
+                    "-colorspace", "Gray", "-depth", "8", "-strip", f"{out}/{name}"], check=True)
 print(f"{len(rows)} expressions ({len(core)} core, {len(glyph)} glyph) in {out}")
 PY
