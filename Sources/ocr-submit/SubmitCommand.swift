@@ -22,6 +22,8 @@ struct SubmitCommand: Sendable {
     let priority: Int32
     let jobKey: String
     let showProgress: Bool
+    /// Set with --math: solve arithmetic instead of printing the document.
+    let math: MathSolver?
     let logLevel: LogLevel
     let security: CurveClientSecurity?
 
@@ -57,6 +59,7 @@ struct SubmitCommand: Sendable {
         priority = Int32(try a.int("--priority", range: -1000...1000)!)
         jobKey = a.string("--job-key") ?? ""
         showProgress = !a.flag("--quiet") && isatty(STDERR_FILENO) == 1
+        math = try MathFlags.make(a, options: options)
         guard let level = LogLevel(name: a.string("--log-level")!) else {
             throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: name)
         }
@@ -101,7 +104,9 @@ struct SubmitCommand: Sendable {
                 return .unavailable
             }
             switch action {
-            case .submit(let files): return try await submit(files, client)
+            case .submit(let files):
+                if let math { return try await solve(files, client, math) }
+                return try await submit(files, client)
             case .status: print(Report.status(try await client.clusterStatus()), terminator: "")
             case .jobs: print(Report.jobs(try await client.jobs()), terminator: "")
             case .cancel(let id): print(Report.jobLine(try await client.cancel(jobID: id)))
