@@ -30,9 +30,9 @@ let package = Package(
         .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCREngine", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCREngine", "OCRWire", "OCRLog"]),
-        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRCommandLine", "OCRLog"]),
-        .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRCommandLine", "OCRLog", "OCRWire"]),
-        .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRLocalCluster", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRTransport", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRTransport", "OCRCommandLine", "OCRLog", "OCRWire"]),
+        .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRLocalCluster", "OCRTransport", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),

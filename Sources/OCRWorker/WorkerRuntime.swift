@@ -23,6 +23,8 @@ public struct WorkerConfiguration: Sendable {
     public var version: String = WorkerRuntime.version
     public var hostname: String = WorkerRuntime.localHostname()
     public var labels: [String: String] = [:]
+    /// CURVE towards the coordinator (its public key and ours); nil: plain TCP.
+    public var security: CurveClientSecurity?
     /// Tasks held (queued or running) beyond which new ones are refused with UNAVAILABLE; `nil`:
     /// `2 x slots + 8`, well above the coordinator's `slots + prefetch` credits.
     public var maxHeldTasks: Int?
@@ -205,6 +207,7 @@ private final class Shell: @unchecked Sendable {
             socket = nil
             do {
                 let dealer = try control.context.makeSocket(.dealer)
+                try runtime.configuration.security?.apply(to: dealer)
                 try dealer.connect(runtime.configuration.coordinator)
                 socket = control.register(dealer, closeLingerMilliseconds: 0) { [unowned self] control, id, frames in
                     guard id == self.socket else { return }

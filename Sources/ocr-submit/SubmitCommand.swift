@@ -3,6 +3,7 @@ import OCRClient
 import OCRCommandLine
 import OCRLocalCluster
 import OCRLog
+import OCRTransport
 import OCRWire
 import OCRWorker
 
@@ -21,7 +22,10 @@ struct SubmitCommand: Sendable {
     let priority: Int32
     let jobKey: String
     let showProgress: Bool
+    /// Set with --math: solve arithmetic instead of printing the document.
+    let math: MathSolver?
     let logLevel: LogLevel
+    let security: CurveClientSecurity?
 
     init(_ a: ParsedArguments) throws(UsageError) {
         let name = "ocr-submit"
@@ -55,10 +59,21 @@ struct SubmitCommand: Sendable {
         priority = Int32(try a.int("--priority", range: -1000...1000)!)
         jobKey = a.string("--job-key") ?? ""
         showProgress = !a.flag("--quiet") && isatty(STDERR_FILENO) == 1
+        math = try MathFlags.make(a, options: options)
         guard let level = LogLevel(name: a.string("--log-level")!) else {
             throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: name)
         }
         logLevel = level
+        let env = ProcessInfo.processInfo.environment
+        do {
+            security = try CurveClientSecurity.from(serverKey: a.string("--curve-server-key") ?? env["OCR_CURVE_SERVER_KEY"],
+                                                    secretKey: a.string("--curve-secret-key") ?? env["OCR_CURVE_SECRET_KEY"])
+        } catch {
+            throw UsageError("\(error)", command: name)
+        }
+        if security != nil, endpoint == nil {
+            throw UsageError("CURVE keys are for a remote coordinator; the embedded cluster needs none", command: name)
+        }
     }
 
     func run() async -> ExitCode {
@@ -79,7 +94,7 @@ struct SubmitCommand: Sendable {
         }
         defer { cluster?.stop() }
         do {
-            let client = try OCRClient(endpoint: target)
+            let client = try OCRClient(endpoint: target, security: security)
             defer { client.close() }
             // A DEALER connects to anything; a quick health probe turns silence into a clear error.
             do {
@@ -89,7 +104,9 @@ struct SubmitCommand: Sendable {
                 return .unavailable
             }
             switch action {
-            case .submit(let files): return try await submit(files, client)
+            case .submit(let files):
+                if let math { return try await solve(files, client, math) }
+                return try await submit(files, client)
             case .status: print(Report.status(try await client.clusterStatus()), terminator: "")
             case .jobs: print(Report.jobs(try await client.jobs()), terminator: "")
             case .cancel(let id): print(Report.jobLine(try await client.cancel(jobID: id)))

@@ -4,6 +4,7 @@ import Foundation
 import OCRCommandLine
 import OCREngine
 import OCRLog
+import OCRTransport
 import OCRWorker
 
 let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -21,6 +22,8 @@ let spec = CommandSpec(
         .option("--liveness", value: "N", default: "3", help: "Heartbeat intervals of silence after which the coordinator is taken for dead."),
         .option("--drain-timeout-ms", value: "MS", default: "30000", help: "On SIGTERM/SIGINT, how long held pages may still run before they are given back."),
         .option("--label", value: "KEY=VALUE", help: "A label shown by ClusterStatus (repeatable)."),
+        .option("--curve-server-key", value: "KEY", help: "CURVE: the coordinator's public key (file or Z85 text); encrypts the link."),
+        .option("--curve-secret-key", value: "FILE", help: "CURVE: this worker's secret key (default: a fresh key per process)."),
         .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
     ],
     footer: """
@@ -69,6 +72,12 @@ struct Options {
                 throw UsageError("--label expects KEY=VALUE, got '\(label)'", command: spec.name)
             }
             configuration.labels[String(label[..<eq])] = String(label[label.index(after: eq)...])
+        }
+        do {
+            configuration.security = try CurveClientSecurity.from(serverKey: arguments.string("--curve-server-key"),
+                                                                  secretKey: arguments.string("--curve-secret-key"))
+        } catch {
+            throw UsageError("\(error)", command: spec.name)
         }
         let engineSpec = arguments.string("--engine") ?? "tesseract"
         guard let engine = PageEngineFactory.parse(engineSpec, tesseract: EngineConfiguration(tessdataPath: arguments.string("--tessdata"))) else {
