@@ -88,24 +88,4 @@ public struct PageSplitter: Sendable {
         }
         return result
     }
-
-    /// The pages `ranges` select (1-based, inclusive, `last == 0` meaning to the end), in order and
-    /// without duplicates, renumbered with `pageIndex` from 0. Empty `ranges`: every page.
-    /// `OUT_OF_RANGE` for a range that starts past the end or has `first > last`.
-    public static func select(_ pages: [PageDescriptor], ranges: [PageRange]) throws(OCRError) -> [PageDescriptor] {
-        guard !ranges.isEmpty else { return pages }
-        var chosen = Set<Int>()
-        for r in ranges {
-            let first = Int(r.first), last = r.last == 0 ? pages.count : Int(r.last)
-            guard first >= 1, first <= pages.count, first <= last else {
-                throw OCRError(.outOfRange, "page range \(r.first)-\(r.last == 0 ? "end" : String(r.last)) is outside 1-\(pages.count)")
-            }
-            chosen.formUnion(first...min(last, pages.count))
-        }
-        return chosen.sorted().enumerated().map { i, n in
-            var page = pages[n - 1]
-            page.pageIndex = i
-            return page
-        }
-    }
 }

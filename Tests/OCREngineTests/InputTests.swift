@@ -45,16 +45,6 @@ extension EngineTests {
             #expect(characterErrorRate(low.text, reference: Fixtures.text("text.txt")) < 0.05)
         }
 
-        @Test func pageRangesSelectPages() throws {
-            let pages = try splitter.pages(file: "multipage.tif", content: Fixtures.bytes("multipage.tif"))
-            func range(_ a: UInt32, _ b: UInt32) -> PageRange { var r = PageRange(); r.first = a; r.last = b; return r }
-            #expect(try PageSplitter.select(pages, ranges: []).map(\.filePage) == [1, 2, 3])
-            #expect(try PageSplitter.select(pages, ranges: [range(3, 0), range(1, 1)]).map(\.filePage) == [1, 3])
-            #expect(try PageSplitter.select(pages, ranges: [range(2, 9)]).map(\.pageIndex) == [0, 1])
-            #expect(throws: OCRError.self) { try PageSplitter.select(pages, ranges: [range(4, 5)]) }
-            #expect(throws: OCRError.self) { try PageSplitter.select(pages, ranges: [range(0, 1)]) }
-        }
-
         @Test func directoryIsSplitInNameOrder() throws {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-engine-dir-\(getpid())")
             try? FileManager.default.removeItem(at: dir)
