@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "ocr-coordinator", targets: ["ocr-coordinator"]),
         .executable(name: "ocr-worker", targets: ["ocr-worker"]),
         .executable(name: "ocr-submit", targets: ["ocr-submit"]),
+        .executable(name: "ocr-bench", targets: ["ocr-bench"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
@@ -31,6 +32,7 @@ let package = Package(
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCREngine", "OCRWire", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRCommandLine", "OCRLog", "OCRWire"]),
+        .executableTarget(name: "ocr-bench", dependencies: ["OCRClient", "OCRTransport", "OCRWire", "OCREngine"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRLocalCluster", "OCRCommandLine", "OCRLog"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
