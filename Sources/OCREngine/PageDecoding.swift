@@ -60,9 +60,11 @@ public struct PageDecoder: Sendable {
                     pix = try Pix.decode(png)
                     pix.setResolution(dpi)
                 case .tiff:
-                    let header = try Pix.tiffHeader(page.content, index: page.filePage - 1)
+                    // Page N of a multipage file arrives cut out as a one-page TIFF (PageSplitter).
+                    let index = page.filePage > 1 && (try? Pix.tiffPageCount(page.content)) == 1 ? 0 : page.filePage - 1
+                    let header = try Pix.tiffHeader(page.content, index: index)
                     try Self.check(header, limit: limit, where_)
-                    pix = try Pix.decodeTIFF(page.content, index: page.filePage - 1)
+                    pix = try Pix.decodeTIFF(page.content, index: index)
                 default:
                     guard page.filePage == 1 else { throw OCRError(.invalidArgument, "\(page.file) has one page, not \(page.filePage)") }
                     let header = try Pix.header(page.content)

@@ -49,8 +49,12 @@ public struct PageSplitter: Sendable {
             case .pdf: count = try pdf.pageCount(content)
             default: count = 1
             }
+            // A multipage TIFF is cut into one standalone TIFF per page (bytes copied, nothing
+            // decoded), so each page task carries its own page rather than the whole file;
+            // `filePage` keeps the page's number in the original file (see PageDecoder).
+            let perPage = kind == .tiff && count > 1 ? TIFFPages.split(content).flatMap { $0.count == count ? $0 : nil } : nil
             return (0..<count).map {
-                PageDescriptor(file: file, filePage: $0 + 1, pageIndex: firstPageIndex + $0, content: content, format: kind)
+                PageDescriptor(file: file, filePage: $0 + 1, pageIndex: firstPageIndex + $0, content: perPage?[$0] ?? content, format: kind)
             }
         }
     }
