@@ -72,11 +72,13 @@ enum ClusterBench {
         let pages = args.int("pages", 20_000)
         let runs = args.int("runs", 3)
         _ = try await waitForSlots(client, args.int("slots", 1))
-        let input = tinyInput(pages)
+        // --files K: the pages spread over K files (each task carries its file's bytes today).
+        let files = args.int("files", 1)
+        let inputs = (0..<files).map { tinyInput(pages / files, name: "tiny-\($0).tif") }
         _ = try await run(client, [tinyInput(200)])  // warm-up
         var rates: [Double] = [], wallRates: [Double] = [], submits: [Double] = []
         for _ in 0..<runs {
-            let r = try await run(client, [input])
+            let r = try await run(client, inputs)
             guard r.pages == pages else { die("null run: \(r.pages) of \(pages) pages completed, \(r.failed) failed") }
             rates.append(Double(pages) / seconds(r.finished - r.submitted))
             wallRates.append(Double(pages) / seconds(r.finished))

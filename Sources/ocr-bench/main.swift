@@ -1,6 +1,7 @@
 // ocr-bench: the measuring tools behind `make bench` (scripts/bench.sh runs them and writes
 // BENCHMARKS.md). Each subcommand prints one JSON object per line on stdout; progress on stderr.
 import Foundation
+import OCRClient
 
 let usage = """
 usage: ocr-bench COMMAND [options]
@@ -29,8 +30,15 @@ do {
     case "scale": try await ClusterBench.scale(args)
     case "engines": try await EngineBench.engines(args)
     case "engine-vs-cli": try await EngineBench.versusCLI(args)
+    case "wait":  // until the coordinator reports --slots N connected slots
+        _ = try await ClusterBench.waitForSlots(try OCRClient(endpoint: args.string("client")), args.int("slots", 1))
     case "tiny-tiff":
         try Data(tinyTIFF(pages: args.int("pages"))).write(to: URL(fileURLWithPath: args.string("out")))
+    case "split":  // the pages the coordinator's splitter makes, one file each (for checking)
+        let pages = try EngineBench.pages(of: args.string("file"), count: nil)
+        for page in pages {
+            try Data(page.content).write(to: URL(fileURLWithPath: "\(args.string("out"))/page-\(page.filePage).tif"))
+        }
     default: die(usage)
     }
 } catch {
