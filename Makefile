@@ -40,8 +40,10 @@ test: build
 bench: deps
 	scripts/bench.sh
 
+## run: OCR the bundled sample multipage scan with an embedded coordinator and workers
+SAMPLE ?= Tests/Fixtures/multipage.tif
 run: release
-	@echo "make run: the cluster arrives with the cluster issue; for now 'make test' is the way in."
+	.build/release/ocr-submit --local $(SAMPLE)
 
 clean:
 	rm -rf .build

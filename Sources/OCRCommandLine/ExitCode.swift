@@ -6,6 +6,9 @@ public enum ExitCode: Int32, Sendable {
     case somePagesFailed = 2
     /// The job failed as a whole, was cancelled or expired, or a request was refused.
     case jobFailed = 3
+    /// The input was read but its content is wrong (for `ocr-submit --math`: an expression that
+    /// does not parse, divides by zero or is missing).
+    case dataError = 65     // EX_DATAERR
     /// The coordinator could not be reached (or did not answer in time).
     case unavailable = 69   // EX_UNAVAILABLE
     /// Bad command line.

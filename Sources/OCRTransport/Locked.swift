@@ -6,16 +6,16 @@ import Foundation
 /// futex-based locking and reports every guarded access as a race (checked with this toolchain,
 /// Swift 6.3); `NSLock` is a pthread mutex, which TSan understands. Keeping the transport
 /// TSan-clean lets the coordinator, worker and client run their tests under `--sanitize=thread`.
-final class Locked<State>: @unchecked Sendable {
+public final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is only touched with `lock` held.
     private let lock = NSLock()
     private var state: State
 
-    init(_ state: State) {
+    public init(_ state: State) {
         self.state = state
     }
 
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)

@@ -131,8 +131,8 @@ extension PageEngineFactory {
     }
 
     /// Parses an `--engine` value: `null`, `sleep:MS`, `crash-on:N[:kill|abort|exit]`,
-    /// `hang-on:N`, `fail-on:N[:internal|invalid]`. `tesseract` is handled by the caller while
-    /// the Tesseract adapter is optional. Returns `nil` for anything else.
+    /// `hang-on:N`, `fail-on:N[:internal|invalid]`. Returns `nil` for anything else (`parse(_:)`
+    /// also knows `tesseract`).
     public static func builtin(_ spec: String) -> PageEngineFactory? {
         let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         func page(_ i: Int) -> UInt32? { parts.count > i ? UInt32(parts[i]) : nil }

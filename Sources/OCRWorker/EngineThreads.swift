@@ -1,3 +1,4 @@
+import OCRTransport
 import Foundation
 import OCRWire
 
@@ -72,8 +73,10 @@ final class EngineThreads: Sendable {
         for slot in 0..<slots {
             made.enter()
             exited.enter()
+            let name = "ocr.engine.\(slot)"
             let thread = Thread { [exited] in
                 defer { exited.leave() }
+                nameCurrentThread(name)
                 let engine: any PageEngine
                 do {
                     engine = try factory.make(slot)
@@ -87,7 +90,7 @@ final class EngineThreads: Sendable {
                     finished(work, EngineThreads.execute(work, on: engine))
                 }
             }
-            thread.name = "ocr.engine.\(slot)"
+            thread.name = name
             thread.start()
         }
         made.wait()
@@ -133,4 +136,16 @@ final class EngineThreads: Sendable {
                                      file: task.file.isEmpty ? nil : task.file, page: Int(task.pageIndex)))
         }
     }
+}
+
+/// Names the calling thread for `ps -L`, `top -H` and debuggers. A new Linux thread inherits its
+/// creator's name, and Foundation's `Thread.name` does not reliably reach the OS; glibc's
+/// `pthread_setname_np` is not visible to Swift, so write the name where the kernel keeps it
+/// (at most 15 bytes).
+func nameCurrentThread(_ name: String) {
+    let fd = open("/proc/thread-self/comm", O_WRONLY)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    let bytes = Array(name.utf8.prefix(15))
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
 }

@@ -1,3 +1,4 @@
+import OCRTransport
 import Foundation
 import OCRWire
 
@@ -38,15 +39,15 @@ public struct PageEngineFactory: Sendable {
 public final class PageControl: Sendable {
     /// When the page must be done (from the task's `remaining_ms`), `nil` for no limit.
     public let deadline: ContinuousClock.Instant?
-    /// `stopCode` set by `cancel`; guarded by `condition`.
-    private let state: Locked<StatusCode?>
+    /// `stopCode` set by `cancel`, and the hooks to run when it is.
+    private let state: Locked<(code: StatusCode?, hooks: [@Sendable () -> Void])>
     /// Wakes engines waiting in `sleep(for:)` when the page is cancelled.
     private let condition: ConditionBox
 
     /// - Parameter deadline: when the page is due; `nil` for no limit.
     public init(deadline: ContinuousClock.Instant? = nil) {
         self.deadline = deadline
-        self.state = Locked(nil)
+        self.state = Locked((nil, []))
         self.condition = ConditionBox()
     }
 
@@ -54,16 +55,35 @@ public final class PageControl: Sendable {
     /// coordinator asked, UNAVAILABLE when the worker gives the page back (connection lost,
     /// shutdown). The first call wins.
     public func cancel(_ code: StatusCode = .cancelled) {
+        let hooks = state.withLock { state -> [@Sendable () -> Void] in
+            guard state.code == nil else { return [] }
+            state.code = code
+            defer { state.hooks = [] }
+            return state.hooks
+        }
+        // Hooks first, so an engine woken below finds its own mechanism already tripped.
+        for hook in hooks { hook() }
         condition.lock.lock()
-        state.withLock { if $0 == nil { $0 = code } }
         condition.lock.broadcast()
         condition.lock.unlock()
+    }
+
+    /// Runs `hook` when the page is cancelled (at once if it already was), on the cancelling
+    /// thread: for engines with a cancellation mechanism of their own (Tesseract's monitor).
+    /// The deadline does not call it; pass `deadline` to such engines as well.
+    public func onCancel(_ hook: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            guard state.code == nil else { return true }
+            state.hooks.append(hook)
+            return false
+        }
+        if runNow { hook() }
     }
 
     /// Why the page must stop: the code given to `cancel`, DEADLINE_EXCEEDED once the deadline has
     /// passed, or `nil` while it may go on.
     public var stopCode: StatusCode? {
-        if let code = state.withLock({ $0 }) { return code }
+        if let code = state.withLock({ $0.code }) { return code }
         if let deadline, ContinuousClock.now >= deadline { return .deadlineExceeded }
         return nil
     }

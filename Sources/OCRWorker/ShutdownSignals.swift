@@ -1,3 +1,4 @@
+import OCRTransport
 import Dispatch
 import Foundation
 

@@ -313,7 +313,7 @@ struct WorkerLink {
         var directives: [Directive] = []
         if currentUID != nil {
             directives.append(.send(WorkerMessage.with { $0.command = .disconnect(Disconnect.with { $0.reason = "worker shutting down" }) }))
-            directives.append(.closeSocket(lingerMilliseconds: 2_000))
+            directives.append(.closeSocket(lingerMilliseconds: 1_000))
         }
         phase = .stopped
         directives.append(.log { $0.info("drained; stopping") })

@@ -23,6 +23,8 @@ public struct WorkerConfiguration: Sendable {
     public var version: String = WorkerRuntime.version
     public var hostname: String = WorkerRuntime.localHostname()
     public var labels: [String: String] = [:]
+    /// CURVE towards the coordinator (its public key and ours); nil: plain TCP.
+    public var security: CurveClientSecurity?
     /// Tasks held (queued or running) beyond which new ones are refused with UNAVAILABLE; `nil`:
     /// `2 x slots + 8`, well above the coordinator's `slots + prefetch` credits.
     public var maxHeldTasks: Int?
@@ -61,6 +63,7 @@ public final class WorkerRuntime: Sendable {
     private let threads = Locked<EngineThreads?>(nil)
     private let stopped = DispatchSemaphore(value: 0)
     private let waited = Locked(false)
+    private let startCalled = Locked(false)
 
     /// - Parameter makeUID: fresh connection uids (random and non-zero by default).
     public init(configuration: WorkerConfiguration, engine: PageEngineFactory, logger: Logger,
@@ -87,15 +90,20 @@ public final class WorkerRuntime: Sendable {
     /// Makes the engines (one thread per slot, each engine made on its thread), then connects and
     /// sends `Ready`. Throws if an engine cannot be made or the endpoint is malformed.
     public func start() throws {
+        let first = startCalled.withLock { called -> Bool in
+            defer { called = true }
+            return !called
+        }
+        guard first else { throw TransportError(code: .invalidState, message: "WorkerRuntime.start called twice") }
         let finished: @Sendable (EngineWork, Result<PageResult, OCRError>) -> Void = { [loop, shell, logger] work, outcome in
             loop.execute { control in
                 shell.process(.finished(work.key, uid: work.uid, outcome), control: control, runtime: self, logger: logger)
             }
         }
-        let threads = try EngineThreads(slots: configuration.slots, factory: engine, queue: queue, finished: finished)
-        self.threads.withLock { $0 = threads }
         let tick = max(.milliseconds(5), min(.milliseconds(100), configuration.heartbeatInterval / 10))
         do {
+            let threads = try EngineThreads(slots: configuration.slots, factory: engine, queue: queue, finished: finished)
+            self.threads.withLock { $0 = threads }
             try loop.start { [shell, logger] control in
                 shell.process(.start, control: control, runtime: self, logger: logger)
                 if let error = shell.startupError { throw error }
@@ -123,8 +131,10 @@ public final class WorkerRuntime: Sendable {
     }
 
     /// Blocks until the worker has stopped (drained and disconnected), then releases the engine
-    /// threads, the loop and the ZeroMQ context. Idempotent.
+    /// threads, the loop and the ZeroMQ context. Idempotent; returns at once if `start` was never
+    /// called (or failed).
     public func wait() {
+        if !startCalled.withLock({ $0 }) { stopped.signal() }
         stopped.wait()
         stopped.signal()
         let first = waited.withLock { waited -> Bool in
@@ -197,6 +207,7 @@ private final class Shell: @unchecked Sendable {
             socket = nil
             do {
                 let dealer = try control.context.makeSocket(.dealer)
+                try runtime.configuration.security?.apply(to: dealer)
                 try dealer.connect(runtime.configuration.coordinator)
                 socket = control.register(dealer, closeLingerMilliseconds: 0) { [unowned self] control, id, frames in
                     guard id == self.socket else { return }
@@ -227,7 +238,7 @@ private final class Shell: @unchecked Sendable {
         case .log(let write):
             write(logger)
         case .stop:
-            if let socket { control.close(socket, lingerMilliseconds: 2_000) }
+            if let socket { control.close(socket, lingerMilliseconds: 1_000) }
             socket = nil
             control.stop()
             runtime.markStopped()

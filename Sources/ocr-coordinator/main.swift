@@ -7,11 +7,15 @@ import OCRCommandLine
 import OCRCoordinator
 import OCRLocalCluster
 import OCRLog
+import OCRTransport
 
 let spec = CommandSpec(
     name: "ocr-coordinator",
     summary: "the job and page scheduler of an ocr-cluster",
-    usage: "ocr-coordinator [--client-endpoint tcp://*:5555] [--worker-endpoint tcp://*:5556] [options]",
+    usage: """
+    ocr-coordinator [--client-endpoint tcp://*:5555] [--worker-endpoint tcp://*:5556] [options]
+           ocr-coordinator keygen FILE     (writes a CURVE key pair: FILE, secret, and FILE.pub)
+    """,
     options: [
         .option("--client-endpoint", value: "ENDPOINT", default: "tcp://*:5555", help: "ZeroMQ endpoint to bind for clients (ocr-submit, OCRClient)."),
         .option("--worker-endpoint", value: "ENDPOINT", default: "tcp://*:5556", help: "ZeroMQ endpoint to bind for workers."),
@@ -21,6 +25,9 @@ let spec = CommandSpec(
         .option("--max-attempts", value: "N", default: "3", help: "Attempts per page before it is FAILED (when a job does not say)."),
         .option("--max-queued-pages", value: "N", default: "100000", help: "Pages waiting across all jobs; beyond, SubmitJob gets RESOURCE_EXHAUSTED."),
         .option("--max-message-mb", value: "MB", default: "512", help: "Largest message accepted on either endpoint."),
+        .option("--curve-secret-key", value: "FILE", help: "CURVE: encrypt both endpoints with this secret key (make one with 'ocr-coordinator keygen FILE')."),
+        .option("--allow-client-keys", value: "FILE", help: "CURVE: only clients whose public key is listed (one Z85 key per line)."),
+        .option("--allow-worker-keys", value: "FILE", help: "CURVE: only workers whose public key is listed."),
         .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
     ],
     footer: """
@@ -36,6 +43,17 @@ do {
         print(spec.helpText, terminator: "")
         exit(ExitCode.success.rawValue)
     }
+    if arguments.positionals.first == "keygen" {
+        guard arguments.positionals.count == 2 else { throw UsageError("keygen takes one FILE", command: spec.name) }
+        do {
+            let pair = try CurveKeyFile.generate(at: arguments.positionals[1])
+            print("public key \(pair.publicKey.z85) written to \(arguments.positionals[1]).pub; secret key in \(arguments.positionals[1])")
+            exit(ExitCode.success.rawValue)
+        } catch {
+            FileHandle.standardError.write(Data("ocr-coordinator: keygen: \(error)\n".utf8))
+            exit(ExitCode.software.rawValue)
+        }
+    }
     guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'", command: spec.name) }
     guard let level = LogLevel(name: arguments.string("--log-level")!) else {
         throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: spec.name)
@@ -49,6 +67,18 @@ do {
     configuration.scheduler.defaultMaxAttempts = UInt32(try arguments.int("--max-attempts", range: 1...100)!)
     configuration.scheduler.maxQueuedPages = try arguments.int("--max-queued-pages", range: 1...100_000_000)!
     configuration.maxMessageBytes = try arguments.int("--max-message-mb", range: 1...4096)! << 20
+    if let secret = arguments.string("--curve-secret-key") {
+        do {
+            configuration.security = CurveServerSecurity(
+                keyPair: try CurveKeyFile.keyPair(secretKey: secret),
+                allowedClients: try arguments.string("--allow-client-keys").map(CurveKeyFile.allowList),
+                allowedWorkers: try arguments.string("--allow-worker-keys").map(CurveKeyFile.allowList))
+        } catch {
+            throw UsageError("\(error)", command: spec.name)
+        }
+    } else if arguments.string("--allow-client-keys") != nil || arguments.string("--allow-worker-keys") != nil {
+        throw UsageError("key allow-lists need --curve-secret-key", command: spec.name)
+    }
 } catch let error as UsageError {
     FileHandle.standardError.write(Data((error.description + "\n").utf8))
     exit(ExitCode.usage.rawValue)

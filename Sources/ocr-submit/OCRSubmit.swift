@@ -12,25 +12,36 @@ let spec = CommandSpec(
     summary: "OCR scans (multipage TIFF, PDF, images, directories) on an ocr-cluster",
     usage: """
     ocr-submit [--coordinator tcp://HOST:5555 | --local [--workers N]] [-o FILE] [--format txt|json|hocr|alto|tsv] [recognition options] FILES...
+           ocr-submit [--coordinator ... | --local] --math [--all-lines] FILES...
            ocr-submit [--coordinator ...] status | jobs | cancel JOB | watch JOB
     """,
     options: [
         .option("--coordinator", short: "-c", value: "ENDPOINT", help: "Coordinator client endpoint (else $OCR_COORDINATOR; with neither, runs --local)."),
         .flag("--local", help: "Start an embedded coordinator and workers in this process."),
         .option("--workers", value: "N", help: "With --local: engine threads (default: the number of cores)."),
+        .option("--engine", value: "ENGINE", default: "tesseract", help: "With --local: the workers' engine (tesseract; null or sleep:MS for measurements)."),
         .option("--output", short: "-o", value: "FILE", help: "Write the document here (default: standard output)."),
         .option("--format", short: "-f", value: "FORMAT", default: "txt", help: "txt, json, hocr, alto or tsv."),
         .option("--timeout", value: "SECONDS", help: "Whole-job deadline."),
         .option("--priority", value: "N", default: "0", help: "Higher runs first."),
         .option("--job-key", value: "KEY", help: "Idempotency key: resubmitting with it returns the same job."),
         .flag("--quiet", short: "-q", help: "No progress bar."),
+        .option("--curve-server-key", value: "KEY", help: "CURVE: the coordinator's public key (file or Z85 text; else $OCR_CURVE_SERVER_KEY)."),
+        .option("--curve-secret-key", value: "FILE", help: "CURVE: this client's secret key (default: a fresh key; else $OCR_CURVE_SECRET_KEY)."),
+        .flag("--math", help: "MathSolver: read the arithmetic on each page and print 'expression = value'."),
+        .flag("--all-lines", help: "With --math: every line is an expression (default: the largest text region)."),
         .option("--log-level", value: "LEVEL", default: "warning", help: "Log level of the embedded cluster (stderr)."),
     ] + RecognitionFlags.options,
     footer: """
     Subcommands: status (cluster view), jobs (recent jobs), cancel JOB, watch JOB (follow a job).
     A progress bar is drawn on stderr when it is a terminal. Errors go to stderr.
-    Exit codes: 0 every page recognised; 2 some pages failed (the others are written); 3 the job
-    failed, was cancelled or refused; 64 usage error; 66 an input file cannot be read;
+    --math prints one 'expression = value' line per page (per line with --all-lines), prefixed
+    'FILE page N: ' when the job has several pages: (1+2)*3/5 = 1.8, 1/3 = 1/3 (0.3333...).
+    Expressions: decimals, + - * / ^, parentheses, unary minus; exact rational arithmetic.
+    Exit codes: 0 every page recognised (--math: and every expression solved); 2 some pages
+    failed (the others are written); 3 the job failed, was cancelled or refused; 64 usage error;
+    65 --math: an expression is invalid, divides by zero or is missing (named on stderr with its
+    file and page; the others are printed); 66 an input file cannot be read;
     69 coordinator unreachable; 70 internal error.
     """)
 

@@ -3,7 +3,9 @@ import OCRClient
 import OCRCommandLine
 import OCRLocalCluster
 import OCRLog
+import OCRTransport
 import OCRWire
+import OCRWorker
 
 /// What one invocation of ocr-submit does, validated before anything starts.
 struct SubmitCommand: Sendable {
@@ -12,6 +14,7 @@ struct SubmitCommand: Sendable {
     let action: Action
     let endpoint: String?      // nil: embedded cluster
     let localWorkers: Int
+    let localEngine: PageEngineFactory
     let format: DocumentFormat
     let output: String?
     let options: RecognitionOptions
@@ -19,7 +22,10 @@ struct SubmitCommand: Sendable {
     let priority: Int32
     let jobKey: String
     let showProgress: Bool
+    /// Set with --math: solve arithmetic instead of printing the document.
+    let math: MathSolver?
     let logLevel: LogLevel
+    let security: CurveClientSecurity?
 
     init(_ a: ParsedArguments) throws(UsageError) {
         let name = "ocr-submit"
@@ -39,6 +45,10 @@ struct SubmitCommand: Sendable {
         }
         endpoint = a.flag("--local") ? nil : (a.string("--coordinator") ?? environment)
         localWorkers = try a.int("--workers", range: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        guard let engine = PageEngineFactory.parse(a.string("--engine")!) else {
+            throw UsageError("unknown --engine '\(a.string("--engine")!)'", command: name)
+        }
+        localEngine = engine
         guard let format = DocumentFormat(rawValue: try a.choice("--format", DocumentFormat.allCases.map(\.rawValue))!) else {
             throw UsageError("unknown --format", command: name)
         }
@@ -49,10 +59,21 @@ struct SubmitCommand: Sendable {
         priority = Int32(try a.int("--priority", range: -1000...1000)!)
         jobKey = a.string("--job-key") ?? ""
         showProgress = !a.flag("--quiet") && isatty(STDERR_FILENO) == 1
+        math = try MathFlags.make(a, options: options)
         guard let level = LogLevel(name: a.string("--log-level")!) else {
             throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: name)
         }
         logLevel = level
+        let env = ProcessInfo.processInfo.environment
+        do {
+            security = try CurveClientSecurity.from(serverKey: a.string("--curve-server-key") ?? env["OCR_CURVE_SERVER_KEY"],
+                                                    secretKey: a.string("--curve-secret-key") ?? env["OCR_CURVE_SECRET_KEY"])
+        } catch {
+            throw UsageError("\(error)", command: name)
+        }
+        if security != nil, endpoint == nil {
+            throw UsageError("CURVE keys are for a remote coordinator; the embedded cluster needs none", command: name)
+        }
     }
 
     func run() async -> ExitCode {
@@ -62,7 +83,7 @@ struct SubmitCommand: Sendable {
             target = endpoint
         } else {
             do {
-                let started = try LocalCluster(workers: localWorkers, engine: LocalEngine.factory(),
+                let started = try LocalCluster(workers: localWorkers, engine: localEngine,
                                                logger: Logger(component: "ocr-submit", level: logLevel))
                 cluster = started
                 target = started.clientEndpoint
@@ -73,7 +94,7 @@ struct SubmitCommand: Sendable {
         }
         defer { cluster?.stop() }
         do {
-            let client = try OCRClient(endpoint: target)
+            let client = try OCRClient(endpoint: target, security: security)
             defer { client.close() }
             // A DEALER connects to anything; a quick health probe turns silence into a clear error.
             do {
@@ -83,7 +104,9 @@ struct SubmitCommand: Sendable {
                 return .unavailable
             }
             switch action {
-            case .submit(let files): return try await submit(files, client)
+            case .submit(let files):
+                if let math { return try await solve(files, client, math) }
+                return try await submit(files, client)
             case .status: print(Report.status(try await client.clusterStatus()), terminator: "")
             case .jobs: print(Report.jobs(try await client.jobs()), terminator: "")
             case .cancel(let id): print(Report.jobLine(try await client.cancel(jobID: id)))

@@ -2,7 +2,9 @@
 // wiring only; the runtime is OCRWorker.WorkerRuntime.
 import Foundation
 import OCRCommandLine
+import OCREngine
 import OCRLog
+import OCRTransport
 import OCRWorker
 
 let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -14,17 +16,20 @@ let spec = CommandSpec(
     options: [
         .option("--coordinator", short: "-c", value: "ENDPOINT", help: "The coordinator's worker endpoint, e.g. tcp://HOST:5556 (required)."),
         .option("--slots", short: "-s", value: "N", default: "\(cores)", help: "Pages recognised at once, one engine thread each (this machine's cores)."),
-        .option("--engine", short: "-e", value: "ENGINE", default: "null", help: "The engine; see ENGINES below."),
+        .option("--engine", short: "-e", value: "ENGINE", default: "tesseract", help: "The engine; see ENGINES below."),
+        .option("--tessdata", value: "DIR", help: "Tesseract language data (default: $TESSDATA_PREFIX, else Debian's tessdata)."),
         .option("--heartbeat-ms", value: "MS", default: "1000", help: "Heartbeat interval, announced to the coordinator."),
         .option("--liveness", value: "N", default: "3", help: "Heartbeat intervals of silence after which the coordinator is taken for dead."),
         .option("--drain-timeout-ms", value: "MS", default: "30000", help: "On SIGTERM/SIGINT, how long held pages may still run before they are given back."),
         .option("--label", value: "KEY=VALUE", help: "A label shown by ClusterStatus (repeatable)."),
+        .option("--curve-server-key", value: "KEY", help: "CURVE: the coordinator's public key (file or Z85 text); encrypts the link."),
+        .option("--curve-secret-key", value: "FILE", help: "CURVE: this worker's secret key (default: a fresh key per process)."),
         .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
     ],
     footer: """
     ENGINES (N is a task's page_index, zero-based as on the wire; fault engines act as `null` on other pages):
-      null                  empty result at once, nothing decoded (overhead benchmarks). The default
-                            until the Tesseract engine lands on main.
+      tesseract             Tesseract, one instance per engine thread, models loaded at startup (default)
+      null                  empty result at once, nothing decoded (overhead benchmarks)
       sleep:MS              MS milliseconds per page without using the CPU; honours cancel and deadline
       crash-on:N[:MODE]     kill the process on page N; MODE kill (SIGKILL, default), abort, exit (code 70)
       hang-on:N             block on page N until cancelled or past its deadline
@@ -68,8 +73,14 @@ struct Options {
             }
             configuration.labels[String(label[..<eq])] = String(label[label.index(after: eq)...])
         }
-        let engineSpec = arguments.string("--engine") ?? "null"
-        guard let engine = PageEngineFactory.builtin(engineSpec) else {
+        do {
+            configuration.security = try CurveClientSecurity.from(serverKey: arguments.string("--curve-server-key"),
+                                                                  secretKey: arguments.string("--curve-secret-key"))
+        } catch {
+            throw UsageError("\(error)", command: spec.name)
+        }
+        let engineSpec = arguments.string("--engine") ?? "tesseract"
+        guard let engine = PageEngineFactory.parse(engineSpec, tesseract: EngineConfiguration(tessdataPath: arguments.string("--tessdata"))) else {
             throw UsageError("--engine: unknown engine '\(engineSpec)' (see ENGINES in --help)", command: spec.name)
         }
         self.engine = engine

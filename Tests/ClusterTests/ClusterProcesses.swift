@@ -122,3 +122,24 @@ final class TestCluster: @unchecked Sendable {
         await coordinator.wait(timeout: .seconds(10))
     }
 }
+
+/// Runs `process` to completion without blocking a cooperative thread (the test runner has as
+/// many as cores) and returns its stdout and stderr.
+func runToCompletion(_ process: Process) async throws -> (stdout: Data, stderr: Data) {
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    return try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            do {
+                try process.run()
+                let stdout = out.fileHandleForReading.readDataToEndOfFile()
+                let stderr = err.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: (stdout, stderr))
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+}

@@ -48,13 +48,8 @@ import OCRWire
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = ["python3", Binaries.repoRoot.appendingPathComponent("Tests/ClusterTests/python_client.py").path,
                             cluster.clientEndpoint, Binaries.repoRoot.appendingPathComponent("proto").path, multipage]
-        let out = Pipe(), err = Pipe()
-        python.standardOutput = out
-        python.standardError = err
-        try python.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
+        let (data, errData) = try await runToCompletion(python)
+        let errText = String(decoding: errData, as: UTF8.self)
         #expect(python.terminationStatus == 0, "python stderr: \(errText)")
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "stdout: \(String(decoding: data, as: UTF8.self))")
         #expect(json["page_count"] as? Int == 3)

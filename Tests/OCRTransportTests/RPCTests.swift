@@ -107,7 +107,9 @@ import OCRWire
         await #expect(throws: OCRError(.deadlineExceeded, "deadline of 200 ms exceeded")) {
             _ = try await client.unary(CoordinatorMethod.getJob.rawValue, request: [], timeout: .milliseconds(200))
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Generous: the test runner's cooperative threads are shared with CPU-heavy suites; the
+        // code above proves the deadline ended the call, this only proves nothing hung.
+        #expect(ContinuousClock.now - start < .seconds(30))
         try await waitUntil { h.cancelled.withLock { $0 } == [CoordinatorMethod.getJob.rawValue] }
     }
 

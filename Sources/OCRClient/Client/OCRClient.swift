@@ -24,11 +24,14 @@ public final class OCRClient: Sendable {
     /// sends progress at least every few seconds while a job runs).
     public let watchIdleTimeout: Duration
 
-    public init(endpoint: String, callTimeout: Duration = .seconds(60), watchIdleTimeout: Duration = .seconds(60)) throws {
+    /// - Parameter security: CURVE towards a coordinator that requires it (its public key and
+    ///   this client's key pair); nil: plain TCP.
+    public init(endpoint: String, callTimeout: Duration = .seconds(60), watchIdleTimeout: Duration = .seconds(60),
+                security: CurveClientSecurity? = nil) throws {
         self.endpoint = endpoint
         self.callTimeout = callTimeout
         self.watchIdleTimeout = watchIdleTimeout
-        self.rpc = try RPCClient(endpoint: endpoint)
+        self.rpc = try RPCClient(endpoint: endpoint) { socket in try security?.apply(to: socket) }
     }
 
     /// Closes the connection; calls in flight fail with CANCELLED.

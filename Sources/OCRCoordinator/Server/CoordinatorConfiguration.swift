@@ -1,4 +1,5 @@
 import OCRLog
+import OCRTransport
 import OCRWire
 
 /// How a coordinator is started: endpoints, scheduler tunables, limits, and how input files
@@ -18,6 +19,8 @@ public struct CoordinatorConfiguration: Sendable {
     /// `OCRError` naming the file for corrupt or unsupported input. Called off the I/O thread.
     public var splitter: @Sendable (InputFile) throws -> [PageDescriptor]
     public var logger: Logger
+    /// CURVE encryption and key allow-lists on both endpoints (DESIGN section 6); nil: plain TCP.
+    public var security: CurveServerSecurity?
 
     public init(splitter: @escaping @Sendable (InputFile) throws -> [PageDescriptor], logger: Logger) {
         self.splitter = splitter

@@ -66,10 +66,25 @@ final class CoordinatorCore: @unchecked Sendable {
         self.control = control
         let unixMs = Int64(Date().timeIntervalSince1970 * 1000)
         self.scheduler = Scheduler(settings: configuration.scheduler, startedAtUnixMs: unixMs)
+        let security = configuration.security
+        if let security {
+            // The authenticator must be in place before the CURVE sockets bind.
+            try ZAPHandler.install(on: control) { request in
+                let allowed = security.authorize(request)
+                if !allowed {
+                    configuration.logger.warning("refused a connection", ["domain": request.domain, "address": request.address,
+                                                                         "key": request.clientKey?.z85 ?? "none"])
+                }
+                return allowed
+            }
+        }
         rpc = try RPCServer(bind: configuration.clientEndpoint, control: control,
                             maxMessageBytes: configuration.maxMessageBytes,
-                            streamingMethods: [CoordinatorMethod.watchJob.rawValue])
+                            streamingMethods: [CoordinatorMethod.watchJob.rawValue]) { socket in
+            try security?.apply(to: socket, domain: CurveServerSecurity.clientDomain)
+        }
         let workers = try control.context.makeSocket(.router)
+        try security?.apply(to: workers, domain: CurveServerSecurity.workerDomain)
         try workers.set(.routerMandatory(true))
         try workers.set(.maxMessageSize(configuration.maxMessageBytes))
         try workers.set(.sendHighWaterMark(100_000))

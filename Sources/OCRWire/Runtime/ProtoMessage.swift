@@ -35,7 +35,7 @@ extension ProtoMessage {
     public func serializedBytes() -> [UInt8] {
         var writer = ProtoWriter(capacity: 64)
         encode(to: &writer)
-        return writer.buffer
+        return writer.finish()
     }
 }
 

@@ -25,6 +25,23 @@ public struct ProtoReader {
 
     @inline(__always)
     mutating func readVarint() throws(WireDecodingError) -> UInt64 {
+        // Most keys, lengths and values on our wire are one byte; pixel coordinates two.
+        guard position < limit else { throw .truncated }
+        let first = base[position]
+        if first < 0x80 {
+            position += 1
+            return UInt64(first)
+        }
+        if limit - position >= 2, base[position + 1] < 0x80 {
+            let value = UInt64(first & 0x7F) | UInt64(base[position + 1]) << 7
+            position += 2
+            return value
+        }
+        return try readVarintSlow()
+    }
+
+    @inline(never)
+    mutating func readVarintSlow() throws(WireDecodingError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -130,10 +147,66 @@ public struct ProtoReader {
     mutating func readString(_ t: FieldTag) throws(WireDecodingError) -> String {
         try expect(t, .lengthDelimited)
         let range = try readLengthDelimitedRange(field: t.number)
-        guard let s = String(validating: UnsafeRawBufferPointer(rebasing: base[range]), as: UTF8.self) else {
-            throw .invalidUTF8(field: t.number)
-        }
+        let bytes = UnsafeRawBufferPointer(rebasing: base[range]).assumingMemoryBound(to: UInt8.self)
+        guard let s = Self.validatedString(bytes) else { throw .invalidUTF8(field: t.number) }
         return s
+    }
+
+    /// The string `bytes` spell, or nil when they are not valid UTF-8 (overlong forms,
+    /// surrogates, code points past U+10FFFF, truncated sequences).
+    ///
+    /// `String(validating:as:)` reaches an unspecialised generic validator in the standard
+    /// library (runtime metadata lookups on every call, a third of decode time on a dense page).
+    /// `String(decoding:as:)` is specialised for UTF-8 and validates in one pass, but repairs
+    /// invalid input with U+FFFD instead of failing; the bytes survive unchanged exactly when
+    /// they were valid, so comparing them back is the check.
+    @inline(__always)
+    static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if isASCII(bytes) {
+            // Nothing to repair. For up to 15 bytes this initializer builds the small-string
+            // form directly and skips validation when the bytes are ASCII.
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                _ = buffer.initialize(from: bytes)
+                return bytes.count
+            }
+        }
+        var s = String(decoding: bytes, as: UTF8.self)
+        let unchanged = s.withUTF8 { $0.count == bytes.count && equalBytes($0, bytes) }
+        return unchanged ? s : nil
+    }
+
+    /// True when every byte is below 0x80, eight bytes at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < bytes.count {
+            if p[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Byte equality of two buffers of the same length, eight bytes at a time.
+    @inline(__always)
+    static func equalBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let pa = a.baseAddress, let pb = b.baseAddress else { return a.count == b.count }
+        let ra = UnsafeRawPointer(pa), rb = UnsafeRawPointer(pb)
+        var i = 0
+        while i + 8 <= a.count {
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i += 8
+        }
+        while i < a.count {
+            if pa[i] != pb[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     mutating func readBytes(_ t: FieldTag) throws(WireDecodingError) -> [UInt8] {
@@ -176,6 +249,7 @@ public struct ProtoReader {
             let outerLimit = limit
             position = range.lowerBound
             limit = range.upperBound
+            if values.isEmpty { values.reserveCapacity(packedCount(range, wireType)) }
             while position < limit { values.append(try one(&self)) }
             limit = outerLimit
         } else {
@@ -201,7 +275,58 @@ public struct ProtoReader {
 
     mutating func readRepeatedString(_ t: FieldTag, into v: inout [String]) throws(WireDecodingError) { v.append(try readString(t)) }
     mutating func readRepeatedBytes(_ t: FieldTag, into v: inout [[UInt8]]) throws(WireDecodingError) { v.append(try readBytes(t)) }
+    /// How many values a packed payload holds, so the array is allocated once. Counted from the
+    /// bytes that are there (each varint ends in one byte below 0x80), never from a length
+    /// alone, so it cannot ask for more elements than the input carries.
+    func packedCount(_ range: Range<Int>, _ wireType: WireType) -> Int {
+        switch wireType {
+        case .fixed32: return range.count / 4
+        case .fixed64: return range.count / 8
+        default:
+            var n = 0
+            for i in range where base[i] < 0x80 { n += 1 }
+            return n
+        }
+    }
+
+    /// How many fields with the same key as the one just read follow back to back (including
+    /// it), so a repeated message field is allocated once. Only keys and lengths are read, and
+    /// only up to the current message's end; anything unusual just ends the count (the decode
+    /// that follows reports it).
+    func lengthDelimitedRunCount(key: UInt64) -> Int {
+        var p = position
+        var n = 0
+        while true {
+            guard let (length, afterLength) = peekVarint(at: p), length <= UInt64(limit - afterLength) else { break }
+            p = afterLength + Int(length)
+            n += 1
+            guard let (next, afterKey) = peekVarint(at: p), next == key else { break }
+            p = afterKey
+        }
+        return max(n, 1)
+    }
+
+    /// The varint at `p` and the offset after it, or nil if it is malformed or runs past `limit`.
+    @inline(__always)
+    func peekVarint(at p: Int) -> (UInt64, Int)? {
+        guard p < limit else { return nil }
+        let first = base[p]
+        if first < 0x80 { return (UInt64(first), p + 1) }
+        var value: UInt64 = 0, shift: UInt64 = 0, i = p
+        while i < limit, shift < 64 {
+            let byte = base[i]
+            value |= UInt64(byte & 0x7F) << shift
+            i += 1
+            if byte < 0x80 { return (value, i) }
+            shift += 7
+        }
+        return nil
+    }
+
     mutating func readRepeatedMessage<M: ProtoMessage>(_ t: FieldTag, into v: inout [M]) throws(WireDecodingError) {
+        if v.isEmpty, t.wireType == .lengthDelimited {
+            v.reserveCapacity(lengthDelimitedRunCount(key: UInt64(t.number) << 3 | 2))
+        }
         var m = M()
         try readMessage(t, into: &m)
         v.append(m)
@@ -218,11 +343,21 @@ public struct ProtoReader {
         position = range.lowerBound
         limit = range.upperBound
         var key = "", value = ""
-        while let entryTag = try nextTag() {
-            switch entryTag.number {
-            case 1: key = try readString(entryTag)
-            case 2: value = try readString(entryTag)
-            default: try skip(entryTag)
+        do throws(WireDecodingError) {
+            while let entryTag = try nextTag() {
+                switch entryTag.number {
+                case 1: key = try readString(entryTag)
+                case 2: value = try readString(entryTag)
+                default: try skip(entryTag)
+                }
+            }
+        } catch {
+            // Errors name the map field, not the entry's key (1) or value (2): those numbers
+            // belong to other fields of the enclosing message.
+            switch error {
+            case .wrongWireType, .lengthOutOfBounds: throw .malformedMapEntry(field: t.number)
+            case .invalidUTF8: throw .invalidUTF8(field: t.number)
+            default: throw error
             }
         }
         map[key] = value

@@ -1,0 +1,227 @@
+import Foundation
+import OCRWire
+
+/// Reads printed arithmetic from scans and computes it exactly: MathSolver.
+///
+/// Pages are recognised by the cluster with a whitelist of digits, operators and brackets and
+/// single-block segmentation. On each page the largest text region is the expression (as the
+/// original MathSolver app chose), or every line with `.allLines`. Each reading is normalised
+/// (`MathOCRNormalizer`: `x`/`×` -> `*`, `÷` -> `/`, dashes -> `-`, `O`/`l` between digits),
+/// checked against the grammar (`MathExpression`) and evaluated with exact rational arithmetic.
+/// When the engine's best reading does not parse, its next candidates are tried in order.
+///
+/// ```swift
+/// let answers = try await MathSolver().solve(files: [URL(fileURLWithPath: "sum.png")], using: client)
+/// print(answers[0].lines[0])   // (1+2)*3/5 = 1.8
+/// ```
+public struct MathSolver: Sendable {
+    /// Which lines of a page are expressions.
+    public enum Selection: Sendable, Hashable {
+        /// The line with the largest bounding box (the seed app's choice).
+        case largestRegion
+        /// Every line, in reading order.
+        case allLines
+    }
+
+    /// The characters recognition may produce. `×`, `÷`, `−` and `^` are listed for models that
+    /// know them (eng's LSTM model has `x`, `*`, `/` and dashes but none of those four).
+    public static let characterWhitelist = "0123456789.+-*/^()x×÷−—–"
+
+    public var selection: Selection
+    /// Other recognition options (languages, level, deskew, page ranges...); MathSolver's own
+    /// settings (whitelist, segmentation, candidates, no language correction) are written over them.
+    public var baseOptions = RecognitionOptions()
+    /// Readings per line tried before giving up on a line that does not parse (1...10).
+    public var candidates: Int
+
+    public init(selection: Selection = .largestRegion, candidates: Int = 3) {
+        self.selection = selection
+        self.candidates = min(10, max(1, candidates))
+    }
+
+    /// The recognition request MathSolver sends: the whitelist, a single uniform block of text
+    /// (Tesseract psm 6), no dictionary correction, `candidates` readings per word.
+    public var request: RecognizeTextRequest {
+        var request = RecognizeTextRequest()
+        request.baseOptions = baseOptions
+        if !baseOptions.languages.isEmpty {
+            request.recognitionLanguages = baseOptions.languages.split(separator: "+").map(String.init)
+        }
+        request.recognitionLevel = baseOptions.level == .fast ? .fast : .accurate
+        request.characterWhitelist = Self.characterWhitelist
+        request.pageSegmentationMode = .singleBlock
+        request.usesLanguageCorrection = false
+        request.maximumCandidates = candidates
+        return request
+    }
+
+    // MARK: Pure parts
+
+    /// Normalises, parses and evaluates one reading.
+    public static func solve(_ text: String) throws(MathError) -> MathSolution {
+        let expression = MathOCRNormalizer.normalize(text)
+        let parsed = try MathExpression(expression)
+        return MathSolution(recognizedText: text, expression: expression, value: try parsed.evaluate())
+    }
+
+    /// The answer for one recognised line: its best reading that parses (a division by zero
+    /// in a reading that parses is that line's answer); the best reading's error when none parses.
+    public func answer(for observation: RecognizedTextObservation) -> Result<MathSolution, MathError> {
+        var firstError: MathError?
+        for reading in observation.topCandidates(candidates) {
+            do {
+                return .success(try Self.solve(reading.string))
+            } catch where error.isInvalidExpression {
+                if firstError == nil { firstError = error }
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .failure(firstError ?? MathError(.empty, "no text was recognised"))
+    }
+
+    /// The lines of a page that hold expressions, per `selection`.
+    public func expressionLines(_ observations: [RecognizedTextObservation]) -> [RecognizedTextObservation] {
+        switch selection {
+        case .allLines:
+            return observations
+        case .largestRegion:
+            // The largest box; the first of equals.
+            var best: RecognizedTextObservation?
+            for observation in observations {
+                let area = observation.boundingBox.width * observation.boundingBox.height
+                if let b = best, b.boundingBox.width * b.boundingBox.height >= area { continue }
+                best = observation
+            }
+            return best.map { [$0] } ?? []
+        }
+    }
+
+    /// Answers for every page of a recognised document, in page order.
+    public func answers(for document: Document) -> [MathPageAnswer] {
+        document.pages.map { page in
+            guard let result = page.result else {
+                let error = page.error ?? OCRError(.unavailable, "page \(page.pageIndex + 1) was not recognised")
+                return MathPageAnswer(pageIndex: page.pageIndex, file: error.file ?? "", filePage: 0, lines: [], pageError: error)
+            }
+            let file = result.file, filePage = Int(result.filePage == 0 ? 1 : result.filePage)
+            let lines = expressionLines(result.recognizedTextObservations)
+            guard !lines.isEmpty else {
+                let error = MathSolverError(file: file, page: filePage, line: nil, recognizedText: "",
+                                            error: MathError(.empty, "no text was recognised"))
+                return MathPageAnswer(pageIndex: page.pageIndex, file: file, filePage: filePage, lines: [.failure(error)], pageError: nil)
+            }
+            let numbered = selection == .allLines
+            let answers = lines.enumerated().map { index, line -> Result<MathSolution, MathSolverError> in
+                answer(for: line).mapError {
+                    MathSolverError(file: file, page: filePage, line: numbered ? index + 1 : nil,
+                                    recognizedText: line.topCandidates(1).first?.string ?? "", error: $0)
+                }
+            }
+            return MathPageAnswer(pageIndex: page.pageIndex, file: file, filePage: filePage, lines: answers, pageError: nil)
+        }
+    }
+
+    // MARK: Over the cluster
+
+    /// Recognises `files` as one job and answers every page.
+    public func solve(files: [URL], using client: OCRClient) async throws -> [MathPageAnswer] {
+        answers(for: try await request.document(on: files, using: client))
+    }
+
+    /// Recognises in-memory files as one job and answers every page.
+    public func solve(inputs: [InputFile], using client: OCRClient,
+                      progress: (@Sendable (JobEvent) -> Void)? = nil) async throws -> [MathPageAnswer] {
+        let job = try await client.submit(inputs: inputs, options: try request.recognitionOptions())
+        return answers(for: try await client.document(for: job, progress: progress))
+    }
+}
+
+/// An expression read from a page and its exact value.
+public struct MathSolution: Sendable, Equatable, CustomStringConvertible {
+    /// What recognition read.
+    public let recognizedText: String
+    /// The normalised expression that was evaluated.
+    public let expression: String
+    public let value: Rational
+
+    /// `expression = value`: `(1+2)*3/5 = 1.8`, `1/3 = 1/3 (0.3333...)`.
+    public var description: String { "\(expression) = \(value)" }
+}
+
+/// A line that gave no value, with the file and page it is on.
+public struct MathSolverError: Error, Sendable, CustomStringConvertible {
+    public let file: String
+    /// 1-based page number within `file`.
+    public let page: Int
+    /// 1-based line number on the page (with `.allLines` only).
+    public let line: Int?
+    /// What recognition read (before normalisation).
+    public let recognizedText: String
+    public let error: MathError
+
+    /// `sum.png page 1: invalid expression '3+*4': '*' at position 3 has no left operand`.
+    public var description: String {
+        let place = "\(file.isEmpty ? "<input>" : file) page \(page)" + (line.map { " line \($0)" } ?? "")
+        let read = recognizedText.isEmpty || recognizedText == error.expression ? "" : " (read as '\(recognizedText)')"
+        return "\(place): \(error)\(read)"
+    }
+}
+
+/// The answers of one page.
+public struct MathPageAnswer: Sendable {
+    /// Zero-based index of the page in the job.
+    public let pageIndex: Int
+    public let file: String
+    /// 1-based page number within `file` (0 when the page failed before recognition).
+    public let filePage: Int
+    /// One entry per expression line (one with `.largestRegion`), in reading order.
+    public let lines: [Result<MathSolution, MathSolverError>]
+    /// Set when the page itself could not be recognised; `lines` is then empty.
+    public let pageError: OCRError?
+
+    /// True when the page was recognised and every line has a value.
+    public var isSolved: Bool {
+        pageError == nil && !lines.isEmpty && lines.allSatisfy { if case .success = $0 { true } else { false } }
+    }
+}
+
+/// What `ocr-submit --math` prints: one `expression = value` line per answered line on standard
+/// output (prefixed `FILE page N: ` when the job has more than one page), one message per
+/// problem for standard error, and counts for the exit status.
+public struct MathReport: Sendable {
+    /// Lines for standard output, each ending in a newline.
+    public let output: String
+    /// Messages for standard error (no trailing newline), each naming its file and page.
+    public let problems: [String]
+    /// Pages that could not be recognised at all.
+    public let failedPages: Int
+    /// Lines that gave no value (invalid, division by zero, nothing recognised).
+    public let unsolvedLines: Int
+
+    public init(_ answers: [MathPageAnswer]) {
+        let prefixed = answers.count > 1
+        var output = "", problems: [String] = []
+        var failedPages = 0, unsolved = 0
+        for page in answers {
+            if let error = page.pageError {
+                failedPages += 1
+                problems.append("page \(page.pageIndex + 1) of the job failed: \(error)")
+                continue
+            }
+            for line in page.lines {
+                switch line {
+                case .success(let solution):
+                    output += (prefixed ? "\(page.file) page \(page.filePage): " : "") + "\(solution)\n"
+                case .failure(let error):
+                    unsolved += 1
+                    problems.append(error.description)
+                }
+            }
+        }
+        self.output = output
+        self.problems = problems
+        self.failedPages = failedPages
+        self.unsolvedLines = unsolved
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// CURVE settings for a client-side socket (a worker's or a client's DEALER): the server's
+/// public key, and this peer's own key pair (generated per process when none is given, which
+/// is enough when the server keeps no allow-list for this kind of peer).
+public struct CurveClientSecurity: Sendable, Hashable {
+    public var serverKey: CurveKey
+    public var keyPair: CurveKeyPair
+
+    public init(serverKey: CurveKey, keyPair: CurveKeyPair) {
+        self.serverKey = serverKey
+        self.keyPair = keyPair
+    }
+
+    /// From command-line values: the server's public key (file or Z85 text) and optionally our
+    /// secret key file; a fresh key pair when none is given. nil when no server key is given.
+    public static func from(serverKey: String?, secretKey: String?) throws -> CurveClientSecurity? {
+        guard let serverKey else {
+            if secretKey != nil {
+                throw TransportError(code: .invalidArgument, message: "a CURVE secret key needs the server's public key too")
+            }
+            return nil
+        }
+        let pair = try secretKey.map(CurveKeyFile.keyPair(secretKey:)) ?? CurveKeyPair.generate()
+        return CurveClientSecurity(serverKey: try CurveKeyFile.key(serverKey), keyPair: pair)
+    }
+
+    /// Sets the CURVE client options on `socket` (before it connects).
+    public func apply(to socket: ZMQSocket) throws(TransportError) {
+        try socket.set(.curveClient(serverKey: serverKey, keyPair: keyPair))
+    }
+}
+
+/// CURVE settings for the coordinator: its key pair and, per endpoint, the public keys allowed
+/// in (nil: any client that knows the server's public key).
+public struct CurveServerSecurity: Sendable, Hashable {
+    public var keyPair: CurveKeyPair
+    public var allowedClients: CurveAllowList?
+    public var allowedWorkers: CurveAllowList?
+
+    /// ZAP domains that tell the two ROUTER sockets apart in the authenticator.
+    public static let clientDomain = "ocr.clients"
+    public static let workerDomain = "ocr.workers"
+
+    public init(keyPair: CurveKeyPair, allowedClients: CurveAllowList? = nil, allowedWorkers: CurveAllowList? = nil) {
+        self.keyPair = keyPair
+        self.allowedClients = allowedClients
+        self.allowedWorkers = allowedWorkers
+    }
+
+    /// The ZAP decision: CURVE only, and the key must be on the list of the socket's domain.
+    public func authorize(_ request: ZAPRequest) -> Bool {
+        guard request.mechanism == "CURVE", request.clientKey != nil else { return false }
+        switch request.domain {
+        case Self.clientDomain: return allowedClients?.allows(request) ?? true
+        case Self.workerDomain: return allowedWorkers?.allows(request) ?? true
+        default: return false
+        }
+    }
+
+    /// Sets the CURVE server options and the ZAP domain on one of the coordinator's ROUTERs.
+    public func apply(to socket: ZMQSocket, domain: String) throws(TransportError) {
+        try socket.set(.zapDomain(domain))
+        try socket.set(.curveServer(secretKey: keyPair.secretKey))
+    }
+}
+
+/// Key files: a key is its 40-character Z85 text on one line. A secret key file holds the secret
+/// key; the public key is derived from it. An allow-list file holds one public key per line
+/// (blank lines and `#` comments ignored).
+public enum CurveKeyFile {
+    /// Reads a key from `source`: a path to a key file, or the Z85 text itself.
+    public static func key(_ source: String) throws -> CurveKey {
+        let text: String
+        if source.count == 40, let key = CurveKey(z85: source) {
+            return key
+        } else {
+            do {
+                text = try String(contentsOfFile: source, encoding: .utf8)
+            } catch {
+                throw TransportError(code: .invalidArgument, message: "cannot read key file \(source): \(error.localizedDescription)")
+            }
+        }
+        let lines = significantLines(text)
+        guard lines.count == 1, let key = CurveKey(z85: lines[0]) else {
+            throw TransportError(code: .invalidArgument, message: "\(source) does not hold one 40-character Z85 key")
+        }
+        return key
+    }
+
+    /// The key pair whose secret key is in `source` (file or text).
+    public static func keyPair(secretKey source: String) throws -> CurveKeyPair {
+        try CurveKeyPair(secretKey: try key(source))
+    }
+
+    /// Reads an allow-list of public keys.
+    public static func allowList(_ path: String) throws -> CurveAllowList {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw TransportError(code: .invalidArgument, message: "cannot read key list \(path): \(error.localizedDescription)")
+        }
+        var keys: [CurveKey] = []
+        for (number, line) in significantLines(text).enumerated() {
+            guard let key = CurveKey(z85: line) else {
+                throw TransportError(code: .invalidArgument, message: "\(path): entry \(number + 1) is not a 40-character Z85 key")
+            }
+            keys.append(key)
+        }
+        return CurveAllowList(keys)
+    }
+
+    /// Writes a new key pair: `path` (secret key, mode 0600) and `path.pub` (public key).
+    public static func generate(at path: String) throws -> CurveKeyPair {
+        let pair = try CurveKeyPair.generate()
+        guard FileManager.default.createFile(atPath: path, contents: Data((pair.secretKey.z85 + "\n").utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw TransportError(code: .invalidArgument, message: "cannot write \(path)")
+        }
+        try Data((pair.publicKey.z85 + "\n").utf8).write(to: URL(fileURLWithPath: path + ".pub"))
+        return pair
+    }
+
+    private static func significantLines(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+}

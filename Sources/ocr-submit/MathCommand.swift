@@ -1,0 +1,59 @@
+import Foundation
+import OCRClient
+import OCRCommandLine
+import OCRWire
+
+/// `--math` and `--all-lines`: MathSolver from the command line.
+enum MathFlags {
+    static func make(_ a: ParsedArguments, options: RecognitionOptions) throws(UsageError) -> MathSolver? {
+        guard a.flag("--math") else {
+            if a.flag("--all-lines") { throw UsageError("--all-lines needs --math", command: "ocr-submit") }
+            return nil
+        }
+        if a.string("--output") != nil || a.string("--format") != "txt" {
+            throw UsageError("--math prints answers: --output and --format do not apply", command: "ocr-submit")
+        }
+        var solver = MathSolver(selection: a.flag("--all-lines") ? .allLines : .largestRegion)
+        solver.baseOptions = options
+        return solver
+    }
+}
+
+extension SubmitCommand {
+    /// Recognises `files` for MathSolver, prints the answers and maps the outcome to an exit code.
+    func solve(_ files: [URL], _ client: OCRClient, _ solver: MathSolver) async throws -> ExitCode {
+        let inputs = try InputFile.load(files)
+        let bar = ProgressBar(enabled: showProgress)
+        let counts = ProgressCounts()
+        let total = PageTotal()
+        let answers = try await solver.solve(inputs: inputs, using: client) { event in
+            counts.update(event)
+            if let p = event.progress { total.value = Int(p.pageCount) }
+            bar.update(done: counts.done, failed: counts.failed, total: max(1, total.value))
+        }
+        bar.finish()
+        let report = MathReport(answers)
+        FileHandle.standardOutput.write(Data(report.output.utf8))
+        for problem in report.problems {
+            FileHandle.standardError.write(Data("ocr-submit: \(problem)\n".utf8))
+        }
+        switch counts.finalState {
+        case .succeeded?, .partial?: break
+        default:
+            FileHandle.standardError.write(Data("ocr-submit: the job ended \(counts.finalState.map { "\($0)" } ?? "without a final state")\n".utf8))
+            return .jobFailed
+        }
+        if report.failedPages > 0 { return .somePagesFailed }
+        return report.unsolvedLines > 0 ? .dataError : .success
+    }
+}
+
+/// The job's page count as progress events report it.
+final class PageTotal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _value = 0
+    var value: Int {
+        get { lock.withLock { _value } }
+        set { lock.withLock { _value = newValue } }
+    }
+}

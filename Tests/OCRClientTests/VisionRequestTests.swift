@@ -1,0 +1,210 @@
+import Foundation
+import OCRWire
+import Testing
+@testable import OCRClient
+
+@Suite struct VisionRequestTests {
+    @Test func regionOfInterestFlipsToTheWiresTopLeftOrigin() throws {
+        // Vision's bottom half (origin bottom-left) is the wire's lower half: top edge at 0.5.
+        let bottomHalf = try #require(try NormalizedRect(x: 0, y: 0, width: 1, height: 0.5).wireRegionOfInterest())
+        #expect(bottomHalf.x == 0 && bottomHalf.y == 0.5 && bottomHalf.width == 1 && bottomHalf.height == 0.5)
+        let topHalf = try #require(try NormalizedRect(x: 0, y: 0.5, width: 1, height: 0.5).wireRegionOfInterest())
+        #expect(topHalf.y == 0)
+        let inner = try #require(try NormalizedRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4).wireRegionOfInterest())
+        #expect(abs(inner.x - 0.1) < 1e-12 && abs(inner.y - 0.4) < 1e-12 && abs(inner.width - 0.3) < 1e-12 && abs(inner.height - 0.4) < 1e-12)
+        // And back.
+        let back = NormalizedRect(wire: inner)
+        #expect(abs(back.y - 0.2) < 1e-12 && abs(back.height - 0.4) < 1e-12)
+        // The whole image is "no region".
+        #expect(try NormalizedRect.fullImage.wireRegionOfInterest() == nil)
+        // A pixel box at the top of the image, normalised (bottom-left) then sent as a region,
+        // comes back to its top-left pixel rows.
+        let pixelTop = NormalizedRect(imageRect: box(0, 0, 800, 150), imageWidth: 800, imageHeight: 600)
+        let wire = try #require(try pixelTop.wireRegionOfInterest())
+        #expect(abs(wire.y) < 1e-12 && abs(wire.height - 0.25) < 1e-12)
+    }
+
+    @Test func invalidRegionsAreRefused() {
+        for rect in [NormalizedRect(x: 0, y: 0, width: 0, height: 1), NormalizedRect(x: 0.5, y: 0, width: 0.6, height: 1),
+                     NormalizedRect(x: -0.1, y: 0, width: 0.5, height: 0.5), NormalizedRect(x: 0, y: .nan, width: 1, height: 1)] {
+            do {
+                _ = try rect.wireRegionOfInterest()
+                Issue.record("accepted \(rect)")
+            } catch {
+                #expect(error.code == .invalidArgument)
+            }
+        }
+    }
+
+    @Test func relativeToARegionIsVisionsROICoordinates() {
+        let region = NormalizedRect(x: 0.5, y: 0.5, width: 0.5, height: 0.5)
+        let box = NormalizedRect(x: 0.75, y: 0.5, width: 0.25, height: 0.25)
+        #expect(box.relative(to: region) == NormalizedRect(x: 0.5, y: 0, width: 0.5, height: 0.5))
+        #expect(region.relative(to: region) == .fullImage)
+    }
+
+    @Test func recognizeTextRequestOptions() throws {
+        var request = RecognizeTextRequest()
+        var options = try request.recognitionOptions()
+        #expect(options.level == .accurate)
+        #expect(options.languageCorrection == true)
+        #expect(options.languages == "eng")
+        #expect(options.regionOfInterest == nil)
+        #expect(options.detectOnly == false)
+        #expect(options.candidates == 1)
+
+        request.recognitionLevel = .fast
+        request.usesLanguageCorrection = false
+        request.recognitionLanguages = ["en-US", "de-DE", "zh-Hans", "en-GB", "frk", "pt_BR"]
+        request.customWords = ["Zwölfkampf", "OCRmyPDF"]
+        request.minimumTextHeight = 0.05
+        request.regionOfInterest = NormalizedRect(x: 0.25, y: 0.5, width: 0.5, height: 0.25)
+        request.maximumCandidates = 40
+        request.baseOptions.deskew = true
+        options = try request.recognitionOptions()
+        #expect(options.level == .fast)
+        #expect(options.languageCorrection == false)
+        #expect(options.languages == "eng+deu+chi_sim+frk+por")
+        #expect(options.customWords == ["Zwölfkampf", "OCRmyPDF"])
+        #expect(options.minimumTextHeight == 0.05)
+        #expect(options.regionOfInterest == OCRWire.NormalizedRect.with { $0.x = 0.25; $0.y = 0.25; $0.width = 0.5; $0.height = 0.25 })
+        #expect(options.candidates == 10)
+        #expect(options.deskew)
+
+        request.minimumTextHeight = 1.5
+        #expect(throws: OCRError.self) { try request.recognitionOptions() }
+        #expect(RecognizeTextRequest.tesseractLanguages([]) == "")
+        #expect(RecognizeTextRequest.tesseractLanguages(["zh-Hant-TW", "ja", "ja-JP"]) == "chi_tra+jpn")
+    }
+
+    @Test func detectTextRectanglesRequestOptions() throws {
+        let options = try DetectTextRectanglesRequest(reportCharacterBoxes: true).recognitionOptions()
+        #expect(options.detectOnly && options.reportCharacterBoxes)
+        #expect(try DetectTextRectanglesRequest().recognitionOptions().reportCharacterBoxes == false)
+        // Per-page arrays in page order; pages without a result are empty.
+        let document = Document(results: [Fixtures.page(0), Fixtures.page(2)], pageCount: 3)
+        let pages = document.textRectangleObservations(reportCharacterBoxes: true)
+        #expect(pages.map(\.count) == [7, 0, 7])
+        #expect(pages[2].allSatisfy { r in r.characterBoxes!.allSatisfy { r.boundingBox.contains($0) } })
+    }
+
+    @Test func mathSolverRequest() throws {
+        var solver = MathSolver()
+        solver.baseOptions.languages = "eng+deu"
+        solver.baseOptions.level = .fast
+        let options = try solver.request.recognitionOptions()
+        #expect(options.characterWhitelist == MathSolver.characterWhitelist)
+        #expect(options.pageSegmentationMode == .singleBlock)
+        #expect(options.languageCorrection == false)
+        #expect(options.languages == "eng+deu")
+        #expect(options.level == .fast)
+        #expect(options.candidates == 3)
+    }
+
+    /// Boxes of every substring of a line lie within the box of the word they belong to, and
+    /// the flip puts lines higher on the page at larger y.
+    @Test func substringBoxesOfAnExpressionStayInTheirWords() throws {
+        let page = MathSolverTests.page([["(1+2)", "x", "3"], ["7/8"]])
+        let observations = page.recognizedTextObservations
+        #expect(observations[0].boundingBox.minY > observations[1].boundingBox.maxY)
+        let text = try #require(observations[0].topCandidates(1).first)
+        for word in observations[0].line.words {
+            let range = try #require(text.string.range(of: word.text))
+            let wordRect = NormalizedRect(imageRect: word.box!, imageWidth: 400, imageHeight: 200)
+            var i = range.lowerBound
+            while i < range.upperBound {
+                let next = text.string.index(after: i)
+                #expect(wordRect.contains(try #require(text.boundingBox(for: i..<next))))
+                i = next
+            }
+        }
+    }
+}
+
+@Suite struct MathSolverTests {
+    /// A 400x200 page with one line per entry of `lines` (each a list of words), 40 px apart;
+    /// `sizes` gives each line's character height (default 20).
+    static func page(_ lines: [[String]], sizes: [Int] = [], candidates: [String: [(String, Float)]] = [:],
+                     file: String = "sum.png", index: Int = 0) -> PageResult {
+        var y = 10
+        let textLines = lines.enumerated().map { n, words -> TextLine in
+            let height = n < sizes.count ? sizes[n] : 20
+            var x = 10
+            let built = words.map { text -> Word in
+                let word = Fixtures.word(text, x: x, y: y, advance: height / 2, height: height, candidates: candidates[text] ?? [])
+                x += text.count * height / 2 + 8
+                return word
+            }
+            y += height + 20
+            return Fixtures.line(built)
+        }
+        return PageResult.with {
+            $0.pageIndex = UInt32(index)
+            $0.file = file
+            $0.filePage = 1
+            $0.width = 400
+            $0.height = 200
+            $0.blocks = [Fixtures.block([Fixtures.paragraph(textLines)])]
+        }
+    }
+
+    @Test func largestRegionIsTheExpression() {
+        // A small question number above a large expression.
+        let page = Self.page([["7."], ["(1+2)", "x", "3/5"]], sizes: [10, 30])
+        let answers = MathSolver().answers(for: Document(results: [page]))
+        #expect(answers.count == 1)
+        #expect(answers[0].lines.map { (try? $0.get())?.description } == ["(1+2)*3/5 = 1.8"])
+        #expect(answers[0].isSolved)
+        #expect(MathReport(answers).output == "(1+2)*3/5 = 1.8\n")
+    }
+
+    @Test func allLinesAnswersEveryLineAndNamesTheBadOnes() {
+        let page = Self.page([["1/3"], ["3+*4"], ["1/(2-2)"], ["2^10"]])
+        let answers = MathSolver(selection: .allLines).answers(for: Document(results: [page]))
+        let report = MathReport(answers)
+        #expect(report.output == "1/3 = 1/3 (0.3333...)\n2^10 = 1024\n")
+        #expect(report.problems == [
+            "sum.png page 1 line 2: invalid expression '3+*4': '*' at position 3 has no left operand",
+            "sum.png page 1 line 3: division by zero in '1/(2-2)': 1 / 0",
+        ])
+        #expect(report.unsolvedLines == 2 && report.failedPages == 0)
+        #expect(!answers[0].isSolved)
+    }
+
+    @Test func candidatesAreTriedWhenTheBestReadingDoesNotParse() {
+        // The engine's best reading "1+.2" is not an expression; its candidate "1+2" is.
+        let page = Self.page([["(1+.2)x3"]], candidates: ["(1+.2)x3": [("(1+2)x3", 0.5)]])
+        let answer = MathSolver().answers(for: Document(results: [page]))[0]
+        #expect((try? answer.lines[0].get())?.description == "(1+2)*3 = 9")
+        #expect((try? answer.lines[0].get())?.recognizedText == "(1+2)x3")
+        // With one candidate only, the error is the best reading's, with what was read.
+        let strict = MathSolver(candidates: 1).answers(for: Document(results: [page]))[0]
+        guard case .failure(let error)? = strict.lines.first else { Issue.record("solved"); return }
+        #expect(error.description == "sum.png page 1: invalid expression '(1+.2)*3': a decimal point needs digits on both sides, at position 4 (read as '(1+.2)x3')")
+        // A division by zero in the best reading is the answer: no candidate is tried.
+        let zero = Self.page([["4/0"]], candidates: ["4/0": [("4/6", 0.5)]])
+        guard case .failure(let z)? = MathSolver().answers(for: Document(results: [zero]))[0].lines.first else { Issue.record("solved"); return }
+        #expect(z.error.kind == .divisionByZero)
+    }
+
+    @Test func pagesWithoutTextOrResultAreReported() {
+        let empty = PageResult.with { $0.file = "blank.png"; $0.filePage = 1; $0.width = 10; $0.height = 10 }
+        let good = Self.page([["6x7"]], file: "b.tiff", index: 1)
+        var document = Document(results: [empty, good], pageCount: 3)
+        document.addFailure(pageIndex: 2, error: OCRError(.invalidArgument, "cannot decode", file: "c.png"))
+        let report = MathReport(MathSolver().answers(for: document))
+        #expect(report.output == "b.tiff page 1: 6*7 = 42\n")
+        #expect(report.problems.count == 2)
+        #expect(report.problems[0] == "blank.png page 1: invalid expression: no text was recognised")
+        #expect(report.problems[1].hasPrefix("page 3 of the job failed: "))
+        #expect(report.problems[1].contains("c.png"))
+        #expect(report.failedPages == 1 && report.unsolvedLines == 1)
+    }
+
+    @Test func solveNormalisesOCRText() throws {
+        #expect(try MathSolver.solve("(1 + 2) × 3 ÷ 5").description == "(1+2)*3/5 = 1.8")
+        #expect(try MathSolver.solve("1O5 — 4 =").description == "105-4 = 101")
+        #expect(try MathSolver.solve("1/3").description == "1/3 = 1/3 (0.3333...)")
+        #expect(throws: MathError.self) { try MathSolver.solve("hello") }
+    }
+}

@@ -1,0 +1,106 @@
+import OCRTransport
+import Foundation
+import OCREngine
+import OCRWire
+import Testing
+@testable import OCRWorker
+
+@Suite("Engines and PageControl")
+struct EngineTests {
+    @Test("--engine values parse into the engines they name", arguments: [
+        ("null", "null"), ("sleep:25", "sleep:25"), ("crash-on:3", "crash-on:3:kill"), ("crash-on:3:abort", "crash-on:3:abort"),
+        ("crash-on:0:exit", "crash-on:0:exit"), ("hang-on:2", "hang-on:2"), ("fail-on:4", "fail-on:4:internal"),
+        ("fail-on:4:invalid", "fail-on:4:invalid_argument"), ("tesseract", "tesseract"),
+    ])
+    func parses(spec: String, name: String) {
+        #expect(PageEngineFactory.parse(spec)?.name == name)
+    }
+
+    @Test("malformed --engine values are refused", arguments: [
+        "", "nul", "sleep", "sleep:x", "sleep:-1", "crash-on", "crash-on:x", "crash-on:1:segv", "hang-on:", "fail-on:1:oops", "null:1",
+    ])
+    func refuses(spec: String) {
+        #expect(PageEngineFactory.parse(spec) == nil)
+    }
+
+    @Test("cancel wakes a sleeping page at once and reports the cancel code; hooks run once")
+    func cancelWakesSleep() throws {
+        let control = PageControl()
+        let hooks = Locked(0)
+        control.onCancel { hooks.withLock { $0 += 1 } }
+        let task = pageTask(5)
+        let cancelled = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            Thread.sleep(forTimeInterval: 0.05)
+            control.cancel(.cancelled)
+            control.cancel(.unavailable)
+            cancelled.signal()
+        }
+        thread.start()
+        let start = ContinuousClock.now
+        #expect(throws: OCRError(.cancelled, "page was cancelled", file: "scan.tiff", page: 5)) {
+            try control.sleep(for: .seconds(10), task)
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        cancelled.wait()
+        #expect(control.stopCode == .cancelled)
+        #expect(hooks.withLock { $0 } == 1)
+        let late = Locked(false)
+        control.onCancel { late.withLock { $0 = true } }
+        #expect(late.withLock { $0 }, "a hook added after the cancel runs at once")
+    }
+
+    @Test("the deadline stops a page with DEADLINE_EXCEEDED")
+    func deadline() throws {
+        let control = PageControl(deadline: .now + .milliseconds(50))
+        #expect(!control.isCancelled)
+        #expect(throws: OCRError.self) { try control.sleep(for: .seconds(10), pageTask(0)) }
+        #expect(control.stopCode == .deadlineExceeded)
+        #expect(control.remaining == .zero)
+    }
+
+    @Test("a task already cancelled never reaches the engine")
+    func cancelledBeforeStart() {
+        final class MustNotRun: PageEngine {
+            func recognize(task: PageTask, control: PageControl) throws -> PageResult {
+                Issue.record("engine ran a cancelled task")
+                return PageResult()
+            }
+        }
+        let control = PageControl()
+        control.cancel(.unavailable)
+        let work = EngineWork(task: pageTask(2), key: .init(jobID: "job-1", pageIndex: 2, attempt: 1), uid: 9, control: control, receivedAt: .now)
+        let outcome = EngineThreads.execute(work, on: MustNotRun())
+        #expect(throws: OCRError.self) { try outcome.get() }
+        if case .failure(let error) = outcome {
+            #expect(error.code == .unavailable)
+            #expect(error.pageIndex == 2)
+        }
+    }
+
+    @Test("TesseractPageEngine reads a real page and stamps the task's page, file and worker uid",
+          .enabled(if: EngineConfiguration().installedLanguages.contains("eng")))
+    func tesseractReadsAPage() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let bytes = try [UInt8](Data(contentsOf: fixtures.appendingPathComponent("text.png")))
+        let expected = try String(contentsOf: fixtures.appendingPathComponent("text.txt"), encoding: .utf8)
+        let engine = try PageEngineFactory.tesseract().make(0)
+        var task = pageTask(3)
+        task.file = "text.png"
+        task.filePage = 1
+        task.content = bytes
+        task.format = .png
+        let work = EngineWork(task: task, key: .init(jobID: "job-1", pageIndex: 3, attempt: 1), uid: 77, control: PageControl(), receivedAt: .now)
+        let page = try EngineThreads.execute(work, on: engine).get()
+        #expect(page.pageIndex == 3)
+        #expect(page.workerUid == 77)
+        #expect(page.file == "text.png")
+        let firstWord = expected.split(separator: " ").first.map(String.init) ?? ""
+        #expect(page.text.contains(firstWord), "text: \(page.text)")
+        // Cancelled up front: the adapter's token is tripped and the page reports CANCELLED.
+        let control = PageControl()
+        control.cancel()
+        let cancelled = EngineThreads.execute(EngineWork(task: task, key: work.key, uid: 77, control: control, receivedAt: .now), on: engine)
+        #expect(throws: OCRError.self) { try cancelled.get() }
+    }
+}

@@ -1,0 +1,175 @@
+import OCRWire
+import Testing
+@testable import OCRWorker
+
+/// The link state machine alone: no sockets, no threads, time as an argument.
+@Suite("WorkerLink state machine")
+struct WorkerLinkTests {
+    static let t0 = ContinuousClock.now
+    static func at(_ ms: Int) -> ContinuousClock.Instant { t0 + .milliseconds(ms) }
+
+    static func makeLink(uids: [UInt64] = Array(1...20)) -> WorkerLink {
+        var remaining = uids
+        return WorkerLink(configuration: .init(slots: 2, languages: ["eng"], version: "t", hostname: "h",
+                                               heartbeatInterval: .milliseconds(1000), liveness: 3,
+                                               drainTimeout: .milliseconds(5000), maxHeldTasks: 3),
+                          makeUID: { remaining.removeFirst() })
+    }
+
+    static func sent(_ directives: [WorkerLink.Directive]) -> [WorkerMessage] {
+        directives.compactMap { if case .send(let m) = $0 { m } else { nil } }
+    }
+    static func connects(_ directives: [WorkerLink.Directive]) -> [UInt64] {
+        directives.compactMap { if case .connect(let uid) = $0 { uid } else { nil } }
+    }
+    static func runs(_ directives: [WorkerLink.Directive]) -> [(WorkerLink.TaskKey, UInt64, PageControl)] {
+        directives.compactMap { if case .run(_, let key, let uid, let control) = $0 { (key, uid, control) } else { nil } }
+    }
+    static func stops(_ directives: [WorkerLink.Directive]) -> Bool {
+        directives.contains { if case .stop = $0 { true } else { false } }
+    }
+    static func task(_ page: UInt32) -> WorkerLink.Event {
+        .received(CoordinatorMessage.with { $0.command = .task(pageTask(page)) })
+    }
+    static let heartbeat = WorkerLink.Event.received(CoordinatorMessage.with { $0.command = .heartbeat(Heartbeat()) })
+
+    @Test("start: connect with a fresh uid and send Ready")
+    func start() {
+        var link = Self.makeLink()
+        let directives = link.handle(.start, now: Self.at(0))
+        #expect(Self.connects(directives) == [1])
+        #expect(Self.sent(directives).first?.ready?.workerUid == 1)
+        #expect(Self.sent(directives).first?.ready?.heartbeatIntervalMs == 1000)
+        #expect(link.handle(.start, now: Self.at(1)).isEmpty, "a link starts once")
+    }
+
+    @Test("a heartbeat only after one interval without sending anything; results count as sending")
+    func heartbeatOnlyWhenQuiet() {
+        var link = Self.makeLink()
+        _ = link.handle(.start, now: Self.at(0))
+        #expect(Self.sent(link.handle(.tick, now: Self.at(999))).isEmpty)
+        _ = link.handle(Self.heartbeat, now: Self.at(900))
+        let beat = Self.sent(link.handle(.tick, now: Self.at(1000)))
+        #expect(beat.first?.heartbeat?.sequence == 1)
+        // A task is held; its result resets the quiet timer.
+        let run = Self.runs(link.handle(Self.task(0), now: Self.at(1500)))
+        #expect(Self.sent(link.handle(.tick, now: Self.at(1800))).isEmpty)
+        _ = link.handle(Self.heartbeat, now: Self.at(1800))
+        let busy = Self.sent(link.handle(.tick, now: Self.at(2000)))
+        #expect(busy.first?.heartbeat?.busy == 1, "busy counts the held task")
+        let result = Self.sent(link.handle(.finished(run[0].0, uid: 1, .success(PageResult())), now: Self.at(2500)))
+        #expect(result.first?.result?.pageIndex == 0)
+        _ = link.handle(Self.heartbeat, now: Self.at(2600))
+        #expect(Self.sent(link.handle(.tick, now: Self.at(3400))).isEmpty)
+        #expect(Self.sent(link.handle(.tick, now: Self.at(3500))).first?.heartbeat?.sequence == 3)
+    }
+
+    @Test("silence: reconnect after liveness x interval with backoff 250, 500, 1000 ms ... capped at 8 s; contact resets it")
+    func backoff() {
+        var link = Self.makeLink()
+        _ = link.handle(.start, now: Self.at(0))
+        var now = 0
+        var delays: [Duration] = []
+        for _ in 0..<7 {
+            now += 3000
+            let lost = link.handle(.tick, now: Self.at(now))
+            #expect(lost.contains { if case .closeSocket = $0 { true } else { false } })
+            guard case .backingOff(let until) = link.phase else { Issue.record("not backing off"); return }
+            delays.append(until - Self.at(now))
+            now = Int((until - Self.t0).milliseconds)
+            #expect(Self.connects(link.handle(.tick, now: Self.at(now))).count == 1)
+        }
+        #expect(delays == [250, 500, 1000, 2000, 4000, 8000, 8000].map { .milliseconds($0) })
+        _ = link.handle(Self.heartbeat, now: Self.at(now + 10))
+        #expect(link.backoff == .milliseconds(250))
+    }
+
+    @Test("tasks of a lost connection are given back (UNAVAILABLE) and their results dropped")
+    func abandonedResults() {
+        var link = Self.makeLink()
+        _ = link.handle(.start, now: Self.at(0))
+        let run = Self.runs(link.handle(Self.task(0), now: Self.at(10)))
+        let lost = link.handle(.received(CoordinatorMessage.with { $0.command = .disconnect(Disconnect()) }), now: Self.at(20))
+        #expect(lost.contains { if case .cancel(_, .unavailable) = $0 { true } else { false } })
+        #expect(run[0].2.stopCode == nil, "the link only asks; the shell cancels")
+        _ = link.handle(.tick, now: Self.at(300))
+        #expect(link.currentUID == 2)
+        let late = link.handle(.finished(run[0].0, uid: 1, .success(PageResult())), now: Self.at(400))
+        #expect(Self.sent(late).isEmpty)
+    }
+
+    @Test("CancelTask cancels the matching held page only; the result still goes out")
+    func cancel() {
+        var link = Self.makeLink()
+        _ = link.handle(.start, now: Self.at(0))
+        _ = link.handle(Self.task(0), now: Self.at(1))
+        _ = link.handle(Self.task(1), now: Self.at(1))
+        let directives = link.handle(.received(CoordinatorMessage.with {
+            $0.command = .cancel(CancelTask.with { $0.jobId = "job-1"; $0.pageIndex = 1 })
+        }), now: Self.at(2))
+        #expect(directives.count == 1)
+        #expect(link.handle(.received(CoordinatorMessage.with {
+            $0.command = .cancel(CancelTask.with { $0.jobId = "other"; $0.pageIndex = 1 })
+        }), now: Self.at(3)).isEmpty)
+    }
+
+    @Test("remaining_ms sets the page deadline from the moment the task arrived")
+    func deadline() {
+        var link = Self.makeLink()
+        _ = link.handle(.start, now: Self.at(0))
+        var task = pageTask(0)
+        task.remainingMs = 1500
+        let run = Self.runs(link.handle(.received(CoordinatorMessage.with { $0.command = .task(task) }), now: Self.at(100)))
+        #expect(run.first?.2.deadline == Self.at(1600))
+    }
+
+    @Test("more tasks than maxHeldTasks are refused with UNAVAILABLE; duplicates are ignored")
+    func refuseBeyondCap() {
+        var link = Self.makeLink()
+        _ = link.handle(.start, now: Self.at(0))
+        for page in UInt32(0)..<3 { #expect(Self.runs(link.handle(Self.task(page), now: Self.at(1))).count == 1) }
+        #expect(Self.runs(link.handle(Self.task(0), now: Self.at(2))).isEmpty)
+        let refused = Self.sent(link.handle(Self.task(3), now: Self.at(2)))
+        #expect(refused.first?.result?.error?.code == .unavailable)
+        #expect(refused.first?.result?.error?.pageIndex == 3)
+    }
+
+    @Test("drain: refuse new tasks, finish held ones, then Disconnect and stop; the timeout gives pages back")
+    func drain() {
+        var link = Self.makeLink()
+        _ = link.handle(.start, now: Self.at(0))
+        let run = Self.runs(link.handle(Self.task(0), now: Self.at(1)))
+        #expect(!Self.stops(link.handle(.shutdown, now: Self.at(10))))
+        #expect(Self.sent(link.handle(Self.task(1), now: Self.at(20))).first?.result?.error?.code == .unavailable)
+        _ = link.handle(Self.heartbeat, now: Self.at(4000))
+        let timeout = link.handle(.tick, now: Self.at(5010))
+        #expect(timeout.contains { if case .cancel(_, .unavailable) = $0 { true } else { false } })
+        let done = link.handle(.finished(run[0].0, uid: 1, .failure(OCRError(.unavailable, "given back"))), now: Self.at(5020))
+        let messages = Self.sent(done)
+        #expect(messages.count == 2)
+        #expect(messages.first?.result?.error?.code == .unavailable)
+        #expect(messages.last?.disconnect != nil)
+        #expect(Self.stops(done))
+        #expect(link.phase == .stopped)
+        #expect(link.handle(.tick, now: Self.at(6000)).isEmpty)
+    }
+
+    @Test("shutdown while reconnecting stops at once, without a Disconnect")
+    func shutdownWhileBackingOff() {
+        var link = Self.makeLink()
+        _ = link.handle(.start, now: Self.at(0))
+        _ = link.handle(.tick, now: Self.at(3000))
+        let directives = link.handle(.shutdown, now: Self.at(3001))
+        #expect(Self.stops(directives))
+        #expect(Self.sent(directives).isEmpty)
+    }
+
+    @Test("malformed frames are logged and count as a sign of life, never a crash")
+    func malformed() {
+        var link = Self.makeLink()
+        _ = link.handle(.start, now: Self.at(0))
+        _ = link.handle(.malformed("bad signature"), now: Self.at(2900))
+        #expect(link.currentUID == 1)
+        #expect(Self.connects(link.handle(.tick, now: Self.at(3000))).isEmpty)
+    }
+}
