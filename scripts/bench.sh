@@ -48,7 +48,7 @@ json bench=machine cores="$(nproc)" cpu="$(lscpu | sed -n 's/^Model name: *//p' 
 	mem_gb="$(free -g | awk '/Mem:/ {print $2}')" kernel="$(uname -r)" \
 	tesseract="$(tesseract --version 2>&1 | head -1)" swift="$(swift --version 2>&1 | grep -o 'Swift version [^ ]*' | head -1)" \
 	ocrmypdf="$(ocrmypdf --version 2>/dev/null || echo missing)" commit="$(git rev-parse --short HEAD)" \
-	quick="$QUICK" peer_pages="$PEER_PAGES" repeat="$REPEAT" | record
+	quick="$QUICK" peer_pages="$PEER_PAGES" repeat="$REPEAT" loadavg="$(cut -d" " -f1-3 /proc/loadavg)" | record
 
 # The pages: the first PEER_PAGES pages of the real 28-page scan, rewritten with the 300 dpi the
 # scan really has (its DPI tag says 72), G4 as a bilevel scan is stored; one multipage TIFF (the
@@ -57,14 +57,8 @@ SCAN=../shared/testdata/multipage/aim916.tiff
 [ -f "$SCAN" ] || SCAN=Tests/Fixtures/multipage.tif
 [ -f "$SCAN" ] || { say "no multipage scan found (../shared/testdata/multipage/aim916.tiff)"; exit 1; }
 P=$BENCH_TMP/pages
-mkdir -p "$P/single"
-convert "$SCAN[0-$((PEER_PAGES - 1))]" -density 300 -units PixelsPerInch -compress Group4 "$P/pages.tif"
-convert "$P/pages.tif" -density 300 -units PixelsPerInch -compress Group4 +adjoin "$P/single/page-%03d.tif"
+python3 scripts/bench/pages.py "$SCAN" "$PEER_PAGES" "$P"
 img2pdf -o "$P/pages.pdf" "$P/pages.tif" 2>/dev/null || say "img2pdf failed: OCRmyPDF is skipped"
-# A 100-page job for the first-page latency: the scan's pages over and over.
-convert "$SCAN" -density 300 -units PixelsPerInch -compress Group4 "$P/all.tif"
-convert "$P/all.tif" "$P/all.tif" "$P/all.tif" "$P/all.tif" -compress Group4 "$P/four.tif"
-convert "$P/four.tif[0-99]" -compress Group4 "$P/hundred.tif"
 
 # Runs "$@" and records its wall time under name=$1's label.
 timed() {
@@ -164,5 +158,5 @@ if wants wire; then
 	fi
 fi
 
-json bench=run seconds="$(($(date +%s) - started))" | record
+json bench=run seconds="$(($(date +%s) - started))" loadavg="$(cut -d" " -f1-3 /proc/loadavg)" | record
 python3 scripts/bench/report.py --results "$RESULTS" --out BENCHMARKS.md --charts bench

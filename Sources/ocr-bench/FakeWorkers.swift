@@ -66,6 +66,25 @@ final class FakeWorkers: @unchecked Sendable {
         switch message.command {
         case .task(let task):
             counters.withLock { $0.tasks += 1 }
+            // Like a real worker with `slotsPerConnection` engine threads: prefetched tasks wait
+            // for a free slot.
+            waiting[socket, default: []].append(task)
+            startNext(on: socket, control: control)
+        case .disconnect:
+            counters.withLock { $0.disconnects += 1 }
+        default:
+            break
+        }
+    }
+
+    private var waiting: [SocketID: [PageTask]] = [:]
+    private var running: [SocketID: Int] = [:]
+
+    private func startNext(on socket: SocketID, control: SocketLoop.Control) {
+        while running[socket, default: 0] < slotsPerConnection, var queue = waiting[socket], !queue.isEmpty {
+            let task = queue.removeFirst()
+            waiting[socket] = queue
+            running[socket, default: 0] += 1
             control.schedule(after: pageTime) { [unowned self] control in
                 let result = WorkerMessage.with {
                     $0.command = .result(TaskResult.with {
@@ -81,11 +100,9 @@ final class FakeWorkers: @unchecked Sendable {
                 }
                 _ = try? control.send(WorkerEnvelope(result).frames, on: socket)
                 self.counters.withLock { $0.results += 1 }
+                self.running[socket, default: 1] -= 1
+                self.startNext(on: socket, control: control)
             }
-        case .disconnect:
-            counters.withLock { $0.disconnects += 1 }
-        default:
-            break
         }
     }
 

@@ -5,5 +5,5 @@ import sys
 args = sys.argv[1:]
 split = args.index("--")
 def words(paths):
-    return " ".join(open(p, encoding="utf-8", errors="replace").read().split())
+    return " ".join(" ".join(open(p, encoding="utf-8", errors="replace").read().split()) for p in paths)
 print("true" if words(sorted(args[:split])) == words(sorted(args[split + 1:])) else "false")
