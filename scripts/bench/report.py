@@ -175,7 +175,11 @@ class Report:
 
     # (2)
     def null(self):
-        t, l, s = self.one("null-throughput"), self.one("null-latency"), self.one("null-ocr-submit")
+        t = next((r for r in reversed(self.by("null-throughput")) if "prefetch" not in r), None)
+        l = next((r for r in reversed(self.by("null-latency")) if "prefetch" not in r), None)
+        t16 = next((r for r in reversed(self.by("null-throughput")) if "prefetch" in r), None)
+        l16 = next((r for r in reversed(self.by("null-latency")) if "prefetch" in r), None)
+        s = self.one("null-ocr-submit")
         if not t and not l:
             return
         self.out("## 2. Protocol overhead: null engine (issue 5)")
@@ -197,6 +201,12 @@ class Report:
                      f"after another: **p50 {l['page_ms_p50']:.3f} ms, p99 {l['page_ms_p99']:.3f} ms** (max {l['page_ms_max']:.2f} ms; "
                      f"SubmitJob alone p50 {l['submit_ms_p50']:.3f} ms, p99 {l['submit_ms_p99']:.3f} ms; to JobFinished p50 "
                      f"{l['finished_ms_p50']:.3f} ms, p99 {l['finished_ms_p99']:.3f} ms). Goal p99 < 2 ms: {status}")
+        if t16 or l16:
+            self.out(f"- With `ocr-coordinator --prefetch {(t16 or l16)['prefetch']}` (a worker may hold slots + "
+                     f"{(t16 or l16)['prefetch']} tasks instead of slots + 1): "
+                     + (f"**{t16['pages_per_s_median']:.0f} page tasks/s** (all: {', '.join(f'{x:.0f}' for x in t16['pages_per_s_all'])})" if t16 else "")
+                     + (f"; one-page round trip p50 {l16['page_ms_p50']:.3f} ms, p99 {l16['page_ms_p99']:.3f} ms" if l16 else "")
+                     + ". The goals above are checked with the defaults (prefetch 1).")
         if s:
             self.out(f"- The same through `ocr-submit` (process start, reading the file, rendering text): "
                      f"{s['pages']} pages in {s['seconds']:.2f} s = {s['pages'] / s['seconds']:.0f} pages/s, which is why "
