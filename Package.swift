@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // ocr-cluster: a Swift OCR worker cluster for Linux. Layers, one direction only:
-// CZeroMQ/CTesseract -> OCRWire -> OCRTransport -> OCREngine -> OCRCoordinator/OCRWorker -> OCRClient -> executables.
+// CZeroMQ/CTesseract/CTIFF -> OCRWire -> OCRTransport -> OCREngine -> OCRCoordinator/OCRWorker -> OCRClient -> executables.
 // OCRLog and OCRCommandLine are leaf utilities (logging, option parsing) any layer may use.
 import PackageDescription
 
@@ -21,11 +21,12 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .target(name: "OCRLog"),
         .target(name: "OCRCommandLine"),
         .target(name: "OCRWire"),
         .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
-        .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract"]),
+        .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract", "CTIFF"]),
         .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog"]),
         .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCREngine", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),

@@ -9,7 +9,7 @@ public struct WorkerIdentity: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One page of a job as the splitter produced it. `content` is the page in its compressed form
-/// (for PDF, the whole file: `[UInt8]` is copy-on-write, so a 1,000-page PDF is stored once).
+/// (one page's own bytes: a TIFF directory copied raw, a single-page PDF; see OCREngine's splitter).
 public struct PageDescriptor: Sendable, Equatable {
     /// Input file name, as submitted.
     public var file: String

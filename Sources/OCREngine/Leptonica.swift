@@ -61,22 +61,6 @@ final class Pix {
         return ImageHeader(width: Int(w), height: Int(h), bitsPerSample: Int(bps), samplesPerPixel: Int(spp), leptonicaFormat: format)
     }
 
-    /// Number of directories (pages) in a TIFF, walking the directory chain without decoding pixels.
-    static func tiffPageCount(_ bytes: [UInt8]) throws(OCRError) -> Int {
-        _ = silenceLeptonica
-        var copy = bytes  // fmemopen wants a mutable buffer; it is only read.
-        var n: Int32 = 0
-        let rc: Int32 = copy.withUnsafeMutableBytes { buf in
-            // fmemopen: NULL on failure (e.g. size 0).
-            guard let fp = fmemopen(buf.baseAddress, buf.count, "rb") else { return 1 }
-            defer { fclose(fp) }
-            return tiffGetCount(fp, &n)  // 0 on success, 1 if not a TIFF.
-        }
-        try CheckC.zero(rc, "counting TIFF pages", code: .invalidArgument)
-        guard n > 0 else { throw OCRError(.invalidArgument, "TIFF has no pages") }
-        return Int(n)
-    }
-
     /// Decodes a whole single image (any Leptonica format).
     static func decode(_ bytes: [UInt8]) throws(OCRError) -> Pix {
         _ = silenceLeptonica

@@ -25,17 +25,22 @@ public struct PDFRasterizer: Sendable {
         return n
     }
 
-    /// Page size in points (1/72 inch) of the 1-based `page`, with its /Rotate applied.
-    func pageSize(_ pdf: [UInt8], page: Int) throws(OCRError) -> (width: Double, height: Double) {
+    /// Page size in points (1/72 inch) of the 1-based `page`, with its /Rotate applied, and the
+    /// page of `pdf` that holds it: `page` itself, or 1 when `pdf` has a single page (a page the
+    /// splitter cut out of a larger file, `page` being its number in that file).
+    func pageSize(_ pdf: [UInt8], page: Int) throws(OCRError) -> (width: Double, height: Double, contentPage: Int) {
         let info = try self.info(pdf, page: page)
-        guard let size = info.size else { throw OCRError(.invalidArgument, "PDF page \(page) does not exist") }
-        return size
+        let contentPage = info.pages == 1 ? 1 : page
+        guard let size = info.sizes[contentPage] else { throw OCRError(.invalidArgument, "PDF page \(page) does not exist") }
+        return (size.width, size.height, contentPage)
     }
 
     /// Rasterises the 1-based `page` at `dpi` to 8-bit gray PNG bytes (or colour when `color`).
+    /// A single-page `pdf` is that page whatever `page` says (see ``pageSize(_:page:)``).
     /// Refuses before rasterising when the page would exceed `maxPixels`.
     func rasterize(_ pdf: [UInt8], page: Int, dpi: Int, maxPixels: UInt64) throws(OCRError) -> [UInt8] {
         let size = try pageSize(pdf, page: page)
+        let contentPage = size.contentPage
         let w = size.width / 72 * Double(dpi), h = size.height / 72 * Double(dpi)
         if w * h > Double(maxPixels) {
             throw OCRError(.resourceExhausted, "PDF page \(page) at \(dpi) dpi would be \(Int(w))x\(Int(h)) pixels, over the limit of \(maxPixels)")
@@ -46,7 +51,7 @@ public struct PDFRasterizer: Sendable {
         guard FileManager.default.createFile(atPath: input, contents: Data(pdf)) else {
             throw OCRError(.internal, "cannot write a temporary PDF")
         }
-        let outcome = try Subprocess.run(pdftoppm, ["-r", "\(dpi)", "-f", "\(page)", "-l", "\(page)", "-gray", "-png", "-singlefile", input, dir.path + "/page"],
+        let outcome = try Subprocess.run(pdftoppm, ["-r", "\(dpi)", "-f", "\(contentPage)", "-l", "\(contentPage)", "-gray", "-png", "-singlefile", input, dir.path + "/page"],
                                          timeout: timeout, workDirectory: dir.path)
         guard outcome.status == 0, let png = FileManager.default.contents(atPath: dir.path + "/page.png") else {
             throw OCRError(.invalidArgument, "pdftoppm could not render page \(page): \(Self.firstLine(outcome.stderr))")
@@ -54,7 +59,8 @@ public struct PDFRasterizer: Sendable {
         return [UInt8](png)
     }
 
-    private struct Info { var pages: Int?; var size: (width: Double, height: Double)? }
+    /// `pdfinfo`'s page count and, when asked for pages, their sizes (rotation applied) by number.
+    private struct Info { var pages: Int?; var sizes: [Int: (width: Double, height: Double)] = [:] }
 
     private func info(_ pdf: [UInt8], page: Int?) throws(OCRError) -> Info {
         let dir = try TemporaryDirectory()
@@ -64,26 +70,30 @@ public struct PDFRasterizer: Sendable {
             throw OCRError(.internal, "cannot write a temporary PDF")
         }
         var args = [input]
-        if let page { args = ["-f", "\(page)", "-l", "\(page)", input] }
+        // Pages 1...page: pdfinfo clamps the last page to the page count, so a single-page PDF
+        // standing for page N of a larger file still reports its page 1.
+        if let page { args = ["-f", "1", "-l", "\(max(page, 1))", input] }
         let outcome = try Subprocess.run(pdfinfo, args, timeout: timeout, workDirectory: dir.path)
         guard outcome.status == 0 else {
             let why = outcome.stderr.contains("password") ? "PDF is encrypted (password required)" : "PDF is broken"
             throw OCRError(.invalidArgument, "\(why): \(Self.firstLine(outcome.stderr))")
         }
         var info = Info()
-        var rotation = 0
+        var rotations: [Int: Int] = [:]
         for line in String(decoding: outcome.stdout, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else { continue }
             if parts[0] == "Pages" { info.pages = Int(parts[1]) }
             // With -f/-l: "Page    3 size: 612 x 792 pts (letter)" and "Page    3 rot:  90".
-            if let page, Self.pageField(parts[0], "size") == page {
+            if let n = Self.pageField(parts[0], "size") {
                 let numbers = parts[1].split(separator: " ").compactMap { Double($0) }
-                if numbers.count >= 2 { info.size = (numbers[0], numbers[1]) }
+                if numbers.count >= 2 { info.sizes[n] = (numbers[0], numbers[1]) }
             }
-            if let page, Self.pageField(parts[0], "rot") == page { rotation = Int(parts[1]) ?? 0 }
+            if let n = Self.pageField(parts[0], "rot") { rotations[n] = Int(parts[1]) ?? 0 }
         }
-        if rotation % 180 != 0, let s = info.size { info.size = (s.height, s.width) }
+        for (n, rotation) in rotations where rotation % 180 != 0 {
+            if let s = info.sizes[n] { info.sizes[n] = (s.height, s.width) }
+        }
         return info
     }
 

@@ -60,8 +60,9 @@ public struct PageDecoder: Sendable {
                     pix = try Pix.decode(png)
                     pix.setResolution(dpi)
                 case .tiff:
-                    // Page N of a multipage file arrives cut out as a one-page TIFF (PageSplitter).
-                    let index = page.filePage > 1 && (try? Pix.tiffPageCount(page.content)) == 1 ? 0 : page.filePage - 1
+                    // A single-page TIFF is that page (the splitter cut it out); a whole multipage
+                    // file is decoded at directory `filePage`.
+                    let index = TIFFSplitter.isSinglePage(page.content) ? 0 : page.filePage - 1
                     let header = try Pix.tiffHeader(page.content, index: index)
                     try Self.check(header, limit: limit, where_)
                     pix = try Pix.decodeTIFF(page.content, index: index)

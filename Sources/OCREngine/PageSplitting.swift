@@ -1,9 +1,14 @@
 import Foundation
 import OCRWire
 
-/// One page of an input, cheap to make and to send: the file's encoded bytes (shared, not
-/// copied: `[UInt8]` is copy-on-write) plus which page inside it. Nothing is decoded until a
-/// worker calls ``PageDecoder/decode(_:options:)``. Mirrors the proto's `PageTask` fields.
+/// One page of an input, cheap to make and to send: the page's own encoded bytes plus its number
+/// in the original file. Nothing is decoded until a worker calls ``PageDecoder/decode(_:options:)``.
+/// Mirrors the proto's `PageTask` fields.
+///
+/// `content` holds one page: a single-page TIFF or PDF cut out of the original by
+/// ``PageSplitter`` (still compressed), or the original file when it has one page. The decoder
+/// decodes the only page of single-page content whatever `filePage` says; content with several
+/// pages (a whole multipage file, as older coordinators sent) is decoded at page `filePage`.
 public struct PageDescriptor: Sendable, Equatable {
     /// Input file name as submitted.
     public var file: String
@@ -11,7 +16,7 @@ public struct PageDescriptor: Sendable, Equatable {
     public var filePage: Int
     /// Zero-based index of the page across everything split together (the job).
     public var pageIndex: Int
-    /// The whole file's bytes, in compressed form (for TIFF and PDF, every page's).
+    /// This page's bytes in compressed form (a single-page TIFF or PDF, or a single image).
     public var content: [UInt8]
     /// The file's format (sniffed).
     public var format: ImageFormat
@@ -27,34 +32,39 @@ public struct PageDescriptor: Sendable, Equatable {
     var context: PageContext { PageContext(file: file, pageIndex: pageIndex, filePage: filePage) }
 }
 
-/// Splits inputs into ``PageDescriptor``s without decoding pixels: a multipage TIFF by walking its
-/// directory chain, a PDF by asking `pdfinfo` for the page count, a directory by listing its image
-/// files in name order. Synchronous (PDFs run a subprocess): call it off the cooperative pool.
+/// Splits inputs into ``PageDescriptor``s, each carrying only its own page, without decoding or
+/// rasterising pixels: a multipage TIFF into single-page TIFFs by copying each directory's tags and
+/// compressed strips (libtiff, like `tiffsplit`), a PDF into single-page PDFs with poppler's
+/// `pdfseparate` (one run, in a subprocess with the PDF timeout), a directory by listing its image
+/// files in name order. The pages of a file add up to about the file's size. Synchronous (PDFs run
+/// subprocesses): call it off the cooperative pool.
 public struct PageSplitter: Sendable {
     public var pdf: PDFRasterizer
+    /// Path or name of poppler's `pdfseparate`.
+    public var pdfseparate: String
 
-    public init(pdf: PDFRasterizer = PDFRasterizer()) { self.pdf = pdf }
+    public init(pdf: PDFRasterizer = PDFRasterizer(), pdfseparate: String = "pdfseparate") {
+        self.pdf = pdf
+        self.pdfseparate = pdfseparate
+    }
 
     /// The pages of one file. `format` unspecified: sniffed from the bytes.
-    /// Throws `INVALID_ARGUMENT` (naming the file, page 0) for empty, unknown or unreadable input.
+    /// Throws `INVALID_ARGUMENT` (naming the file and page) for empty, unknown or unreadable input
+    /// or a broken TIFF directory chain or strip, and the PDF errors of ``PDFRasterizer``.
     public func pages(file: String, content: [UInt8], format: ImageFormat = .unspecified, firstPageIndex: Int = 0) throws(OCRError) -> [PageDescriptor] {
         let context = PageContext(file: file, pageIndex: firstPageIndex, filePage: 1)
         return try context.stamp { () throws(OCRError) -> [PageDescriptor] in
             guard !content.isEmpty else { throw OCRError(.invalidArgument, "\(file) is empty (0 bytes)") }
             let kind = format == .unspecified ? ImageFormat.sniff(content) : format
             guard let kind else { throw OCRError(.invalidArgument, "\(file) is not an image or PDF this engine reads (unknown format)") }
-            let count: Int
+            let contents: [[UInt8]]
             switch kind {
-            case .tiff: count = try Pix.tiffPageCount(content)
-            case .pdf: count = try pdf.pageCount(content)
-            default: count = 1
+            case .tiff: contents = try TIFFSplitter.pages(content, file: file, firstPageIndex: firstPageIndex)
+            case .pdf: contents = try separatePDF(content, pages: pdf.pageCount(content))
+            default: contents = [content]
             }
-            // A multipage TIFF is cut into one standalone TIFF per page (bytes copied, nothing
-            // decoded), so each page task carries its own page rather than the whole file;
-            // `filePage` keeps the page's number in the original file (see PageDecoder).
-            let perPage = kind == .tiff && count > 1 ? TIFFPages.split(content).flatMap { $0.count == count ? $0 : nil } : nil
-            return (0..<count).map {
-                PageDescriptor(file: file, filePage: $0 + 1, pageIndex: firstPageIndex + $0, content: perPage?[$0] ?? content, format: kind)
+            return contents.enumerated().map { i, bytes in
+                PageDescriptor(file: file, filePage: i + 1, pageIndex: firstPageIndex + i, content: bytes, format: kind)
             }
         }
     }

@@ -25,14 +25,8 @@ extension EngineTests {
             #expect(second.filePage == 2 && second.pageIndex == 1 && second.width == 951)
             let third = try await recognize(pages[2])
             #expect(characterErrorRate(third.text, reference: Fixtures.text("page3.txt")) < 0.05)
-            // Each page carries its own directory, cut out of the file without decoding.
-            let whole = Fixtures.bytes("multipage.tif")
-            #expect(pages.allSatisfy { $0.content.count < whole.count })
-            // Past the last directory of the whole file: a typed error naming the page.
-            var beyond = pages[2]
-            beyond.content = whole
-            beyond.filePage = 4
-            beyond.pageIndex = 3
+            // Past the last directory of a whole multipage file: a typed error naming the page.
+            let beyond = Fixtures.page("multipage.tif", filePage: 4, pageIndex: 3)
             let error = await ocrError { _ = try await recognize(beyond) }
             #expect(error?.code == .invalidArgument && error?.pageIndex == 3 && error?.file == "multipage.tif")
         }

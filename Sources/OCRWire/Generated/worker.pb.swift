@@ -79,9 +79,12 @@ public struct PageTask: ProtoMessage {
     public var attempt: UInt32 = 0  // uint32 attempt = 3
     /// Input file name (for errors and results).
     public var file: String = ""  // string file = 4
-    /// 1-based page inside the file (TIFF directory or PDF page).
+    /// 1-based page inside the original file (TIFF directory or PDF page).
     public var filePage: UInt32 = 0  // uint32 file_page = 5
-    /// The page in its compressed form (for PDFs, the whole PDF file).
+    /// This page alone, still compressed: a single-page TIFF (the directory's tags and raw strips
+    /// copied out of the original) or a single-page PDF (cut by pdfseparate), or the original file
+    /// when it has one page. A worker decodes the only page of single-page content whatever
+    /// file_page says; content with several pages (a whole multipage file) is decoded at file_page.
     public var content: [UInt8] = []  // bytes content = 6
     public var format: ImageFormat = .init()  // ImageFormat format = 7
     public var options: RecognitionOptions? = nil  // RecognitionOptions options = 8

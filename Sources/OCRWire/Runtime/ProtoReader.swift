@@ -162,6 +162,9 @@ public struct ProtoReader {
     /// they were valid, so comparing them back is the check.
     @inline(__always)
     static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        // One ASCII character is the commonest string on our wire (every symbol of a page):
+        // hand out a prebuilt one instead of building it.
+        if bytes.count == 1, bytes[0] < 0x80 { return oneCharacterASCII[Int(bytes[0])] }
         if isASCII(bytes) {
             // Nothing to repair. For up to 15 bytes this initializer builds the small-string
             // form directly and skips validation when the bytes are ASCII.
@@ -174,6 +177,9 @@ public struct ProtoReader {
         let unchanged = s.withUTF8 { $0.count == bytes.count && equalBytes($0, bytes) }
         return unchanged ? s : nil
     }
+
+    /// The 128 one-character ASCII strings, indexed by their byte.
+    static let oneCharacterASCII: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
 
     /// True when every byte is below 0x80, eight bytes at a time.
     @inline(__always)
