@@ -80,7 +80,7 @@ if wants peers; then
 	for run in $(seq 1 "$REPEAT"); do
 		timed cluster "$run" "$BIN/ocr-submit" --coordinator "$CLIENT_EP" --quiet -o "$BENCH_TMP/a.txt" "$P/pages.tif"
 		timed xargs "$run" bash -c "ls $P/single/*.tif | OMP_THREAD_LIMIT=1 xargs -P 2 -I{} tesseract {} {}.b quiet"
-		timed ocrmypdf "$run" bash -c "ocrmypdf --jobs 2 --output-type none --sidecar $BENCH_TMP/d.txt $P/pages.pdf - >/dev/null 2>&1"
+		[ -f "$P/pages.pdf" ] && command -v ocrmypdf >/dev/null && timed ocrmypdf "$run" bash -c "ocrmypdf --jobs 2 --output-type none --sidecar $BENCH_TMP/d.txt $P/pages.pdf - >/dev/null 2>&1"
 		"$BIN/ocr-bench" engines --file "$P/pages.tif" --threads 2 --out "$BENCH_TMP/e" | sed "s/}\$/, \"run\": $run}/" | record
 		# (c) takes 5x the others: two runs are enough to show where it stands.
 		[ "$run" -le 2 ] || continue

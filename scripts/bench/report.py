@@ -207,6 +207,12 @@ class Report:
                      f"after another: **p50 {l['page_ms_p50']:.3f} ms, p99 {l['page_ms_p99']:.3f} ms** (max {l['page_ms_max']:.2f} ms; "
                      f"SubmitJob alone p50 {l['submit_ms_p50']:.3f} ms, p99 {l['submit_ms_p99']:.3f} ms; to JobFinished p50 "
                      f"{l['finished_ms_p50']:.3f} ms, p99 {l['finished_ms_p99']:.3f} ms). Goal p99 < 2 ms: {status}")
+        for run in (t, t16):
+            if run and run.get("failed_pages"):
+                self.goal(False, f"null engine run{' with prefetch ' + str(run['prefetch']) if 'prefetch' in run else ''}: "
+                                 f"{run['failed_pages']} pages did not complete")
+                self.out(f"- **{run['failed_pages']} pages did not complete** in the null runs"
+                         + (f" with prefetch {run['prefetch']}" if "prefetch" in run else "") + ".")
         if t16 or l16:
             self.out(f"- With `ocr-coordinator --prefetch {(t16 or l16)['prefetch']}` (a worker may hold slots + "
                      f"{(t16 or l16)['prefetch']} tasks instead of slots + 1): "
