@@ -119,9 +119,10 @@ public struct Scheduler: Sendable {
         let serial = nextSerial
         nextSerial += 1
         var worker = WorkerRecord(serial: serial, identity: identity, uid: ready.workerUid, slots: slots,
-                                  capacity: slots + max(0, settings.prefetch), languages: ready.languages,
+                                  baseCapacity: slots + max(0, settings.prefetch), languages: ready.languages,
                                   version: ready.version, hostname: ready.hostname,
                                   expiry: interval * settings.liveness, lastSeen: now)
+        if ready.maxTasks > 0 { worker.maxTasks = Int(ready.maxTasks) }
         worker.queued = true
         workers[serial] = worker
         serialByIdentity[identity] = serial
@@ -186,6 +187,7 @@ public struct Scheduler: Sendable {
             return
         }
         let page = Int(result.pageIndex)
+        let settings = self.settings
         let uid: UInt64 = withInout(&workers[serial]!) { worker in
             worker.lastSeen = now
             // Only the answer to the attempt it holds frees a credit (not a duplicate of an
@@ -193,6 +195,7 @@ public struct Scheduler: Sendable {
             let key = TaskKey(jobID: result.jobId, page: page)
             if worker.held[key] == result.attempt {
                 worker.held[key] = nil
+                Self.adaptWindow(&worker, now, settings)
                 if !worker.queued {
                     // A credit came back: the worker is now the most recently used one with credit.
                     worker.queued = true
@@ -400,6 +403,24 @@ public struct Scheduler: Sendable {
             task.queuedUs = UInt64(clamping: (now - record.enqueuedAt).microseconds)
             return (task, job.priority)
         }!
+    }
+
+    /// Resizes a worker's adaptive window from the gap between its results: enough tasks beyond
+    /// its slots to cover `pipelineTarget` (at least `prefetch`, at most the limit). Gaps are
+    /// capped at 1 s so one idle spell cannot dominate; idle spells only shrink the window.
+    private static func adaptWindow(_ worker: inout WorkerRecord, _ now: Duration, _ settings: SchedulerSettings) {
+        guard let limit = settings.adaptivePrefetchLimit else { return }
+        defer { worker.lastResultAt = now }
+        guard let last = worker.lastResultAt else { return }
+        let gap = min(Double((now - last).microseconds) / 1e6, 1)
+        let mean = worker.meanResultGap.map { $0 * 0.8 + gap * 0.2 } ?? gap
+        worker.meanResultGap = mean
+        worker.resultsMeasured += 1
+        guard worker.resultsMeasured >= 8 else { return }
+        let prefetch = max(0, settings.prefetch)
+        let target = Double(settings.pipelineTarget.microseconds) / 1e6
+        let wanted = mean > 0 ? min(Double(limit), (target / mean).rounded(.up)) : Double(limit)
+        worker.extra = max(0, min(limit, Int(wanted)) - prefetch)
     }
 
     /// The least recently used worker with credit (taken out of the queue).

@@ -8,6 +8,14 @@ public struct SchedulerSettings: Sendable, Equatable {
     public var liveness: Int = 3
     /// Tasks a worker may hold beyond its slots, to hide network latency (default 1).
     public var prefetch: Int = 1
+    /// Adaptive prefetch: a worker whose pages come back faster than the round trip (tiny pages,
+    /// a null engine) may hold more, up to this many beyond its slots, so it is never idle
+    /// waiting for the next task. Its window is sized to keep `pipelineTarget` of work queued,
+    /// from the mean gap between its results; slow (real OCR) pages keep `prefetch`.
+    /// nil: fixed `slots + prefetch`.
+    public var adaptivePrefetchLimit: Int? = 32
+    /// The queued work an adaptive window aims at (about a few network round trips).
+    public var pipelineTarget: Duration = .milliseconds(2)
     /// Attempts per page when a submission says 0 (default 3).
     public var defaultMaxAttempts: UInt32 = 3
     /// Upper bound on a submission's `max_attempts`.

@@ -21,13 +21,26 @@ struct TaskKey: Hashable, Sendable {
 /// REGISTERED --second Ready / bad frame-->   (removed) held pages requeued, worker gets Disconnect
 /// (unknown) --anything but Ready-->          (unknown) gets Disconnect (it must send Ready afresh)
 /// ```
-/// `capacity = slots + prefetch`; `held.count <= capacity` always (credit-based dispatch).
+/// `capacity = slots + prefetch + extra`, where `extra` (adaptive prefetch, at most
+/// `adaptivePrefetchLimit - prefetch`) grows only for workers whose results come back faster than
+/// the pipeline target; `held.count <= capacity` when a task is sent (credit-based dispatch; a
+/// shrinking window only stops new sends, it never takes tasks back).
 struct WorkerRecord: Sendable {
     let serial: Int
     let identity: WorkerIdentity
     let uid: UInt64
     let slots: Int
-    let capacity: Int
+    /// `slots + prefetch`: the window every worker starts with and slow pages keep.
+    let baseCapacity: Int
+    /// Adaptive extra window (see `SchedulerSettings.adaptivePrefetchLimit`).
+    var extra = 0
+    /// The most tasks the worker says it accepts (`Ready.max_tasks`; Int.max when it did not say).
+    var maxTasks = Int.max
+    var capacity: Int { min(baseCapacity + extra, maxTasks) }
+    /// When the previous result arrived, and the mean gap between results (seconds).
+    var lastResultAt: Duration?
+    var meanResultGap: Double?
+    var resultsMeasured = 0
     let languages: [String]
     let version: String
     let hostname: String

@@ -162,16 +162,24 @@ final class TessAPI {
         var blocks: [RawBlock] = []
         TessPageIteratorBegin(it)
         repeat {
-            if TessPageIteratorIsAtBeginningOf(it, RIL_BLOCK) != 0 || blocks.isEmpty {
+            // A block start is a paragraph start is a line start is a word start, so the costly
+            // questions are only asked when the cheaper one says yes: for a ResultIterator each
+            // line-or-above IsAtBeginningOf walks the whole text line (bidi reading order), and
+            // asking all three at every symbol made result building ~10% of a dense page's time.
+            let atWord = TessPageIteratorIsAtBeginningOf(it, RIL_WORD) != 0
+            let atLine = atWord && TessPageIteratorIsAtBeginningOf(it, RIL_TEXTLINE) != 0
+            let atPara = atLine && TessPageIteratorIsAtBeginningOf(it, RIL_PARA) != 0
+            let atBlock = atPara && TessPageIteratorIsAtBeginningOf(it, RIL_BLOCK) != 0
+            if atBlock || blocks.isEmpty {
                 guard let r = rect(it, RIL_BLOCK) else { continue }
                 blocks.append(RawBlock(confidence: confidence(ri, RIL_BLOCK), rect: r, type: blockType(it)))
             }
-            if TessPageIteratorIsAtBeginningOf(it, RIL_PARA) != 0 || blocks[blocks.count - 1].paragraphs.isEmpty {
+            if atPara || blocks[blocks.count - 1].paragraphs.isEmpty {
                 guard let r = rect(it, RIL_PARA) else { continue }
                 blocks[blocks.count - 1].paragraphs.append(RawParagraph(confidence: confidence(ri, RIL_PARA), rect: r))
             }
             let b = blocks.count - 1, p = blocks[b].paragraphs.count - 1
-            if TessPageIteratorIsAtBeginningOf(it, RIL_TEXTLINE) != 0 || blocks[b].paragraphs[p].lines.isEmpty {
+            if atLine || blocks[b].paragraphs[p].lines.isEmpty {
                 guard let r = rect(it, RIL_TEXTLINE) else { continue }
                 var line = RawLine(confidence: confidence(ri, RIL_TEXTLINE), rect: r)
                 var x1: Int32 = 0, y1: Int32 = 0, x2: Int32 = 0, y2: Int32 = 0
@@ -181,7 +189,7 @@ final class TessAPI {
                 blocks[b].paragraphs[p].lines.append(line)
             }
             let l = blocks[b].paragraphs[p].lines.count - 1
-            if TessPageIteratorIsAtBeginningOf(it, RIL_WORD) != 0 || blocks[b].paragraphs[p].lines[l].words.isEmpty {
+            if atWord || blocks[b].paragraphs[p].lines[l].words.isEmpty {
                 guard let r = rect(it, RIL_WORD) else { continue }
                 var word = RawWord(text: text(ri, RIL_WORD), confidence: confidence(ri, RIL_WORD), rect: r)
                 if let ri { word.fromDictionary = TessResultIteratorWordIsFromDictionary(ri) != 0 }

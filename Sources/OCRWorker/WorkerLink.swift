@@ -155,6 +155,7 @@ struct WorkerLink {
                 $0.heartbeatIntervalMs = UInt32(clamping: configuration.heartbeatInterval.milliseconds)
                 $0.hostname = configuration.hostname
                 $0.labels = configuration.labels
+                $0.maxTasks = UInt32(clamping: configuration.maxHeldTasks)
             })
         }
         let slots = configuration.slots

@@ -26,10 +26,8 @@ public struct WorkerConfiguration: Sendable {
     /// CURVE towards the coordinator (its public key and ours); nil: plain TCP.
     public var security: CurveClientSecurity?
     /// Tasks held (queued or running) beyond which new ones are refused with UNAVAILABLE; `nil`:
-    /// `2 x slots + 64`, above the coordinator's `slots + prefetch` credits for any prefetch up to
-    /// 64 (a guard against a coordinator that ignores credits, not a second credit limit: with
-    /// `2 x slots + 8`, `ocr-coordinator --prefetch 16` saw tasks refused three times and pages
-    /// FAILED under a null-engine benchmark).
+    /// `slots + 64`, above the coordinator's adaptive window (at most slots + 32 by default).
+    /// Announced in `Ready.max_tasks`, so a coordinator never sends more.
     public var maxHeldTasks: Int?
 
     public init(coordinator: String, slots: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -82,7 +80,7 @@ public final class WorkerRuntime: Sendable {
             liveness: max(1, configuration.liveness),
             reconnectInitial: configuration.reconnectInitial, reconnectMax: configuration.reconnectMax,
             drainTimeout: configuration.drainTimeout,
-            maxHeldTasks: configuration.maxHeldTasks ?? (2 * configuration.slots + 64)), makeUID: makeUID)
+            maxHeldTasks: configuration.maxHeldTasks ?? (configuration.slots + 64)), makeUID: makeUID)
         self.shell = Shell(link: link)
         let logger = logger
         self.loop = SocketLoop(context: context, name: "ocr.worker.io") { error in

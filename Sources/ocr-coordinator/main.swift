@@ -22,6 +22,7 @@ let spec = CommandSpec(
         .option("--heartbeat-ms", value: "MS", default: "1000", help: "Heartbeat interval towards workers."),
         .option("--liveness", value: "N", default: "3", help: "Missed heartbeats before a worker is declared dead and its pages requeued."),
         .option("--prefetch", value: "N", default: "1", help: "Tasks a worker may hold beyond its slots."),
+        .option("--prefetch-limit", value: "N", default: "32", help: "Adaptive prefetch: workers whose pages take less than a round trip may hold up to N beyond their slots (N <= --prefetch: off)."),
         .option("--max-attempts", value: "N", default: "3", help: "Attempts per page before it is FAILED (when a job does not say)."),
         .option("--max-queued-pages", value: "N", default: "100000", help: "Pages waiting across all jobs; beyond, SubmitJob gets RESOURCE_EXHAUSTED."),
         .option("--max-message-mb", value: "MB", default: "512", help: "Largest message accepted on either endpoint."),
@@ -64,6 +65,8 @@ do {
     configuration.scheduler.heartbeatInterval = .milliseconds(try arguments.int("--heartbeat-ms", range: 10...600_000)!)
     configuration.scheduler.liveness = try arguments.int("--liveness", range: 1...1000)!
     configuration.scheduler.prefetch = try arguments.int("--prefetch", range: 0...1000)!
+    let prefetchLimit = try arguments.int("--prefetch-limit", range: 0...1000)!
+    configuration.scheduler.adaptivePrefetchLimit = prefetchLimit > configuration.scheduler.prefetch ? prefetchLimit : nil
     configuration.scheduler.defaultMaxAttempts = UInt32(try arguments.int("--max-attempts", range: 1...100)!)
     configuration.scheduler.maxQueuedPages = try arguments.int("--max-queued-pages", range: 1...100_000_000)!
     configuration.maxMessageBytes = try arguments.int("--max-message-mb", range: 1...4096)! << 20

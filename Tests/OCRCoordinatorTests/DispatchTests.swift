@@ -119,3 +119,59 @@ import Testing
         #expect(task.queuedUs == 250_000)
     }
 }
+
+/// Adaptive prefetch: fast results widen a worker's window, slow ones keep slots + prefetch.
+@Suite struct AdaptivePrefetchTests {
+    /// Answers every held task once, `gap` apart, and returns the worker's window afterwards.
+    static func run(gap: Duration, results: Int) -> (held: Int, capacity: Int) {
+        var h = SchedulerHarness { $0.adaptivePrefetchLimit = 32; $0.pipelineTarget = .milliseconds(2) }
+        h.ready(1, slots: 2)
+        var held = h.submit("a", pages: 10_000).tasks.map(\.task)
+        for _ in 0..<results {
+            h.now += gap
+            let task = held.removeFirst()
+            held += h.succeed(1, task).tasks.map(\.task)
+        }
+        return h.scheduler.workerLoad(h.worker(1))!
+    }
+
+    @Test func fastResultsWidenTheWindowUpToTheLimit() {
+        let load = Self.run(gap: .microseconds(50), results: 100)  // 2 ms / 50 us = 40, capped at 32
+        #expect(load.capacity == 2 + 32)
+        #expect(load.held == load.capacity, "the coordinator filled the wider window")
+    }
+
+    @Test func windowFollowsThePace() {
+        let load = Self.run(gap: .microseconds(250), results: 100)  // 2 ms / 250 us = 8 tasks beyond the slots
+        #expect(load.capacity == 2 + 8)
+    }
+
+    @Test func slowPagesKeepSlotsPlusPrefetch() {
+        let load = Self.run(gap: .seconds(2), results: 30)  // real OCR pages
+        #expect(load == (3, 3))
+    }
+
+    @Test func fixedWindowWhenAdaptationIsOff() {
+        var h = SchedulerHarness()  // adaptivePrefetchLimit = nil
+        h.ready(1, slots: 2)
+        var held = h.submit("a", pages: 1000).tasks.map(\.task)
+        for _ in 0..<100 {
+            h.now += .microseconds(10)
+            held += h.succeed(1, held.removeFirst()).tasks.map(\.task)
+        }
+        #expect(h.scheduler.workerLoad(h.worker(1))! == (3, 3))
+    }
+}
+
+extension AdaptivePrefetchTests {
+    @Test func theWorkersOwnLimitCapsTheWindow() {
+        var h = SchedulerHarness { $0.adaptivePrefetchLimit = 32 }
+        h.send(.workerReady(h.worker(1), Ready.with { $0.workerUid = 7; $0.slots = 2; $0.maxTasks = 5 }))
+        var held = h.submit("a", pages: 1000).tasks.map(\.task)
+        for _ in 0..<100 {
+            h.now += .microseconds(10)
+            held += h.succeed(1, held.removeFirst()).tasks.map(\.task)
+        }
+        #expect(h.scheduler.workerLoad(h.worker(1))! == (5, 5), "never more than Ready.max_tasks")
+    }
+}

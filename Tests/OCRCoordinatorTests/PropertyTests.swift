@@ -52,9 +52,11 @@ struct SimulatedCluster {
         rng = SplitMix64(seed: seed)
         var settings = SchedulerSettings()
         settings.prefetch = Int.random(in: 0...2, using: &rng)
+        // Half the seeds with adaptive windows: then a worker may hold up to slots + the limit.
+        settings.adaptivePrefetchLimit = Bool.random(using: &rng) ? 4 : nil
         settings.maxQueuedPages = 400
         settings.retainedFinishedJobs = 1_000_000
-        prefetch = settings.prefetch
+        prefetch = max(settings.prefetch, settings.adaptivePrefetchLimit ?? 0)
         scheduler = Scheduler(settings: settings)
     }
 

@@ -10,6 +10,8 @@ struct SchedulerHarness {
 
     init(_ configure: (inout SchedulerSettings) -> Void = { _ in }) {
         var settings = SchedulerSettings()
+        // Scripted tests answer at arbitrary times: fixed windows unless a test asks for adaptation.
+        settings.adaptivePrefetchLimit = nil
         configure(&settings)
         scheduler = Scheduler(settings: settings, startedAtUnixMs: 1_700_000_000_000)
     }

@@ -16,6 +16,9 @@ public struct Ready: ProtoMessage {
     public var hostname: String = ""  // string hostname = 6
     /// Free-form, shown by ClusterStatus.
     public var labels: [String: String] = [:]  // map<string, string> labels = 7
+    /// Most tasks the worker will hold at once (running + prefetched); it refuses more with
+    /// UNAVAILABLE. The coordinator never sends more than this (0: no limit announced).
+    public var maxTasks: UInt32 = 0  // uint32 max_tasks = 8
 
     public init() {}
 
@@ -27,6 +30,7 @@ public struct Ready: ProtoMessage {
         writer.writeUInt32(5, heartbeatIntervalMs)
         writer.writeString(6, hostname)
         writer.writeStringMap(7, labels)
+        writer.writeUInt32(8, maxTasks)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -39,6 +43,7 @@ public struct Ready: ProtoMessage {
             case 5: heartbeatIntervalMs = try reader.readUInt32(tag)
             case 6: hostname = try reader.readString(tag)
             case 7: try reader.readStringMapEntry(tag, into: &labels)
+            case 8: maxTasks = try reader.readUInt32(tag)
             default: try reader.skip(tag)
             }
         }

@@ -219,6 +219,7 @@ enum Fixtures {
             $0.heartbeatIntervalMs = 1_000
             $0.hostname = "ホスト-1"
             $0.labels = Sample.map
+            $0.maxTasks = 4_000_000_000
         }
     }
 
