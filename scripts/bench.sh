@@ -120,8 +120,7 @@ if wants null; then
 	t1=$(now)
 	json bench=null-ocr-submit pages=5000 seconds="$(echo "$t1 - $t0" | bc -l)" | record
 	stop_cluster
-	# The same with a deeper credit window: what the coordinator can move when round trips are
-	# not the limit (prefetch 1 suits 5-second pages, not 50-microsecond ones).
+	# The same with a fixed deep credit window from the start, beside the default adaptive one.
 	start_coordinator --prefetch 16
 	start_workers 2 2 null
 	"$BIN/ocr-bench" null --client "$CLIENT_EP" --pages "$NULL_PAGES" --runs "$NULL_RUNS" --slots 4 | sed 's/}$/, "prefetch": 16}/' | record

@@ -214,8 +214,9 @@ class Report:
                 self.out(f"- **{run['failed_pages']} pages did not complete** in the null runs"
                          + (f" with prefetch {run['prefetch']}" if "prefetch" in run else "") + ".")
         if t16 or l16:
-            self.out(f"- With `ocr-coordinator --prefetch {(t16 or l16)['prefetch']}` (a worker may hold slots + "
-                     f"{(t16 or l16)['prefetch']} tasks instead of slots + 1): "
+            self.out(f"- With `ocr-coordinator --prefetch {(t16 or l16)['prefetch']}` (every worker may hold slots + "
+                     f"{(t16 or l16)['prefetch']} tasks from the start, instead of slots + 1 widened adaptively up to "
+                     "`--prefetch-limit` 32 when its pages take less than a round trip): "
                      + (f"**{t16['pages_per_s_median']:.0f} page tasks/s** (all: {', '.join(f'{x:.0f}' for x in t16['pages_per_s_all'])})" if t16 else "")
                      + (f"; one-page round trip p50 {l16['page_ms_p50']:.3f} ms, p99 {l16['page_ms_p99']:.3f} ms" if l16 else "")
                      + ". The goals above are checked with the defaults (prefetch 1).")
