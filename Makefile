@@ -37,7 +37,10 @@ generate: deps
 test: build
 	$(SWIFT) test
 
+## bench: every figure of issues 2, 3 and 5 side by side -> BENCHMARKS.md + bench/*.png; exits 1 when a goal
+## is missed. BENCH_QUICK=1 for a smoke run under 5 minutes. Peers from PyPI: OCRmyPDF (img2pdf), matplotlib.
 bench: deps
+	@python3 -c "import ocrmypdf, img2pdf, matplotlib" 2>/dev/null || { echo "bench: pip install ocrmypdf matplotlib"; python3 -m pip install -q ocrmypdf matplotlib 2>&1 | grep -v -i 'warning' || true; }
 	scripts/bench.sh
 
 ## run: OCR the bundled sample multipage scan with an embedded coordinator and workers

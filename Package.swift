@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "ocr-coordinator", targets: ["ocr-coordinator"]),
         .executable(name: "ocr-worker", targets: ["ocr-worker"]),
         .executable(name: "ocr-submit", targets: ["ocr-submit"]),
+        .executable(name: "ocr-bench", targets: ["ocr-bench"]),
     ],
     targets: [
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
@@ -33,6 +34,7 @@ let package = Package(
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRTransport", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRTransport", "OCRCommandLine", "OCRLog", "OCRWire"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRLocalCluster", "OCRTransport", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-bench", dependencies: ["OCRClient", "OCRTransport", "OCRWire", "OCREngine"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
