@@ -82,6 +82,9 @@ public struct PageDecoder: Sendable {
             }
             let fileDPI = pix.xResolution
             let dpi = (70...2400).contains(fileDPI) ? fileDPI : (options.dpi == 0 ? 300 : Int(options.dpi))
+            // The image itself carries the resolution too: Tesseract's orientation detection
+            // reads it from the pix, not from SetSourceResolution.
+            if dpi != fileDPI { pix.setResolution(dpi) }
             let elapsed = ContinuousClock.now - start
             return DecodedPage(pix: pix, dpi: dpi, decodeMicroseconds: elapsed.microseconds)
         }
