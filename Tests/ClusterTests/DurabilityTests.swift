@@ -31,7 +31,7 @@ import OCRWire
         let worker = try ChildProcess("ocr-worker", ["--coordinator", endpoints[1], "--slots", "2", "--heartbeat-ms", "200",
                                                      "--engine", "sleep:200", "--log-level", "debug"])
         defer { worker.signal(SIGKILL) }
-        try await first.waitForStderr("worker ready")
+        _ = try await first.waitForStderr("worker ready")
 
         let client = try OCRClient(endpoint: endpoints[0], callTimeout: .seconds(20), watchIdleTimeout: .seconds(2),
                                    reattach: ReattachPolicy(attempts: 10, initialDelay: .milliseconds(100), maxDelay: .seconds(1)))
@@ -53,7 +53,7 @@ import OCRWire
 
         let second = try coordinator(endpoints[0], endpoints[1])
         defer { second.signal(SIGKILL) }
-        try await second.waitForStderr("coordinator listening")
+        _ = try await second.waitForStderr("coordinator listening")
         #expect(second.stderr.contains("journal restored"))
 
         let result = try await document.value

@@ -1,4 +1,5 @@
 import Foundation
+import OCRClient
 import OCRCoordinator
 import OCRWire
 import Testing
@@ -144,5 +145,15 @@ extension SchedulerHarness {
                 $0.outcome = .result(PageResult.with { $0.text = text; $0.pageIndex = task.pageIndex })
             }
         })
+    }
+}
+
+/// The client side of a restart: how `document(for:)` spaces its re-attach tries.
+@Suite struct ReattachPolicyTests {
+    @Test func backoffDoublesUpToTheCap() {
+        let policy = ReattachPolicy(attempts: 6, initialDelay: .milliseconds(100), maxDelay: .milliseconds(500))
+        #expect((0..<6).map { policy.delay(afterFailures: $0) } ==
+                [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500), .milliseconds(500), .milliseconds(500)])
+        #expect(ReattachPolicy().delay(afterFailures: 1_000) == .seconds(5))
     }
 }
