@@ -76,12 +76,13 @@ import Testing
         let (path, directory) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
         var h = SchedulerHarness { $0.journalChanges = true }
-        let journal = try Journal(path: path, startedAtUnixMs: Self.start)
-        _ = try Self.send(&h, journal, h.readyEvent(1, slots: 1))
-        let task = try Self.send(&h, journal, .submitJob(JobSubmission(request: 1, jobID: "a", pages: SchedulerHarness.pages(2, file: "a.tiff")))).tasks[0].task
+        var journal: Journal? = try Journal(path: path, startedAtUnixMs: Self.start)
+        _ = try Self.send(&h, journal!, h.readyEvent(1, slots: 1))
+        let task = try Self.send(&h, journal!, .submitJob(JobSubmission(request: 1, jobID: "a", pages: SchedulerHarness.pages(2, file: "a.tiff")))).tasks[0].task
+        journal = nil
 
         // Restart 1: page 0 back to PENDING, then a new worker finishes the whole job.
-        let j1 = try Journal(path: path, startedAtUnixMs: Self.start + 1_000)
+        var j1: Journal! = try Journal(path: path, startedAtUnixMs: Self.start + 1_000)
         var r = SchedulerHarness { $0.journalChanges = true }
         try j1.append(r.scheduler.restore(try j1.load(), now: .zero).compactMap { if case .journal(let c) = $0 { c } else { nil } })
         var pending = try Self.send(&r, j1, r.readyEvent(2, slots: 2)).tasks
@@ -90,6 +91,7 @@ import Testing
             _ = try Self.send(&r, j1, r.resultEvent(2, next.task, text: "p\(next.task.pageIndex)"))
         }
         #expect(r.scheduler.store.job("a")?.state == .succeeded)
+        j1 = nil
 
         // Restart 2: the job is finished, its results replay in page order.
         let j2 = try Journal(path: path, startedAtUnixMs: Self.start + 2_000)
@@ -105,16 +107,27 @@ import Testing
         let (path, directory) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
         var h = SchedulerHarness { $0.journalChanges = true; $0.retainedFinishedJobs = 1 }
-        let journal = try Journal(path: path, startedAtUnixMs: Self.start)
+        var journal: Journal? = try Journal(path: path, startedAtUnixMs: Self.start)
         for id in ["x", "y", "z"] {
-            _ = try Self.send(&h, journal, .submitJob(JobSubmission(request: 1, jobID: id, pages: SchedulerHarness.pages(1, file: id))))
-            _ = try Self.send(&h, journal, .cancelJob(request: 2, jobID: id))
+            _ = try Self.send(&h, journal!, .submitJob(JobSubmission(request: 1, jobID: id, pages: SchedulerHarness.pages(1, file: id))))
+            _ = try Self.send(&h, journal!, .cancelJob(request: 2, jobID: id))
         }
+        journal = nil
         let changes = try Journal(path: path, startedAtUnixMs: Self.start).load()
         #expect(changes.count == 2)  // z: accepted, finished
         var r = SchedulerHarness()
         _ = r.scheduler.restore(changes, now: .zero)
         #expect(r.scheduler.listJobs(ListJobsRequest()).jobs.map(\.jobId) == ["z"])
+    }
+
+    @Test func aSecondCoordinatorOnTheSameJournalIsRefused() throws {
+        let (path, directory) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var first: Journal? = try Journal(path: path, startedAtUnixMs: Self.start)
+        #expect(throws: SQLiteError.self) { try Journal(path: path, startedAtUnixMs: Self.start) }
+        first = nil  // the lock goes with the connection (and with the process on kill -9)
+        #expect(throws: Never.self) { try Journal(path: path, startedAtUnixMs: Self.start) }
+        _ = first
     }
 
     @Test func aFileThatIsNotAJournalIsAStartupError() throws {

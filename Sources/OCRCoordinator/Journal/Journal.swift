@@ -24,18 +24,20 @@ public enum JournalSync: String, Sendable, CaseIterable {
 ///
 /// Storage: one row per change in `changes`; an accepted job's page bytes in `pages` (one row
 /// per page), so a restarted coordinator can dispatch them again. When a job finishes its page
-/// bytes are dropped (NULL), and when it is evicted every row of it is deleted.
+/// bytes are dropped (NULL). An eviction is one more row; the rows of evicted jobs are deleted
+/// when the journal is opened (compaction), so a commit while running touches one table page
+/// and no index (cost: see README's status table).
 public final class Journal {
     private let db: SQLiteConnection
     private let startedAtUnixUs: Int64
     private let insertChange: SQLiteStatement
     private let insertPage: SQLiteStatement
     private let dropContent: SQLiteStatement
-    private let deleteChanges: SQLiteStatement
-    private let deletePages: SQLiteStatement
+    private let begin: SQLiteStatement
+    private let commit: SQLiteStatement
 
     private enum Kind: Int64 {
-        case accepted = 1, dispatched, requeued, completed, failed, finished
+        case accepted = 1, dispatched, requeued, completed, failed, finished, evicted
     }
 
     /// Opens or creates the journal at `path`.
@@ -44,6 +46,10 @@ public final class Journal {
     public init(path: String, startedAtUnixMs: Int64, sync: JournalSync = .normal) throws(SQLiteError) {
         db = try SQLiteConnection(path: path)
         startedAtUnixUs = startedAtUnixMs * 1000
+        // One coordinator per journal: the exclusive lock (taken by the first write below and
+        // held until the connection closes) makes a second one fail at start with SQLITE_BUSY,
+        // and spares every commit the lock and shared-memory system calls.
+        try db.execute("PRAGMA locking_mode=EXCLUSIVE")
         let mode = try db.pragma("PRAGMA journal_mode=WAL")
         guard mode.lowercased() == "wal" else {
             throw SQLiteError(code: 0, message: "\(path): cannot switch to WAL mode (journal_mode=\(mode))")
@@ -55,7 +61,6 @@ public final class Journal {
                 page INTEGER NOT NULL DEFAULT 0, num INTEGER NOT NULL DEFAULT 0,
                 at_us INTEGER NOT NULL DEFAULT 0, unix_ms INTEGER NOT NULL DEFAULT 0,
                 deadline_us INTEGER, body BLOB);
-            CREATE INDEX IF NOT EXISTS changes_by_job ON changes(job);
             CREATE TABLE IF NOT EXISTS pages(
                 job TEXT NOT NULL, idx INTEGER NOT NULL, file TEXT NOT NULL, file_page INTEGER NOT NULL,
                 format INTEGER NOT NULL, content BLOB, PRIMARY KEY(job, idx)) WITHOUT ROWID;
@@ -63,8 +68,16 @@ public final class Journal {
         insertChange = try db.prepare("INSERT INTO changes(kind, job, page, num, at_us, unix_ms, deadline_us, body) VALUES (?,?,?,?,?,?,?,?)")
         insertPage = try db.prepare("INSERT OR REPLACE INTO pages(job, idx, file, file_page, format, content) VALUES (?,?,?,?,?,?)")
         dropContent = try db.prepare("UPDATE pages SET content = NULL WHERE job = ?")
-        deleteChanges = try db.prepare("DELETE FROM changes WHERE job = ?")
-        deletePages = try db.prepare("DELETE FROM pages WHERE job = ?")
+        begin = try db.prepare("BEGIN IMMEDIATE")
+        commit = try db.prepare("COMMIT")
+        try db.execute("""
+            BEGIN IMMEDIATE;
+            CREATE TEMP TABLE evicted AS SELECT DISTINCT job FROM changes WHERE kind = \(Kind.evicted.rawValue);
+            DELETE FROM changes WHERE job IN (SELECT job FROM evicted);
+            DELETE FROM pages WHERE job IN (SELECT job FROM evicted);
+            DROP TABLE evicted;
+            COMMIT;
+            """)
     }
 
     // MARK: Writing
@@ -72,10 +85,10 @@ public final class Journal {
     /// Writes `changes` in one transaction; when it returns they are durable (see `JournalSync`).
     public func append(_ changes: [JobChange]) throws(SQLiteError) {
         guard !changes.isEmpty else { return }
-        try db.execute("BEGIN IMMEDIATE")
+        try begin.run([])
         do throws(SQLiteError) {
             for change in changes { try write(change) }
-            try db.execute("COMMIT")
+            try commit.run([])
         } catch {
             try? db.execute("ROLLBACK")
             throw error
@@ -111,8 +124,7 @@ public final class Journal {
             try row(.finished, id, num: Int64(state.rawValue), at: at, unixMs: unixMs, body: status.serializedBytes())
             try dropContent.run([.text(id)])  // page bytes are not needed once the job is final
         case .evicted(let id):
-            try deleteChanges.run([.text(id)])
-            try deletePages.run([.text(id)])
+            try row(.evicted, id, at: .zero)  // rows deleted at the next open
         }
     }
 
@@ -169,6 +181,8 @@ public final class Journal {
             case .finished?:
                 out.append(.finished(jobID: job, state: JobState(rawValue: Int32(truncatingIfNeeded: num)),
                                      status: try Status(serializedBytes: body ?? []), unixMs: rows.int64(5), at: at))
+            case .evicted?:
+                out.append(.evicted(jobID: job))
             case nil:
                 throw JournalError("unknown change kind \(rows.int64(0)) for job \(job)")
             }
