@@ -21,14 +21,15 @@ public final class OCRClient: Sendable {
     /// Deadline for unary calls (SubmitJob with large files may need more).
     public let callTimeout: Duration
     /// A WatchJob stream with no message for this long is considered lost (the coordinator
-    /// sends progress at least every few seconds while a job runs).
+    /// sends a keepalive after 5 s of silence, so 20 s is about three missed keepalives);
+    /// `document(for:)` then re-attaches.
     public let watchIdleTimeout: Duration
     /// How `document(for:)` re-attaches when its event stream fails with UNAVAILABLE.
     public let reattach: ReattachPolicy
 
     /// - Parameter security: CURVE towards a coordinator that requires it (its public key and
     ///   this client's key pair); nil: plain TCP.
-    public init(endpoint: String, callTimeout: Duration = .seconds(60), watchIdleTimeout: Duration = .seconds(60),
+    public init(endpoint: String, callTimeout: Duration = .seconds(60), watchIdleTimeout: Duration = .seconds(20),
                 reattach: ReattachPolicy = ReattachPolicy(), security: CurveClientSecurity? = nil) throws {
         self.endpoint = endpoint
         self.callTimeout = callTimeout
