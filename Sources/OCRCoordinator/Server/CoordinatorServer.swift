@@ -16,8 +16,10 @@ public final class CoordinatorServer: Sendable {
     let context: ZMQContext
     let core: CoordinatorCore
 
-    /// Binds both endpoints and starts serving. Throws `TransportError` when an endpoint cannot
-    /// be bound (a startup failure, not an `OCRError`).
+    /// Binds both endpoints and starts serving; with `journalPath`, first restores the jobs of
+    /// the journal. Throws `TransportError` when an endpoint cannot be bound, `SQLiteError` or
+    /// `JournalError` when the journal cannot be opened (another coordinator holds it) or read
+    /// (startup failures, not `OCRError`s).
     public init(_ configuration: CoordinatorConfiguration) throws {
         let context = try ZMQContext()
         let logger = configuration.logger
