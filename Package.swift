@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // ocr-cluster: a Swift OCR worker cluster for Linux. Layers, one direction only:
-// CZeroMQ/CTesseract/CTIFF -> OCRWire -> OCRTransport -> OCREngine -> OCRCoordinator/OCRWorker -> OCRClient -> executables.
+// CZeroMQ/CTesseract/CTIFF/CSQLite -> OCRWire -> OCRTransport -> OCREngine -> OCRCoordinator/OCRWorker -> OCRClient -> executables.
 // OCRLog and OCRCommandLine are leaf utilities (logging, option parsing) any layer may use.
 import PackageDescription
 
@@ -22,12 +22,13 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "OCRLog"),
         .target(name: "OCRCommandLine"),
         .target(name: "OCRWire"),
         .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
         .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract", "CTIFF"]),
-        .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog"]),
+        .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog", "CSQLite"]),
         .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCREngine", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCREngine", "OCRWire", "OCRLog"]),

@@ -496,6 +496,28 @@ public struct Scheduler: Sendable {
         }
     }
 
+    /// Rebuilds jobs from journaled changes (`Journal.load`, times re-based to this process)
+    /// into a fresh scheduler, before any worker registers. Finished jobs and recorded results
+    /// come back for GetJob and WatchJob replay; unfinished jobs are queued again, with the pages
+    /// that were DISPATCHED when the old process stopped back to PENDING (their workers were
+    /// the old process's; they reconnect under new identities), without counting a failure.
+    /// Deadlines are restored. Returns the directives of those requeues (journal them).
+    public mutating func restore(_ changes: [JobChange], now: Duration) -> [SchedulerDirective] {
+        for change in changes { store.apply(change) }
+        var out: [SchedulerDirective] = []
+        // listJobs is newest first; queue in acceptance order.
+        for job in store.listJobs(states: [.queued, .running], limit: Int.max).reversed() {
+            let id = job.jobId
+            for (page, _) in store.dispatchedPages(id) {
+                commit(.requeued(jobID: id, page: page, failure: nil, at: now), &out)
+            }
+            if let deadline = store.summary(id)?.deadline { deadlines.insert(deadline, id) }
+            enqueueJob(id)
+        }
+        reschedule(now, &out)
+        return out
+    }
+
     private mutating func commit(_ change: JobChange, _ out: inout [SchedulerDirective]) {
         if settings.journalChanges { out.append(.journal(change)) }
         if let event = store.apply(change).event { out.append(.emit(event)) }

@@ -29,10 +29,14 @@ let spec = CommandSpec(
         .option("--curve-secret-key", value: "FILE", help: "CURVE: encrypt both endpoints with this secret key (make one with 'ocr-coordinator keygen FILE')."),
         .option("--allow-client-keys", value: "FILE", help: "CURVE: only clients whose public key is listed (one Z85 key per line)."),
         .option("--allow-worker-keys", value: "FILE", help: "CURVE: only workers whose public key is listed."),
+        .option("--journal", value: "PATH", help: "SQLite journal of jobs, pages and results (created if missing). On start its jobs are restored: unfinished ones resume, finished ones stay for GetJob/WatchJob. Default: none (in memory only)."),
+        .option("--journal-sync", value: "MODE", default: "normal", help: "normal: a commit survives a coordinator crash (kill -9); full: also an OS crash or power cut (one fsync per event)."),
         .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
     ],
     footer: """
-    Logs are key=value lines on stderr. SIGTERM or SIGINT stops the coordinator (jobs in memory are lost).
+    Logs are key=value lines on stderr. SIGTERM or SIGINT stops the coordinator (jobs in memory are lost
+    unless --journal is given; with it, restarting on the same journal resumes every accepted job and
+    clients re-attach with WatchJob(job_id, from_page)).
     Exit codes: 0 stopped by a signal, 64 bad usage, 70 could not start (e.g. endpoint in use).
     """)
 
@@ -70,6 +74,11 @@ do {
     configuration.scheduler.defaultMaxAttempts = UInt32(try arguments.int("--max-attempts", range: 1...100)!)
     configuration.scheduler.maxQueuedPages = try arguments.int("--max-queued-pages", range: 1...100_000_000)!
     configuration.maxMessageBytes = try arguments.int("--max-message-mb", range: 1...4096)! << 20
+    configuration.journalPath = arguments.string("--journal")
+    guard let sync = JournalSync(rawValue: arguments.string("--journal-sync")!) else {
+        throw UsageError("--journal-sync must be normal or full", command: spec.name)
+    }
+    configuration.journalSync = sync
     if let secret = arguments.string("--curve-secret-key") {
         do {
             configuration.security = CurveServerSecurity(

@@ -21,16 +21,20 @@ public final class OCRClient: Sendable {
     /// Deadline for unary calls (SubmitJob with large files may need more).
     public let callTimeout: Duration
     /// A WatchJob stream with no message for this long is considered lost (the coordinator
-    /// sends progress at least every few seconds while a job runs).
+    /// sends a keepalive after 5 s of silence, so 20 s is about three missed keepalives);
+    /// `document(for:)` then re-attaches.
     public let watchIdleTimeout: Duration
+    /// How `document(for:)` re-attaches when its event stream fails with UNAVAILABLE.
+    public let reattach: ReattachPolicy
 
     /// - Parameter security: CURVE towards a coordinator that requires it (its public key and
     ///   this client's key pair); nil: plain TCP.
-    public init(endpoint: String, callTimeout: Duration = .seconds(60), watchIdleTimeout: Duration = .seconds(60),
-                security: CurveClientSecurity? = nil) throws {
+    public init(endpoint: String, callTimeout: Duration = .seconds(60), watchIdleTimeout: Duration = .seconds(20),
+                reattach: ReattachPolicy = ReattachPolicy(), security: CurveClientSecurity? = nil) throws {
         self.endpoint = endpoint
         self.callTimeout = callTimeout
         self.watchIdleTimeout = watchIdleTimeout
+        self.reattach = reattach
         self.rpc = try RPCClient(endpoint: endpoint) { socket in try security?.apply(to: socket) }
     }
 
@@ -100,18 +104,40 @@ public final class OCRClient: Sendable {
 
     /// Waits for the job to finish and returns its document: every recognised page in order,
     /// failed pages as gaps with their status. `progress` sees every event as it arrives.
+    ///
+    /// When the event stream fails with UNAVAILABLE (the coordinator restarted, or was
+    /// unreachable for `watchIdleTimeout`) it re-attaches with `WatchJob(job_id, from_page)`
+    /// from the lowest page it does not have yet, after `reattach`'s backoff, up to
+    /// `reattach.attempts` times in a row (any event received resets the count). Pages replayed
+    /// twice are passed on once, so `progress` never counts a page twice.
     public func document(for job: Job, progress: (@Sendable (JobEvent) -> Void)? = nil) async throws -> Document {
         var document = Document(pageCount: Int(job.pageCount), languages: job.options?.languages.split(separator: "+").map(String.init) ?? [])
-        var finished: JobFinished?
-        for try await event in events(for: job) {
-            document.apply(event)
-            progress?(event)
-            if let f = event.finished { finished = f }
+        var seen = Set<UInt32>()
+        var lowestMissing: UInt32 = 0
+        var failures = 0
+        while true {
+            do {
+                for try await event in events(forJobID: job.jobId, fromPage: lowestMissing) {
+                    failures = 0
+                    let page: UInt32? = switch event.event {
+                    case .pageCompleted(let c)?: c.result?.pageIndex ?? 0
+                    case .pageFailed(let f)?: f.pageIndex
+                    default: nil
+                    }
+                    if let page {
+                        guard seen.insert(page).inserted else { continue }  // replayed after a re-attach
+                        while seen.contains(lowestMissing) { lowestMissing += 1 }
+                    }
+                    document.apply(event)
+                    progress?(event)
+                    if event.finished != nil { return document }
+                }
+                throw OCRError(.unavailable, "the event stream of job \(job.jobId) ended without JobFinished")
+            } catch let error as OCRError where error.code == .unavailable && failures < reattach.attempts {
+                try await Task.sleep(for: reattach.delay(afterFailures: failures))
+                failures += 1
+            }
         }
-        guard finished != nil else {
-            throw OCRError(.unavailable, "the event stream of job \(job.jobId) ended without JobFinished")
-        }
-        return document
     }
 
     public func job(_ jobID: String, includePageStates: Bool = false) async throws -> Job {
@@ -169,5 +195,27 @@ extension Duration {
     var milliseconds: Int64 {
         let (s, atto) = components
         return s * 1000 + atto / 1_000_000_000_000_000
+    }
+}
+
+/// How `OCRClient.document(for:)` re-attaches to a job whose event stream failed with
+/// UNAVAILABLE: exponential backoff from `initialDelay`, capped at `maxDelay`, at most
+/// `attempts` consecutive tries (0: never re-attach).
+public struct ReattachPolicy: Sendable, Equatable {
+    public var attempts: Int
+    public var initialDelay: Duration
+    public var maxDelay: Duration
+
+    public init(attempts: Int = 5, initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(5)) {
+        self.attempts = attempts
+        self.initialDelay = initialDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// The wait before try `failures + 1`: initialDelay x 2^failures, at most maxDelay.
+    public func delay(afterFailures failures: Int) -> Duration {
+        var delay = initialDelay
+        for _ in 0..<min(failures, 30) where delay < maxDelay { delay *= 2 }
+        return min(delay, maxDelay)
     }
 }

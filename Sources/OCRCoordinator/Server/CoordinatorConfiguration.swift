@@ -19,6 +19,11 @@ public struct CoordinatorConfiguration: Sendable {
     /// `OCRError` naming the file for corrupt or unsupported input. Called off the I/O thread.
     public var splitter: @Sendable (InputFile) throws -> [PageDescriptor]
     public var logger: Logger
+    /// SQLite write-ahead journal (`--journal PATH`): jobs, pages and results survive a crash
+    /// and are restored on start. nil: in memory only.
+    public var journalPath: String?
+    /// How hard each journal commit waits for the disk (`--journal-sync`).
+    public var journalSync: JournalSync = .normal
     /// CURVE encryption and key allow-lists on both endpoints (DESIGN section 6); nil: plain TCP.
     public var security: CurveServerSecurity?
 

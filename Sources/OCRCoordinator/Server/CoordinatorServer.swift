@@ -16,8 +16,10 @@ public final class CoordinatorServer: Sendable {
     let context: ZMQContext
     let core: CoordinatorCore
 
-    /// Binds both endpoints and starts serving. Throws `TransportError` when an endpoint cannot
-    /// be bound (a startup failure, not an `OCRError`).
+    /// Binds both endpoints and starts serving; with `journalPath`, first restores the jobs of
+    /// the journal. Throws `TransportError` when an endpoint cannot be bound, `SQLiteError` or
+    /// `JournalError` when the journal cannot be opened (another coordinator holds it) or read
+    /// (startup failures, not `OCRError`s).
     public init(_ configuration: CoordinatorConfiguration) throws {
         let context = try ZMQContext()
         let logger = configuration.logger
@@ -51,6 +53,8 @@ final class CoordinatorCore: @unchecked Sendable {
     let workerEndpoint: String
     let started = ContinuousClock.now
     var scheduler: Scheduler
+    /// The write-ahead journal (`--journal`); nil: state lives in memory only.
+    let journal: Journal?
     var tickTimer: TimerID?
     /// WatchJob calls by job id.
     var watchers: [String: [RPCServerCall]] = [:]
@@ -65,7 +69,12 @@ final class CoordinatorCore: @unchecked Sendable {
         self.logger = configuration.logger
         self.control = control
         let unixMs = Int64(Date().timeIntervalSince1970 * 1000)
-        self.scheduler = Scheduler(settings: configuration.scheduler, startedAtUnixMs: unixMs)
+        var settings = configuration.scheduler
+        settings.journalChanges = configuration.journalPath != nil
+        self.scheduler = Scheduler(settings: settings, startedAtUnixMs: unixMs)
+        journal = try configuration.journalPath.map {
+            try Journal(path: $0, startedAtUnixMs: unixMs, sync: configuration.journalSync)
+        }
         let security = configuration.security
         if let security {
             // The authenticator must be in place before the CURVE sockets bind.
@@ -96,6 +105,13 @@ final class CoordinatorCore: @unchecked Sendable {
         installHandlers()
         control.scheduleRepeating(every: max(.milliseconds(100), configuration.watchKeepalive / 5)) { [weak self] _ in
             self?.sendKeepalives()
+        }
+        if let journal, let path = configuration.journalPath {
+            let changes = try journal.load()
+            apply(scheduler.restore(changes, now: now))
+            logger.info("journal restored", ["path": path, "changes": changes.count,
+                                             "jobs": scheduler.listJobs(ListJobsRequest.with { $0.limit = UInt32.max }).jobs.count,
+                                             "active_jobs": scheduler.store.activeJobs, "queued_pages": scheduler.store.queuedPages])
         }
         apply(scheduler.handle(.tick, now: now))
     }
@@ -138,6 +154,7 @@ final class CoordinatorCore: @unchecked Sendable {
     // MARK: Directives
 
     func apply(_ directives: [SchedulerDirective]) {
+        if let journal { persist(directives, to: journal) }
         var lostWorkers: [WorkerIdentity] = []
         for directive in directives {
             if let (identity, message) = directive.coordinatorMessage {
@@ -171,7 +188,7 @@ final class CoordinatorCore: @unchecked Sendable {
                     self.apply(self.scheduler.handle(.tick, now: self.now))
                 }
             case .journal:
-                break  // in-memory state for now: nothing to persist
+                break  // already persisted by `persist` before any other directive
             default:
                 break
             }
@@ -180,6 +197,22 @@ final class CoordinatorCore: @unchecked Sendable {
         for identity in lostWorkers where scheduler.workerLoad(identity) != nil {
             logger.warning("worker unreachable", ["identity": identity])
             apply(scheduler.handle(.workerLost(identity, reason: "unreachable"), now: now))
+        }
+    }
+
+    /// Write-ahead: the event's changes are committed in one transaction before any of its
+    /// other directives (a task sent, a result streamed, a reply) is carried out. A journal that
+    /// cannot be written stops the coordinator (fail-stop): carrying on would tell clients about
+    /// state a restart would not have; the restart replays what was committed.
+    func persist(_ directives: [SchedulerDirective], to journal: Journal) {
+        var changes: [JobChange] = []
+        for case .journal(let change) in directives { changes.append(change) }
+        guard !changes.isEmpty else { return }
+        do {
+            try journal.append(changes)
+        } catch {
+            logger.error("journal write failed; stopping", ["error": error])
+            fatalError("ocr-coordinator: journal write failed: \(error)")
         }
     }
 

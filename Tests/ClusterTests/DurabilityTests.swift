@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import OCRClient
+import OCRWire
+
+/// DESIGN section 5: `kill -9` the coordinator mid-job and restart it on the same journal and
+/// ports; the job resumes, the worker reconnects by itself and the client re-attaches.
+@Suite(.serialized) struct DurabilityTests {
+    /// Events seen by `document(for:)`'s progress callback (called off the test's task).
+    final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [JobEvent] = []
+        func append(_ e: JobEvent) { lock.withLock { events.append(e) } }
+        var all: [JobEvent] { lock.withLock { events } }
+        var completedPages: [UInt32] { all.compactMap { $0.pageCompleted?.result?.pageIndex } }
+    }
+
+    @Test func killNineMidJobThenRestartOnTheSameJournalFinishesEveryPageOnce() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("durability-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = directory.appendingPathComponent("coordinator.db").path
+        func coordinator(_ clients: String, _ workers: String) throws -> ChildProcess {
+            try ChildProcess("ocr-coordinator", ["--client-endpoint", clients, "--worker-endpoint", workers,
+                                                 "--heartbeat-ms", "200", "--journal", journal, "--log-level", "debug"])
+        }
+
+        // The first coordinator picks free ports; the second binds the same ones.
+        let first = try coordinator("tcp://127.0.0.1:*", "tcp://127.0.0.1:*")
+        let endpoints = try await first.waitForStderr(#"coordinator listening" clients=(\S+) workers=(\S+)"#)
+        let worker = try ChildProcess("ocr-worker", ["--coordinator", endpoints[1], "--slots", "2", "--heartbeat-ms", "200",
+                                                     "--engine", "sleep:200", "--log-level", "debug"])
+        defer { worker.signal(SIGKILL) }
+        _ = try await first.waitForStderr("worker ready")
+
+        let client = try OCRClient(endpoint: endpoints[0], callTimeout: .seconds(20), watchIdleTimeout: .seconds(2),
+                                   reattach: ReattachPolicy(attempts: 10, initialDelay: .milliseconds(100), maxDelay: .seconds(1)))
+        defer { client.close() }
+        let png = [UInt8](try Data(contentsOf: Binaries.fixtures.appendingPathComponent("tiny.png")))
+        let inputs = (0..<20).map { i in InputFile.with { $0.name = String(format: "p%02d.png", i); $0.content = png; $0.format = .png } }
+        let job = try await client.submit(inputs: inputs)
+        #expect(job.pageCount == 20)
+        let seen = Seen()
+        let document = Task { try await client.document(for: job) { seen.append($0) } }
+
+        // Mid-job: a few pages done, most not.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while seen.completedPages.count < 4, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        first.signal(SIGKILL)
+        await first.wait(timeout: .seconds(5))
+        let doneAtKill = seen.completedPages.count
+        #expect((4..<20).contains(doneAtKill))
+
+        let second = try coordinator(endpoints[0], endpoints[1])
+        defer { second.signal(SIGKILL) }
+        _ = try await second.waitForStderr("coordinator listening")
+        #expect(second.stderr.contains("journal restored"))
+
+        let result = try await document.value
+        #expect(result.pages.count == 20)
+        #expect(result.recognizedPages.map(\.pageIndex) == Array(0..<20))
+        #expect(result.gaps.isEmpty)
+        // Every page exactly once, though the re-attach replayed the pages done before the kill.
+        let completed = seen.completedPages
+        #expect(completed.count == 20 && Set(completed).count == 20, "pages seen: \(completed)")
+        #expect(seen.all.last?.finished?.state == .succeeded)
+        // The worker reconnected by itself to the new process, which did the rest.
+        let status = try await client.clusterStatus()
+        #expect(status.workers.count == 1 && status.pagesDone >= UInt64(20 - doneAtKill))
+        let again = try await client.job(job.jobId)
+        #expect(again.state == .succeeded && again.pagesDone == 20)
+
+        second.signal(SIGTERM)
+        await second.wait(timeout: .seconds(10))
+    }
+}
