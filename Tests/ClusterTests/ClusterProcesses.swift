@@ -27,17 +27,29 @@ final class ChildProcess: @unchecked Sendable {
         let err = Pipe(), out = Pipe()
         process.standardError = err
         process.standardOutput = out
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.stderrText += String(decoding: data, as: UTF8.self) }
-        }
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.stdoutData.append(data) }
-        }
         try process.run()
+        // One reader thread per pipe, reading until end of file, so `wait()` can know that
+        // everything the process wrote has been collected (a readability handler gives no such
+        // signal, and under load its last call can come after the process has exited).
+        pump(err.fileHandleForReading, isStdout: false)
+        pump(out.fileHandleForReading, isStdout: true)
+    }
+
+    private var openPipes = 0
+
+    private func pump(_ handle: FileHandle, isStdout: Bool) {
+        lock.withLock { openPipes += 1 }
+        let box = UncheckedSendable(handle)
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = box.value.availableData
+                if data.isEmpty { break }
+                lock.withLock {
+                    if isStdout { stdoutData.append(data) } else { stderrText += String(decoding: data, as: UTF8.self) }
+                }
+            }
+            lock.withLock { openPipes -= 1 }
+        }
     }
 
     var stderr: String { lock.withLock { stderrText } }
@@ -68,13 +80,23 @@ final class ChildProcess: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         if process.isRunning { signal(SIGKILL); process.waitUntilExit() }
-        try? await Task.sleep(for: .milliseconds(50))  // let the pipes drain
+        // Wait for the readers to reach end of file (bounded: a grandchild could hold a pipe).
+        let drainDeadline = ContinuousClock.now + .seconds(10)
+        while lock.withLock({ openPipes > 0 }), ContinuousClock.now < drainDeadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         return process.terminationStatus
     }
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
+}
+
+/// Carries values into the one thread that uses them.
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
 
 struct ClusterTestError: Error, CustomStringConvertible {
