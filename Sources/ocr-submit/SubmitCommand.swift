@@ -127,7 +127,7 @@ struct SubmitCommand: Sendable {
     }
 
     private func submit(_ files: [URL], _ client: OCRClient) async throws -> ExitCode {
-        let inputs = try InputFile.load(files)
+        let inputs = try await InputFile.loading(files)
         let job = try await client.submit(inputs: inputs, options: options, jobKey: jobKey, priority: priority, timeout: timeout)
         let bar = ProgressBar(enabled: showProgress)
         let counts = ProgressCounts()

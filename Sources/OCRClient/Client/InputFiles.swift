@@ -32,6 +32,16 @@ extension InputFile {
         return files
     }
 
+    /// `load(_:)` on a thread of its own, so reading large scans does not block one of Swift's
+    /// cooperative threads (there are only as many as cores).
+    public static func loading(_ urls: [URL]) async throws -> [InputFile] {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try load(urls) })
+            }
+        }
+    }
+
     static func read(_ url: URL) throws -> InputFile {
         do {
             let data = try Data(contentsOf: url)

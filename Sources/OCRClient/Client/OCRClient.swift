@@ -49,7 +49,7 @@ public final class OCRClient: Sendable {
     /// name order) as one job.
     public func submit(files: [URL], options: RecognitionOptions = RecognitionOptions(),
                        jobKey: String = "", priority: Int32 = 0, timeout: Duration? = nil) async throws -> Job {
-        try await submit(inputs: InputFile.load(files), options: options, jobKey: jobKey, priority: priority, timeout: timeout)
+        try await submit(inputs: InputFile.loading(files), options: options, jobKey: jobKey, priority: priority, timeout: timeout)
     }
 
     /// Submits in-memory files as one job.
