@@ -130,6 +130,18 @@ final class TestCluster: @unchecked Sendable {
         return worker
     }
 
+    /// Waits until the coordinator has logged `count` workers as ready (a Tesseract worker loads
+    /// its models before it says Ready, so a test that needs every worker must wait for them).
+    func waitForWorkers(_ count: Int, timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while coordinator.stderr.components(separatedBy: "msg=\"worker ready\"").count - 1 < count {
+            guard ContinuousClock.now < deadline else {
+                throw ClusterTestError("fewer than \(count) workers became ready; coordinator stderr:\n\(coordinator.stderr)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Runs ocr-submit against this cluster and returns (exit status, stdout, stderr).
     func submit(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let submit = try ChildProcess("ocr-submit", ["--coordinator", clientEndpoint] + arguments)

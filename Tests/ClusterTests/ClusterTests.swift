@@ -23,6 +23,7 @@ import OCRWire
         try await cluster.addWorker(slots: 1, engine: "tesseract")
         try await cluster.addWorker(slots: 1, engine: "tesseract")
         defer { Task { await cluster.stop() } }
+        try await cluster.waitForWorkers(2)
 
         let result = try await cluster.submit(["--format", "json", "--quiet", multipage, pdf])
         #expect(result.status == 0, "stderr: \(result.stderr)")
