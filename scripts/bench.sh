@@ -36,7 +36,7 @@ if [ "$QUICK" = 1 ]; then
 	PEER_PAGES=4; REPEAT=1; CLI_RUNS=1; NULL_PAGES=5000; NULL_RUNS=1; LAT_COUNT=300
 	SCALE_SLEEP=250; SCALE_PER_CONN=6; FIRST_RUNS=1; MEM_SIZES=100,1000,5000
 else
-	PEER_PAGES=8; REPEAT=5; CLI_RUNS=3; NULL_PAGES=20000; NULL_RUNS=3; LAT_COUNT=2000
+	PEER_PAGES=28; REPEAT=5; CLI_RUNS=3; NULL_PAGES=20000; NULL_RUNS=3; LAT_COUNT=2000
 	SCALE_SLEEP=500; SCALE_PER_CONN=10; FIRST_RUNS=3; MEM_SIZES=100,1000,5000
 fi
 
@@ -50,14 +50,16 @@ json bench=machine cores="$(nproc)" cpu="$(lscpu | sed -n 's/^Model name: *//p' 
 	ocrmypdf="$(ocrmypdf --version 2>/dev/null || echo missing)" commit="$(git rev-parse --short HEAD)" \
 	quick="$QUICK" peer_pages="$PEER_PAGES" repeat="$REPEAT" loadavg="$(cut -d" " -f1-3 /proc/loadavg)" | record
 
-# The pages: the first PEER_PAGES pages of the real 28-page scan, rewritten with the 300 dpi the
-# scan really has (its DPI tag says 72), G4 as a bilevel scan is stored; one multipage TIFF (the
-# cluster, the in-process engines), one file per page (tesseract loops) and a PDF (OCRmyPDF).
+# The pages: the first PEER_PAGES pages of the real 28-page scan (all of it in a full run; the issue
+# asks for at least 20), rewritten with the 300 dpi the scan really has (its DPI tag says 72), G4 as
+# a bilevel scan is stored; one multipage TIFF (the cluster, the in-process engines), one file per
+# page (tesseract loops) and a PDF (OCRmyPDF). A shorter scan (the bundled 3-page sample, when
+# ../shared is absent) is repeated up to PEER_PAGES pages.
 SCAN=../shared/testdata/multipage/aim916.tiff
 [ -f "$SCAN" ] || SCAN=Tests/Fixtures/multipage.tif
 [ -f "$SCAN" ] || { say "no multipage scan found (../shared/testdata/multipage/aim916.tiff)"; exit 1; }
 P=$BENCH_TMP/pages
-python3 scripts/bench/pages.py "$SCAN" "$PEER_PAGES" "$P"
+python3 scripts/bench/pages.py "$SCAN" "$PEER_PAGES" "$P" | record
 img2pdf -o "$P/pages.pdf" "$P/pages.tif" 2>/dev/null || say "img2pdf failed: OCRmyPDF is skipped"
 
 # Runs "$@" and records its wall time under name=$1's label.
@@ -82,8 +84,8 @@ if wants peers; then
 		timed xargs "$run" bash -c "ls $P/single/*.tif | OMP_THREAD_LIMIT=1 xargs -P 2 -I{} tesseract {} {}.b quiet"
 		[ -f "$P/pages.pdf" ] && command -v ocrmypdf >/dev/null && timed ocrmypdf "$run" bash -c "ocrmypdf --jobs 2 --output-type none --sidecar $BENCH_TMP/d.txt $P/pages.pdf - >/dev/null 2>&1"
 		"$BIN/ocr-bench" engines --file "$P/pages.tif" --threads 2 --out "$BENCH_TMP/e" | sed "s/}\$/, \"run\": $run}/" | record
-		# (c) takes 5x the others: two runs are enough to show where it stands.
-		[ "$run" -le 2 ] || continue
+		# (c) takes 12x the others (about 3 minutes for 28 pages): one run shows where it stands.
+		[ "$run" -le 1 ] || continue
 		timed tesseract-defaults "$run" bash -c "unset OMP_THREAD_LIMIT; for f in $P/single/*.tif; do tesseract \$f \$f.c quiet; done"
 	done
 	stop_cluster
