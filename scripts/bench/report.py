@@ -94,9 +94,14 @@ class Report:
         self.out("## 1. Throughput vs peers (issue 5)")
         self.out()
         scan = self.one("peer-pages") or {"scan": "aim916.tiff", "scan_pages": pages, "distinct_pages": pages, "width": 2550, "height": 3300}
-        repeated = "" if scan["distinct_pages"] == pages else f", its {scan['distinct_pages']} pages repeated"
+        if scan["distinct_pages"] < pages:
+            which = f"its {scan['distinct_pages']} pages over and over"
+        elif pages == scan["scan_pages"]:
+            which = "the whole scan"
+        else:
+            which = f"the first {pages} of its {scan['scan_pages']} pages"
         runs_of = {k: len(v) for k, v in raw.items()}
-        self.out(f"{pages} pages of `{scan['scan']}` ({scan['scan_pages']} pages{repeated}; {scan['width']}x{scan['height']} bilevel, "
+        self.out(f"{pages} pages of `{scan['scan']}` ({which}; {scan['width']}x{scan['height']} bilevel, "
                  f"rewritten with 300 dpi, G4), English, page segmentation 3 (automatic) everywhere; medians of "
                  f"{runs_of.get('cluster', runs_of.get('engines', 0))} run(s) ({runs_of.get('tesseract-defaults', 0)} of (c)).")
         self.out()
