@@ -10,12 +10,22 @@ struct RunQueue: Sendable {
     var isEmpty: Bool { priorities.isEmpty }
 
     mutating func append(_ jobID: String, priority: Int32) {
-        if levels[priority] == nil {
-            levels[priority] = Deque()
-            let at = priorities.firstIndex { $0 < priority } ?? priorities.endIndex
-            priorities.insert(priority, at: at)
-        }
+        openLevel(priority)
         levels[priority]!.append(jobID)
+    }
+
+    /// Puts a job popped by `popFirst` back at the front of its level: it keeps its turn (a job
+    /// no free worker could take must not lose its place to the jobs after it).
+    mutating func prepend(_ jobID: String, priority: Int32) {
+        openLevel(priority)
+        levels[priority]!.prepend(jobID)
+    }
+
+    private mutating func openLevel(_ priority: Int32) {
+        guard levels[priority] == nil else { return }
+        levels[priority] = Deque()
+        let at = priorities.firstIndex { $0 < priority } ?? priorities.endIndex
+        priorities.insert(priority, at: at)
     }
 
     /// The job whose turn it is (removed; the caller appends it again if it has more pages).

@@ -10,6 +10,11 @@ import OCRWire
 /// - **LRU**: the worker that got a task least recently gets the next one (one task per
 ///   credit, so work spreads over every worker before any gets a second).
 /// - **Fairness**: higher job priority first; equal priorities take turns page by page.
+/// - **Languages**: a page goes only to a worker that announced every language its job needs
+///   (`eng` when the options name none; a worker that announced none takes anything). A job
+///   no free worker can take keeps its turn while later jobs go ahead. When no connected worker
+///   has the languages at all, the page goes to any worker, whose engine fails it at once with
+///   FAILED_PRECONDITION naming what is installed: a clear error rather than a job that hangs.
 /// - **Liveness**: a worker silent for `liveness x interval` is dead; its pages are requeued with
 ///   `attempt + 1`. A page that fails `max_attempts` times is FAILED; the job ends PARTIAL (or
 ///   FAILED when no page succeeded) with every other page intact.
@@ -41,6 +46,11 @@ public struct Scheduler: Sendable {
     private var nextProgressAt: Duration = .zero
     private var scheduledTick: Duration? = nil
     private var heartbeatSequence: UInt32 = 0
+    /// Languages each queued job needs (filled on first dispatch, dropped when the job ends).
+    private var jobLanguages: [String: [String]] = [:]
+    /// Whether any connected worker serves a language list (`+`-joined); cleared whenever a
+    /// worker comes or goes.
+    private var servedByAnyWorker: [String: Bool] = [:]
     private var throughput: ThroughputMeter
     private let startedAtUnixMs: Int64
 
@@ -125,6 +135,7 @@ public struct Scheduler: Sendable {
         if ready.maxTasks > 0 { worker.maxTasks = Int(ready.maxTasks) }
         worker.queued = true
         workers[serial] = worker
+        servedByAnyWorker.removeAll()
         serialByIdentity[identity] = serial
         serialByUID[ready.workerUid] = serial
         lru.append(serial)
@@ -135,6 +146,7 @@ public struct Scheduler: Sendable {
     private mutating func removeWorker(_ serial: Int, failure: Status?, _ now: Duration,
                                        _ out: inout [SchedulerDirective]) {
         guard let worker = workers.removeValue(forKey: serial) else { return }
+        servedByAnyWorker.removeAll()
         serialByIdentity[worker.identity] = nil
         if serialByUID[worker.uid] == serial { serialByUID[worker.uid] = nil }
         // Sorted so the same events always give the same directives (hash order varies per process).
@@ -345,6 +357,7 @@ public struct Scheduler: Sendable {
         commit(.finished(jobID: jobID, state: state, status: status, unixMs: unixMs(now), at: now), &out)
         progressDirty.remove(jobID)
         inRunQueue.remove(jobID)
+        jobLanguages[jobID] = nil
         while store.finishedJobs > settings.retainedFinishedJobs, let oldest = store.oldestFinished {
             commit(.evicted(jobID: oldest), &out)
         }
@@ -359,12 +372,23 @@ public struct Scheduler: Sendable {
 
     /// Hands pending pages to workers with credit until one of the two runs out.
     private mutating func dispatch(_ now: Duration, _ out: inout [SchedulerDirective]) {
-        while store.queuedPages > 0, !runQueue.isEmpty {
-            guard let serial = popWorker() else { return }
-            guard let (jobID, page) = nextPage(now, &out) else {
+        // Workers with credit that no queued job fits (languages): back at the front afterwards,
+        // in their order. Workers with the same languages would find nothing either.
+        var idle: [Int] = []
+        var fruitless: Set<[String]> = []
+        defer {
+            for serial in idle.reversed() {
                 lru.prepend(serial)
                 workers[serial]!.queued = true
-                return
+            }
+        }
+        while store.queuedPages > 0, !runQueue.isEmpty {
+            guard let serial = popWorker() else { return }
+            let languages = workers[serial]!.languages
+            guard !fruitless.contains(languages), let (jobID, page) = nextPage(for: serial, now, &out) else {
+                idle.append(serial)
+                fruitless.insert(languages)
+                continue
             }
             let (task, priority) = makeTask(jobID, page, now)
             let identity: WorkerIdentity = withInout(&workers[serial]!) { worker in
@@ -433,10 +457,13 @@ public struct Scheduler: Sendable {
         return nil
     }
 
-    /// The next (job, page) by priority and round-robin; the job is out of the run queue until
-    /// the caller puts it back. Expires jobs whose deadline passed on the way.
-    private mutating func nextPage(_ now: Duration, _ out: inout [SchedulerDirective]) -> (String, Int)? {
-        while let (jobID, _) = runQueue.popFirst() {
+    /// The next (job, page) by priority and round-robin that worker `serial` can take; the job
+    /// is out of the run queue until the caller puts it back. Jobs passed over for their
+    /// languages keep their turn. Expires jobs whose deadline passed on the way.
+    private mutating func nextPage(for serial: Int, _ now: Duration, _ out: inout [SchedulerDirective]) -> (String, Int)? {
+        var passedOver: [(String, Int32)] = []
+        defer { for (jobID, priority) in passedOver.reversed() { runQueue.prepend(jobID, priority: priority) } }
+        while let (jobID, priority) = runQueue.popFirst() {
             guard let job = store.summary(jobID), !job.isFinal else {
                 inRunQueue.remove(jobID)
                 continue
@@ -450,9 +477,38 @@ public struct Scheduler: Sendable {
                 inRunQueue.remove(jobID)
                 continue
             }
+            guard fits(jobID, serial) else {
+                passedOver.append((jobID, priority))
+                continue
+            }
             return (jobID, page)
         }
         return nil
+    }
+
+    /// Whether worker `serial` may take a page of `jobID`: it has the job's languages, or no
+    /// connected worker has them (then its engine reports FAILED_PRECONDITION for the page).
+    private mutating func fits(_ jobID: String, _ serial: Int) -> Bool {
+        let worker = workers[serial]!
+        if worker.languages.isEmpty { return true }
+        let needed = languages(of: jobID)
+        if worker.serves(needed) { return true }
+        let key = needed.joined(separator: "+")
+        if let served = servedByAnyWorker[key] { return !served }
+        let served = workers.values.contains { $0.serves(needed) }
+        servedByAnyWorker[key] = served
+        return !served
+    }
+
+    /// The languages a job's pages need: its options' `+`-joined list, `eng` when empty (the
+    /// engine's default).
+    private mutating func languages(of jobID: String) -> [String] {
+        if let cached = jobLanguages[jobID] { return cached }
+        let spec = store.read(jobID) { $0.options?.languages } ?? nil
+        let needed = (spec ?? "").split(separator: "+").map(String.init)
+        let result = needed.isEmpty ? ["eng"] : needed
+        jobLanguages[jobID] = result
+        return result
     }
 
     private static func remainingMs(deadline: Duration?, pageTimeoutMs pageTimeout: UInt32, _ now: Duration) -> UInt64 {

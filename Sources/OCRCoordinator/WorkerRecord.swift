@@ -41,7 +41,10 @@ struct WorkerRecord: Sendable {
     var lastResultAt: Duration?
     var meanResultGap: Double?
     var resultsMeasured = 0
+    /// Installed languages as announced (`Ready.languages`); empty: the worker did not say (a
+    /// built-in test engine), and it is offered pages of every language.
     let languages: [String]
+    private let languageSet: Set<String>
     let version: String
     let hostname: String
     /// Silent longer than this: dead.
@@ -54,4 +57,24 @@ struct WorkerRecord: Sendable {
     var pagesDone: UInt64 = 0
 
     var hasCredit: Bool { held.count < capacity }
+
+    init(serial: Int, identity: WorkerIdentity, uid: UInt64, slots: Int, baseCapacity: Int, languages: [String],
+         version: String, hostname: String, expiry: Duration, lastSeen: Duration) {
+        self.serial = serial
+        self.identity = identity
+        self.uid = uid
+        self.slots = slots
+        self.baseCapacity = baseCapacity
+        self.languages = languages
+        self.languageSet = Set(languages)
+        self.version = version
+        self.hostname = hostname
+        self.expiry = expiry
+        self.lastSeen = lastSeen
+    }
+
+    /// Whether the worker can recognise a page that needs every one of `needed`.
+    func serves(_ needed: [String]) -> Bool {
+        languageSet.isEmpty || needed.allSatisfy(languageSet.contains)
+    }
 }

@@ -7,7 +7,9 @@ public struct Ready: ProtoMessage {
     public var workerUid: UInt64 = 0  // fixed64 worker_uid = 1
     /// Pages it recognises at the same time (engine threads).
     public var slots: UInt32 = 0  // uint32 slots = 2
-    /// Installed Tesseract languages.
+    /// Installed Tesseract languages (without osd). The coordinator sends a page only to a worker
+    /// that lists every language of its job (`eng` when the job names none), unless no connected
+    /// worker does; empty: the worker takes pages of any language.
     public var languages: [String] = []  // repeated string languages = 3
     /// ocr-worker version.
     public var version: String = ""  // string version = 4
