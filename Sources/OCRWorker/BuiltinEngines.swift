@@ -86,6 +86,23 @@ public final class HangingEngine: PageEngine {
     }
 }
 
+/// Blocks on page `page` for good, ignoring cancellation and deadlines: a recognition stuck in
+/// native code that nothing can interrupt (the worker's stuck-engine handling is for this).
+public final class WedgedEngine: PageEngine {
+    public let page: UInt32
+
+    public init(page: UInt32) {
+        self.page = page
+    }
+
+    public func recognize(task: PageTask, control: PageControl) throws -> PageResult {
+        if task.pageIndex == page {
+            while true { Thread.sleep(forTimeInterval: 3600) }
+        }
+        return try NullEngine().recognize(task: task, control: control)
+    }
+}
+
 /// Throws an `OCRError` with `code` on page `page`: INTERNAL (retryable: a crash-like failure)
 /// or INVALID_ARGUMENT (final: garbage input that will never decode).
 public final class FailingEngine: PageEngine {
@@ -125,13 +142,18 @@ extension PageEngineFactory {
         PageEngineFactory(name: "hang-on:\(page)") { _ in HangingEngine(page: page) }
     }
 
+    /// `WedgedEngine` on every slot.
+    public static func wedged(onPage page: UInt32) -> PageEngineFactory {
+        PageEngineFactory(name: "wedge-on:\(page)") { _ in WedgedEngine(page: page) }
+    }
+
     /// `FailingEngine` on every slot.
     public static func failing(onPage page: UInt32, code: StatusCode = .internal) -> PageEngineFactory {
         PageEngineFactory(name: "fail-on:\(page):\(code.name.lowercased())") { _ in FailingEngine(page: page, code: code) }
     }
 
     /// Parses an `--engine` value: `null`, `sleep:MS`, `crash-on:N[:kill|abort|exit]`,
-    /// `hang-on:N`, `fail-on:N[:internal|invalid]`. Returns `nil` for anything else (`parse(_:)`
+    /// `hang-on:N`, `wedge-on:N`, `fail-on:N[:internal|invalid]`. Returns `nil` for anything else (`parse(_:)`
     /// also knows `tesseract`).
     public static func builtin(_ spec: String) -> PageEngineFactory? {
         let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
@@ -149,6 +171,8 @@ extension PageEngineFactory {
             return .crashing(onPage: n, mode: mode)
         case "hang-on" where parts.count == 2:
             return page(1).map { .hanging(onPage: $0) }
+        case "wedge-on" where parts.count == 2:
+            return page(1).map { .wedged(onPage: $0) }
         case "fail-on" where parts.count == 2 || parts.count == 3:
             guard let n = page(1) else { return nil }
             switch parts.count == 3 ? parts[2] : "internal" {

@@ -111,7 +111,8 @@ final class EngineThreads: Sendable {
         let task = work.task
         let control = work.control
         let started = ContinuousClock.now
-        if let code = control.stopCode { return .failure(PageControl.stopError(code, task: task)) }
+        control.begin(at: started)
+        if let code = control.stopCode { return .failure(control.stopError(code, task: task)) }
         do {
             var page = try engine.recognize(task: task, control: control)
             page.pageIndex = task.pageIndex
@@ -126,12 +127,12 @@ final class EngineThreads: Sendable {
             return .success(page)
         } catch var error as OCRError {
             // Whatever an engine throws once the page was stopped reports why it was stopped.
-            if let code = control.stopCode { error = PageControl.stopError(code, task: task) }
+            if let code = control.stopCode { error = control.stopError(code, task: task) }
             if error.pageIndex == nil { error.pageIndex = Int(task.pageIndex) }
             if error.file == nil, !task.file.isEmpty { error.file = task.file }
             return .failure(error)
         } catch {
-            if let code = control.stopCode { return .failure(PageControl.stopError(code, task: task)) }
+            if let code = control.stopCode { return .failure(control.stopError(code, task: task)) }
             return .failure(OCRError(.internal, "engine failed: \(error)",
                                      file: task.file.isEmpty ? nil : task.file, page: Int(task.pageIndex)))
         }

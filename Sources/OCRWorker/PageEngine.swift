@@ -37,18 +37,52 @@ public struct PageEngineFactory: Sendable {
 /// What an engine needs to know while it works on one page: when the page is due and whether it
 /// has been called off. Thread-safe: the worker's socket thread cancels, the engine thread polls.
 public final class PageControl: Sendable {
-    /// When the page must be done (from the task's `remaining_ms`), `nil` for no limit.
-    public let deadline: ContinuousClock.Instant?
+    /// When the task says the page is due (from its `remaining_ms`, counted from arrival).
+    private let taskDeadline: ContinuousClock.Instant?
+    /// The worker's own limit on one page's running time (`ocr-worker --max-page-ms`), counted
+    /// from `begin()`.
+    private let maxRunTime: Duration?
+    private struct State {
+        var code: StatusCode?
+        var hooks: [@Sendable () -> Void] = []
+        var cancelledAt: ContinuousClock.Instant?
+        var runDeadline: ContinuousClock.Instant?
+    }
     /// `stopCode` set by `cancel`, and the hooks to run when it is.
-    private let state: Locked<(code: StatusCode?, hooks: [@Sendable () -> Void])>
+    private let state: Locked<State>
     /// Wakes engines waiting in `sleep(for:)` when the page is cancelled.
     private let condition: ConditionBox
 
-    /// - Parameter deadline: when the page is due; `nil` for no limit.
-    public init(deadline: ContinuousClock.Instant? = nil) {
-        self.deadline = deadline
-        self.state = Locked((nil, []))
+    /// - Parameters:
+    ///   - deadline: when the page is due; `nil` for no limit.
+    ///   - maxRunTime: the longest the page may run once an engine thread begins it.
+    public init(deadline: ContinuousClock.Instant? = nil, maxRunTime: Duration? = nil) {
+        self.taskDeadline = deadline
+        self.maxRunTime = maxRunTime
+        self.state = Locked(State())
         self.condition = ConditionBox()
+    }
+
+    /// When the page must be done: the task's deadline or, once begun, the end of the worker's
+    /// running-time limit, whichever is sooner; `nil` for no limit.
+    public var deadline: ContinuousClock.Instant? {
+        let run = state.withLock { $0.runDeadline }
+        guard let run else { return taskDeadline }
+        return min(taskDeadline ?? run, run)
+    }
+
+    /// An engine thread starts the page now: the running-time limit starts counting.
+    public func begin(at now: ContinuousClock.Instant = .now) {
+        guard let maxRunTime else { return }
+        state.withLock { if $0.runDeadline == nil { $0.runDeadline = now + maxRunTime } }
+    }
+
+    /// When the engine was first asked to stop (cancelled, or its deadline), if that is at or
+    /// before `now`; `nil` while the page may still run.
+    public func stopRequested(asOf now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let cancelledAt = state.withLock { $0.cancelledAt }
+        let due = deadline.flatMap { $0 <= now ? $0 : nil }
+        return [cancelledAt, due].compactMap { $0 }.min()
     }
 
     /// Calls the page off. `code` is what the page's result will carry: CANCELLED when the
@@ -58,6 +92,7 @@ public final class PageControl: Sendable {
         let hooks = state.withLock { state -> [@Sendable () -> Void] in
             guard state.code == nil else { return [] }
             state.code = code
+            state.cancelledAt = .now
             defer { state.hooks = [] }
             return state.hooks
         }
@@ -98,7 +133,18 @@ public final class PageControl: Sendable {
 
     /// Throws the `OCRError` for `stopCode` if the page must stop.
     public func checkpoint(_ task: PageTask) throws(OCRError) {
-        if let code = stopCode { throw PageControl.stopError(code, task: task) }
+        if let code = stopCode { throw stopError(code, task: task) }
+    }
+
+    /// The error a page stopped with `code` reports, saying when it was the worker's own
+    /// running-time limit that stopped it.
+    func stopError(_ code: StatusCode, task: PageTask) -> OCRError {
+        let run = state.withLock { $0.runDeadline }
+        if code == .deadlineExceeded, let run, let maxRunTime, run <= (taskDeadline ?? run) {
+            return OCRError(.deadlineExceeded, "page ran longer than this worker's limit of \(maxRunTime) (ocr-worker --max-page-ms)",
+                            file: task.file.isEmpty ? nil : task.file, page: Int(task.pageIndex))
+        }
+        return Self.stopError(code, task: task)
     }
 
     /// Waits `duration` without using the CPU, returning early (by throwing) when the page is
@@ -126,7 +172,7 @@ public final class PageControl: Sendable {
         try checkpoint(task)
     }
 
-    /// The error a stopped page reports.
+    /// The error a stopped page reports (without the running-time limit; see the instance method).
     static func stopError(_ code: StatusCode, task: PageTask) -> OCRError {
         let why = switch code {
         case .cancelled: "page was cancelled"

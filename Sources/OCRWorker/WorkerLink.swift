@@ -18,6 +18,14 @@ import OCRWire
 /// A task belongs to the connection (uid) it arrived on. When that connection ends, its tasks are
 /// cancelled with UNAVAILABLE and forgotten: the coordinator requeues them, and a result that
 /// comes back later is dropped.
+///
+/// **Wedged engines.** A page asked to stop (cancelled, past its deadline or past the worker's
+/// `maxPageTime`) whose engine thread has not returned `stuckGrace` later is stuck in native code
+/// that no one can interrupt, and its slot is lost for good. The link then fails that page with
+/// DEADLINE_EXCEEDED (or the code it was stopped with), gives back every other page at once
+/// (pages queued behind a stuck engine thread would never run), says Disconnect, which has the
+/// coordinator requeue them without counting a failure, and stops with `wedged` set, so the
+/// process exits non-zero and its supervisor starts a fresh one.
 struct WorkerLink {
     struct Configuration: Sendable {
         var slots: Int
@@ -32,6 +40,11 @@ struct WorkerLink {
         var drainTimeout: Duration
         /// Tasks beyond this many (a coordinator ignoring credits) are refused with UNAVAILABLE.
         var maxHeldTasks: Int
+        /// The longest one page may run on an engine thread; nil: no limit of the worker's own.
+        var maxPageTime: Duration? = nil
+        /// How long an engine may take to return after its page was asked to stop before the
+        /// worker takes it for wedged and restarts.
+        var stuckGrace: Duration = .seconds(60)
     }
 
     /// One task as the worker holds it: the page and the attempt.
@@ -89,6 +102,10 @@ struct WorkerLink {
     private let makeUID: () -> UInt64
     private(set) var phase = Phase.idle
     private(set) var held: [TaskKey: Held] = [:]
+    /// Tasks given back with their connection whose engine has not returned yet.
+    private var abandoned: [TaskKey: PageControl] = [:]
+    /// An engine did not stop: the worker stops so that a fresh process replaces it.
+    private(set) var wedged = false
     private(set) var draining: ContinuousClock.Instant?
     private var drainCancelled = false
     private(set) var backoff: Duration
@@ -168,12 +185,13 @@ struct WorkerLink {
     private mutating func lose(now: ContinuousClock.Instant, reason: String, level: LogLevel) -> [Directive] {
         guard case .connected(let uid) = phase else { return [] }
         var directives: [Directive] = [.closeSocket(lingerMilliseconds: 0)]
-        let abandoned = held.filter { $0.value.uid == uid }
-        for (key, task) in abandoned {
+        let lost = held.filter { $0.value.uid == uid }
+        for (key, task) in lost {
             held[key] = nil
+            abandoned[key] = task.control
             directives.append(.cancel(task.control, .unavailable))
         }
-        let count = abandoned.count
+        let count = lost.count
         if draining != nil {
             phase = .stopped
             directives.append(.log { $0.log(level, "connection lost while draining; stopping",
@@ -191,7 +209,8 @@ struct WorkerLink {
     }
 
     private mutating func tick(now: ContinuousClock.Instant) -> [Directive] {
-        var directives: [Directive] = []
+        var directives = checkWedged(now: now)
+        if phase == .stopped { return directives }
         if let draining, now >= draining, !drainCancelled {
             drainCancelled = true
             let count = held.count
@@ -240,7 +259,7 @@ struct WorkerLink {
                 return [refuse(task, .unavailable, "worker already holds \(count) tasks", now: now)]
             }
             let deadline = task.remainingMs > 0 ? now + .milliseconds(Int64(clamping: task.remainingMs)) : nil
-            let control = PageControl(deadline: deadline)
+            let control = PageControl(deadline: deadline, maxRunTime: configuration.maxPageTime)
             held[key] = Held(uid: uid, control: control)
             return [.run(task, key, uid: uid, control)]
         case .cancel(let cancel):
@@ -270,6 +289,7 @@ struct WorkerLink {
             held[key] = nil
             if currentUID == uid { directives.append(send(Self.result(for: key, outcome), now: now)) }
         } else {
+            abandoned[key] = nil
             directives.append(.log { $0.debug("dropped the result of an abandoned task", ["task": key, "worker_uid": hex(uid)]) })
         }
         if draining != nil, held.isEmpty { directives += finish() }
@@ -287,6 +307,51 @@ struct WorkerLink {
                 case .failure(let error): $0.outcome = .error(error.status)
                 }
             })
+        }
+    }
+
+    // MARK: Wedged engines
+
+    /// Finds pages whose engine has ignored a stop for longer than `stuckGrace`; on the first,
+    /// fails them, gives back the rest and drains towards a stop (see the type's documentation).
+    private mutating func checkWedged(now: ContinuousClock.Instant) -> [Directive] {
+        let grace = configuration.stuckGrace
+        func stuck(_ control: PageControl) -> Bool {
+            guard let asked = control.stopRequested(asOf: now) else { return false }
+            return now - asked >= grace
+        }
+        let stuckHeld = held.filter { stuck($0.value.control) }.sorted { $0.key.description < $1.key.description }
+        let stuckAbandoned = abandoned.filter { stuck($0.value) }
+        guard !stuckHeld.isEmpty || !stuckAbandoned.isEmpty else { return [] }
+        var directives: [Directive] = []
+        for (key, task) in stuckHeld {
+            held[key] = nil
+            let code = task.control.stopCode ?? .deadlineExceeded
+            let error = OCRError(code, "the engine did not stop within \(grace) of being asked to (\(Self.reason(code))); "
+                                 + "the worker restarts to free the slot", page: Int(key.pageIndex))
+            if currentUID == task.uid { directives.append(send(Self.result(for: key, .failure(error)), now: now)) }
+        }
+        for key in stuckAbandoned.keys { abandoned[key] = nil }
+        let pages = (stuckHeld.map(\.key) + stuckAbandoned.map(\.key)).map(\.description)
+        wedged = true
+        let count = held.count
+        directives.append(.log { $0.error("an engine ignored a stop: failing its page, giving back the others and restarting",
+                                           ["pages": pages.joined(separator: ","), "grace_ms": grace.milliseconds, "giving_back": count]) })
+        for (key, task) in held {
+            directives.append(.cancel(task.control, .unavailable))
+            abandoned[key] = task.control
+        }
+        held.removeAll()
+        draining = draining ?? now
+        drainCancelled = true
+        return directives + finish()
+    }
+
+    private static func reason(_ code: StatusCode) -> String {
+        switch code {
+        case .deadlineExceeded: "its deadline passed"
+        case .cancelled: "it was cancelled"
+        default: "it was given back"
         }
     }
 

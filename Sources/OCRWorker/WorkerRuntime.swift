@@ -29,6 +29,13 @@ public struct WorkerConfiguration: Sendable {
     /// `slots + 64`, above the coordinator's adaptive window (at most slots + 32 by default).
     /// Announced in `Ready.max_tasks`, so a coordinator never sends more.
     public var maxHeldTasks: Int?
+    /// The longest one page may run on an engine thread before it is stopped with
+    /// DEADLINE_EXCEEDED (whatever its task allows); nil: no limit of the worker's own.
+    public var maxPageTime: Duration? = .seconds(600)
+    /// How long an engine may keep running after its page was asked to stop before the worker
+    /// takes it for wedged in native code: it then fails that page, gives back the others and
+    /// stops with `WorkerRuntime.wedged` set (ocr-worker exits 70 for its supervisor to restart it).
+    public var stuckGrace: Duration = .seconds(60)
 
     public init(coordinator: String, slots: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.coordinator = coordinator
@@ -65,6 +72,11 @@ public final class WorkerRuntime: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let waited = Locked(false)
     private let startCalled = Locked(false)
+    private let wedgedFlag = Locked(false)
+
+    /// Whether the worker stopped because an engine ignored a stop (see
+    /// `WorkerConfiguration.stuckGrace`); read it after `wait()`.
+    public var wedged: Bool { wedgedFlag.withLock { $0 } }
 
     /// - Parameter makeUID: fresh connection uids (random and non-zero by default).
     public init(configuration: WorkerConfiguration, engine: PageEngineFactory, logger: Logger,
@@ -80,7 +92,8 @@ public final class WorkerRuntime: Sendable {
             liveness: max(1, configuration.liveness),
             reconnectInitial: configuration.reconnectInitial, reconnectMax: configuration.reconnectMax,
             drainTimeout: configuration.drainTimeout,
-            maxHeldTasks: configuration.maxHeldTasks ?? (configuration.slots + 64)), makeUID: makeUID)
+            maxHeldTasks: configuration.maxHeldTasks ?? (configuration.slots + 64),
+            maxPageTime: configuration.maxPageTime, stuckGrace: configuration.stuckGrace), makeUID: makeUID)
         self.shell = Shell(link: link)
         let logger = logger
         self.loop = SocketLoop(context: context, name: "ocr.worker.io") { error in
@@ -145,7 +158,8 @@ public final class WorkerRuntime: Sendable {
         guard first else { return }
         loop.stop()
         queue.close()
-        if let threads = threads.withLock({ $0 }), !threads.join(timeout: .seconds(5)) {
+        // A wedged engine thread will not end: do not wait for it.
+        if let threads = threads.withLock({ $0 }), !threads.join(timeout: wedged ? .milliseconds(100) : .seconds(5)) {
             logger.warning("an engine thread is still busy after shutdown; leaving it behind")
         }
         context.terminate()
@@ -159,7 +173,8 @@ public final class WorkerRuntime: Sendable {
     }
 
     fileprivate func enqueue(_ work: EngineWork) { queue.push(work) }
-    fileprivate func markStopped() {
+    fileprivate func markStopped(wedged: Bool) {
+        wedgedFlag.withLock { $0 = wedged }
         queue.close()
         stopped.signal()
     }
@@ -242,7 +257,7 @@ private final class Shell: @unchecked Sendable {
             if let socket { control.close(socket, lingerMilliseconds: 1_000) }
             socket = nil
             control.stop()
-            runtime.markStopped()
+            runtime.markStopped(wedged: link.wedged)
         }
         return nil
     }

@@ -21,6 +21,8 @@ let spec = CommandSpec(
         .option("--heartbeat-ms", value: "MS", default: "1000", help: "Heartbeat interval, announced to the coordinator."),
         .option("--liveness", value: "N", default: "3", help: "Heartbeat intervals of silence after which the coordinator is taken for dead."),
         .option("--drain-timeout-ms", value: "MS", default: "30000", help: "On SIGTERM/SIGINT, how long held pages may still run before they are given back."),
+        .option("--max-page-ms", value: "MS", default: "600000", help: "The longest one page may run; it then fails with DEADLINE_EXCEEDED (0: no limit)."),
+        .option("--stuck-grace-ms", value: "MS", default: "60000", help: "How long an engine may ignore a stop before the worker restarts (exit 70)."),
         .option("--label", value: "KEY=VALUE", help: "A label shown by ClusterStatus (repeatable)."),
         .option("--curve-server-key", value: "KEY", help: "CURVE: the coordinator's public key (file or Z85 text); encrypts the link."),
         .option("--curve-secret-key", value: "FILE", help: "CURVE: this worker's secret key (default: a fresh key per process)."),
@@ -33,14 +35,21 @@ let spec = CommandSpec(
       sleep:MS              MS milliseconds per page without using the CPU; honours cancel and deadline
       crash-on:N[:MODE]     kill the process on page N; MODE kill (SIGKILL, default), abort, exit (code 70)
       hang-on:N             block on page N until cancelled or past its deadline
+      wedge-on:N            block on page N for good, ignoring cancel and deadline (a stuck native call)
       fail-on:N[:CODE]      fail page N with CODE internal (retryable, default) or invalid (final)
 
     SIGNALS: SIGTERM or SIGINT stops taking tasks, finishes the pages held (up to the drain timeout,
     then gives them back), sends their results and Disconnect, and exits 0. A second signal gives
     the pages back at once.
 
-    EXIT CODES: 0 stopped by a signal after draining; 64 usage error; 70 startup failure
-    (an engine could not be made, a malformed endpoint). Logs are key=value lines on stderr.
+    STUCK ENGINES: a page still running --stuck-grace-ms after it was cancelled or passed its
+    deadline (or --max-page-ms) is stuck where nothing can interrupt it. The worker then fails
+    that page (DEADLINE_EXCEEDED), gives back its other pages, says Disconnect and exits 70 so
+    that its supervisor (systemd Restart=on-failure, Kubernetes) starts a fresh process.
+
+    EXIT CODES: 0 stopped by a signal after draining; 64 usage error; 70 startup failure (an
+    engine could not be made, a malformed endpoint) or a stuck engine. Logs are key=value lines
+    on stderr.
     """)
 
 func fail(_ error: UsageError) -> Never {
@@ -67,6 +76,9 @@ struct Options {
         configuration.heartbeatInterval = .milliseconds(try arguments.int("--heartbeat-ms", range: 10...3_600_000) ?? 1000)
         configuration.liveness = try arguments.int("--liveness", range: 1...100) ?? 3
         configuration.drainTimeout = .milliseconds(try arguments.int("--drain-timeout-ms", range: 0...86_400_000) ?? 30_000)
+        let maxPage = try arguments.int("--max-page-ms", range: 0...86_400_000) ?? 600_000
+        configuration.maxPageTime = maxPage == 0 ? nil : .milliseconds(maxPage)
+        configuration.stuckGrace = .milliseconds(try arguments.int("--stuck-grace-ms", range: 1...86_400_000) ?? 60_000)
         for label in arguments.strings("--label") {
             guard let eq = label.firstIndex(of: "="), eq != label.startIndex else {
                 throw UsageError("--label expects KEY=VALUE, got '\(label)'", command: spec.name)
@@ -122,4 +134,8 @@ let signals = ShutdownSignals { number in
 }
 worker.wait()
 signals.cancel()
+if worker.wedged {
+    logger.error("exiting because an engine is stuck; a fresh worker process frees its slot")
+    exit(ExitCode.software.rawValue)
+}
 exit(ExitCode.success.rawValue)

@@ -9,7 +9,7 @@ import Testing
 struct EngineTests {
     @Test("--engine values parse into the engines they name", arguments: [
         ("null", "null"), ("sleep:25", "sleep:25"), ("crash-on:3", "crash-on:3:kill"), ("crash-on:3:abort", "crash-on:3:abort"),
-        ("crash-on:0:exit", "crash-on:0:exit"), ("hang-on:2", "hang-on:2"), ("fail-on:4", "fail-on:4:internal"),
+        ("crash-on:0:exit", "crash-on:0:exit"), ("hang-on:2", "hang-on:2"), ("wedge-on:5", "wedge-on:5"), ("fail-on:4", "fail-on:4:internal"),
         ("fail-on:4:invalid", "fail-on:4:invalid_argument"), ("tesseract", "tesseract"),
     ])
     func parses(spec: String, name: String) {
@@ -17,7 +17,7 @@ struct EngineTests {
     }
 
     @Test("malformed --engine values are refused", arguments: [
-        "", "nul", "sleep", "sleep:x", "sleep:-1", "crash-on", "crash-on:x", "crash-on:1:segv", "hang-on:", "fail-on:1:oops", "null:1",
+        "", "nul", "sleep", "sleep:x", "sleep:-1", "crash-on", "crash-on:x", "crash-on:1:segv", "hang-on:", "wedge-on", "wedge-on:-1", "fail-on:1:oops", "null:1",
     ])
     func refuses(spec: String) {
         #expect(PageEngineFactory.parse(spec) == nil)
@@ -57,6 +57,28 @@ struct EngineTests {
         #expect(throws: OCRError.self) { try control.sleep(for: .seconds(10), pageTask(0)) }
         #expect(control.stopCode == .deadlineExceeded)
         #expect(control.remaining == .zero)
+    }
+
+    @Test("the worker's running-time limit starts when the engine begins the page and names itself when it stops it")
+    func maxRunTime() throws {
+        let control = PageControl(deadline: nil, maxRunTime: .milliseconds(60))
+        #expect(control.deadline == nil, "queued pages do not use up the limit")
+        let work = EngineWork(task: pageTask(3), key: .init(jobID: "job-1", pageIndex: 3, attempt: 1), uid: 9, control: control, receivedAt: .now)
+        let before = ContinuousClock.now
+        let outcome = EngineThreads.execute(work, on: HangingEngine(page: 3))
+        let took = ContinuousClock.now - before
+        #expect(took >= .milliseconds(60) && took < .seconds(5))
+        guard case .failure(let error) = outcome else { Issue.record("a page past the limit must fail"); return }
+        #expect(error.code == .deadlineExceeded)
+        #expect(error.message.contains("--max-page-ms"))
+        #expect(error.file == "scan.tiff")
+        #expect(error.pageIndex == 3)
+        // A sooner deadline from the task wins, with the plain message.
+        let task = PageControl(deadline: .now + .milliseconds(20), maxRunTime: .seconds(30))
+        task.begin()
+        #expect(throws: OCRError.self) { try task.sleep(for: .seconds(10), pageTask(0)) }
+        #expect(task.stopError(.deadlineExceeded, task: pageTask(0)).message == "page deadline exceeded")
+        #expect(task.stopRequested(asOf: .now) != nil)
     }
 
     @Test("a task already cancelled never reaches the engine")

@@ -8,11 +8,12 @@ struct WorkerLinkTests {
     static let t0 = ContinuousClock.now
     static func at(_ ms: Int) -> ContinuousClock.Instant { t0 + .milliseconds(ms) }
 
-    static func makeLink(uids: [UInt64] = Array(1...20)) -> WorkerLink {
+    static func makeLink(uids: [UInt64] = Array(1...20), stuckGrace: Duration = .seconds(60)) -> WorkerLink {
         var remaining = uids
         return WorkerLink(configuration: .init(slots: 2, languages: ["eng"], version: "t", hostname: "h",
                                                heartbeatInterval: .milliseconds(1000), liveness: 3,
-                                               drainTimeout: .milliseconds(5000), maxHeldTasks: 3),
+                                               drainTimeout: .milliseconds(5000), maxHeldTasks: 3,
+                                               stuckGrace: stuckGrace),
                           makeUID: { remaining.removeFirst() })
     }
 
@@ -171,5 +172,69 @@ struct WorkerLinkTests {
         _ = link.handle(.malformed("bad signature"), now: Self.at(2900))
         #expect(link.currentUID == 1)
         #expect(Self.connects(link.handle(.tick, now: Self.at(3000))).isEmpty)
+    }
+
+    @Test("an engine that ignores its deadline for stuckGrace: its page fails, the others go back with Disconnect, a wedged stop")
+    func wedgedEngine() {
+        var link = Self.makeLink(stuckGrace: .milliseconds(1000))
+        _ = link.handle(.start, now: Self.at(0))
+        let due = Self.runs(link.handle(.received(CoordinatorMessage.with { $0.command = .task(pageTask(0, remainingMs: 500)) }), now: Self.at(1)))
+        let other = Self.runs(link.handle(Self.task(1), now: Self.at(1)))
+        _ = link.handle(Self.heartbeat, now: Self.at(1000))
+        // 899 ms past the deadline: still within the grace.
+        let early = link.handle(.tick, now: Self.at(1400))
+        #expect(Self.sent(early).allSatisfy { $0.result == nil })
+        #expect(!link.wedged)
+        let late = link.handle(.tick, now: Self.at(1502))
+        #expect(link.wedged)
+        let failed = Self.sent(late).compactMap(\.result)
+        #expect(failed.map(\.pageIndex) == [0])
+        #expect(failed.first?.error?.code == .deadlineExceeded)
+        #expect(failed.first?.error?.message.contains("did not stop within") == true)
+        // The other page is given back without a result of its own (it may be queued behind the
+        // stuck thread): Disconnect has the coordinator requeue it without counting a failure.
+        #expect(late.contains { if case .cancel(let c, .unavailable) = $0 { c === other[0].2 } else { false } })
+        #expect(Self.sent(late).last?.disconnect != nil)
+        #expect(Self.stops(late))
+        #expect(link.phase == .stopped)
+        #expect(due.count == 1)
+        // Late results, should they ever come, change nothing.
+        #expect(link.handle(.finished(other[0].0, uid: 1, .failure(OCRError(.unavailable, "given back"))), now: Self.at(1510)).isEmpty)
+        #expect(link.handle(.finished(due[0].0, uid: 1, .success(PageResult())), now: Self.at(1600)).isEmpty)
+    }
+
+    @Test("a cancelled page whose engine keeps running past the grace is stuck too")
+    func wedgedAfterCancel() {
+        var link = Self.makeLink(stuckGrace: .milliseconds(200))
+        let start = ContinuousClock.now
+        _ = link.handle(.start, now: start)
+        let run = Self.runs(link.handle(Self.task(0), now: start))
+        _ = link.handle(.received(CoordinatorMessage.with {
+            $0.command = .cancel(CancelTask.with { $0.jobId = "job-1"; $0.pageIndex = 0 })
+        }), now: start)
+        run[0].2.cancel(.cancelled)  // what the shell does with the .cancel directive
+        _ = link.handle(.tick, now: ContinuousClock.now)
+        #expect(!link.wedged)
+        _ = link.handle(Self.heartbeat, now: start + .milliseconds(900))
+        let late = link.handle(.tick, now: ContinuousClock.now + .milliseconds(1000))
+        #expect(link.wedged)
+        #expect(Self.sent(late).first?.result?.error?.code == .cancelled)
+        #expect(Self.stops(late), "nothing else was held: Disconnect and stop at once")
+        #expect(Self.sent(late).last?.disconnect != nil)
+    }
+
+    @Test("a page given back with a lost connection whose engine never returns also stops the worker")
+    func wedgedAfterConnectionLoss() {
+        var link = Self.makeLink(stuckGrace: .milliseconds(500))
+        _ = link.handle(.start, now: Self.at(0))
+        let run = Self.runs(link.handle(Self.task(0), now: Self.at(1)))
+        let lost = link.handle(.tick, now: Self.at(3100))  // coordinator silent: reconnect later
+        #expect(lost.contains { if case .cancel(let c, .unavailable) = $0 { c === run[0].2 } else { false } })
+        run[0].2.cancel(.unavailable)
+        #expect(!link.wedged)
+        let late = link.handle(.tick, now: ContinuousClock.now + .seconds(5))
+        #expect(link.wedged)
+        #expect(Self.stops(late))
+        #expect(Self.sent(late).isEmpty, "no connection to say anything on")
     }
 }
