@@ -56,7 +56,7 @@ public final class ZMQSocket {
     /// `true` until `close` is called.
     public var isOpen: Bool { handle != nil }
 
-    private func openHandle(_ operation: String) throws(TransportError) -> UnsafeMutableRawPointer {
+    func openHandle(_ operation: String) throws(TransportError) -> UnsafeMutableRawPointer {
         guard let handle else { throw TransportError.closed(operation) }
         return handle
     }

@@ -159,7 +159,8 @@ struct SubmitCommand: Sendable {
 
     private func watch(_ id: String, _ client: OCRClient) async throws -> ExitCode {
         let counts = ProgressCounts()
-        for try await event in client.events(forJobID: id) {
+        // Follows the job across a coordinator restart (with --journal), as the submit path does.
+        for try await event in client.followEvents(forJobID: id) {
             counts.update(event)
             if let page = event.pageCompleted?.result {
                 print("page \(page.pageIndex + 1) done (\(page.file) p\(page.filePage))")

@@ -33,8 +33,9 @@ import OCRWire
         defer { worker.signal(SIGKILL) }
         _ = try await first.waitForStderr("worker ready")
 
-        let client = try OCRClient(endpoint: endpoints[0], callTimeout: .seconds(20), watchIdleTimeout: .seconds(2),
-                                   reattach: ReattachPolicy(attempts: 10, initialDelay: .milliseconds(100), maxDelay: .seconds(1)))
+        // Default watch timeout and re-attach policy: the dropped connection itself (libzmq's
+        // socket monitor) fails the stream at once, so no tuning is needed to resume quickly.
+        let client = try OCRClient(endpoint: endpoints[0], callTimeout: .seconds(20))
         defer { client.close() }
         let png = [UInt8](try Data(contentsOf: Binaries.fixtures.appendingPathComponent("tiny.png")))
         let inputs = (0..<20).map { i in InputFile.with { $0.name = String(format: "p%02d.png", i); $0.content = png; $0.format = .png } }
@@ -42,6 +43,8 @@ import OCRWire
         #expect(job.pageCount == 20)
         let seen = Seen()
         let document = Task { try await client.document(for: job) { seen.append($0) } }
+        // And someone following the job from the command line.
+        let watch = try ChildProcess("ocr-submit", ["--coordinator", endpoints[0], "watch", job.jobId])
 
         // Mid-job: a few pages done, most not.
         let deadline = ContinuousClock.now + .seconds(20)
@@ -56,7 +59,9 @@ import OCRWire
         _ = try await second.waitForStderr("coordinator listening")
         #expect(second.stderr.contains("journal restored"))
 
+        let resumed = ContinuousClock.now
         let result = try await document.value
+        #expect(ContinuousClock.now - resumed < .seconds(15), "re-attached well before the 20 s idle timeout")
         #expect(result.pages.count == 20)
         #expect(result.recognizedPages.map(\.pageIndex) == Array(0..<20))
         #expect(result.gaps.isEmpty)
@@ -69,6 +74,13 @@ import OCRWire
         #expect(status.workers.count == 1 && status.pagesDone >= UInt64(20 - doneAtKill))
         let again = try await client.job(job.jobId)
         #expect(again.state == .succeeded && again.pagesDone == 20)
+
+        // `ocr-submit watch` followed the job across the restart too: every page once, then the end.
+        #expect(await watch.wait(timeout: .seconds(30)) == 0, "stderr: \(watch.stderr)")
+        let lines = String(decoding: watch.stdout, as: UTF8.self).split(separator: "\n")
+        let watchedPages = lines.filter { $0.hasPrefix("page ") && $0.contains(" done") }.map { $0.split(separator: " ")[1] }
+        #expect(watchedPages.count == 20 && Set(watchedPages).count == 20, "watch printed: \(lines)")
+        #expect(lines.last?.contains("SUCCEEDED") == true || lines.last?.contains("succeeded") == true, "watch printed: \(lines)")
 
         second.signal(SIGTERM)
         await second.wait(timeout: .seconds(10))

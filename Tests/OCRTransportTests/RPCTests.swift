@@ -126,6 +126,34 @@ import OCRWire
         try await waitUntil { h.cancelled.withLock { $0 } == [CoordinatorMethod.watchJob.rawValue] }
     }
 
+    @Test func whenTheServerGoesAwayCallsInFlightFailWithUnavailableAtOnce() async throws {
+        let h = try Harness()
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        // Connected, with a stream and a unary call that the server will never answer, each
+        // allowed a minute of silence.
+        _ = try await client.unary(CoordinatorMethod.health.rawValue, request: [])
+        let stream = Task {
+            let request = WatchJobRequest.with { $0.jobId = "forever" }
+            for try await _ in client.serverStream(CoordinatorMethod.watchJob.rawValue, request: request.serializedBytes(),
+                                                   idleTimeout: .seconds(60)) {}
+        }
+        let unary = Task { try await client.unary(CoordinatorMethod.getJob.rawValue, request: [], timeout: .seconds(60)) }
+        try await waitUntil { h.cancelled.withLock { $0 }.isEmpty && client.debugPendingCalls() == 2 }
+        let start = ContinuousClock.now
+        h.loop.stop()  // closes the server's socket: the TCP connection drops
+        for outcome in [await stream.result.map { _ in [UInt8]() }, await unary.result] {
+            guard case .failure(let error as OCRError) = outcome else {
+                Issue.record("expected UNAVAILABLE, got \(outcome)")
+                continue
+            }
+            #expect(error.code == .unavailable)
+            #expect(error.message.contains("was lost"))
+        }
+        // Far less than the minute either call would otherwise wait (generous for a loaded machine).
+        #expect(ContinuousClock.now - start < .seconds(20))
+    }
+
     @Test func silenceFromAnAbsentServerIsUnavailable() async throws {
         // Bind and close a socket to find a port nobody listens on.
         let context = try ZMQContext()

@@ -103,40 +103,61 @@ public final class OCRClient: Sendable {
     }
 
     /// Waits for the job to finish and returns its document: every recognised page in order,
-    /// failed pages as gaps with their status. `progress` sees every event as it arrives.
-    ///
-    /// When the event stream fails with UNAVAILABLE (the coordinator restarted, or was
-    /// unreachable for `watchIdleTimeout`) it re-attaches with `WatchJob(job_id, from_page)`
-    /// from the lowest page it does not have yet, after `reattach`'s backoff, up to
-    /// `reattach.attempts` times in a row (any event received resets the count). Pages replayed
-    /// twice are passed on once, so `progress` never counts a page twice.
+    /// failed pages as gaps with their status. `progress` sees every event as it arrives. Follows
+    /// the job across coordinator restarts as `followEvents(forJobID:)` does.
     public func document(for job: Job, progress: (@Sendable (JobEvent) -> Void)? = nil) async throws -> Document {
         var document = Document(pageCount: Int(job.pageCount), languages: job.options?.languages.split(separator: "+").map(String.init) ?? [])
-        var seen = Set<UInt32>()
-        var lowestMissing: UInt32 = 0
-        var failures = 0
-        while true {
-            do {
-                for try await event in events(forJobID: job.jobId, fromPage: lowestMissing) {
-                    failures = 0
-                    let page: UInt32? = switch event.event {
-                    case .pageCompleted(let c)?: c.result?.pageIndex ?? 0
-                    case .pageFailed(let f)?: f.pageIndex
-                    default: nil
+        for try await event in followEvents(forJobID: job.jobId) {
+            document.apply(event)
+            progress?(event)
+            if event.finished != nil { return document }
+        }
+        throw OCRError(.unavailable, "the event stream of job \(job.jobId) ended without JobFinished")
+    }
+
+    /// The job's events until `JobFinished`, like `events(forJobID:)`, but surviving a lost
+    /// coordinator: when the stream fails with UNAVAILABLE (the coordinator restarted, the
+    /// connection dropped, or nothing came for `watchIdleTimeout`) it re-attaches with
+    /// `WatchJob(job_id, from_page)` from the lowest page it does not have yet, after
+    /// `reattach`'s backoff, up to `reattach.attempts` times in a row (any event received resets
+    /// the count). Page events replayed after a re-attach are passed on once.
+    public func followEvents(forJobID jobID: String) -> AsyncThrowingStream<JobEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task { [reattach] in
+                var seen = Set<UInt32>()
+                var lowestMissing: UInt32 = 0
+                var failures = 0
+                do {
+                    while true {
+                        do {
+                            for try await event in events(forJobID: jobID, fromPage: lowestMissing) {
+                                failures = 0
+                                let page: UInt32? = switch event.event {
+                                case .pageCompleted(let c)?: c.result?.pageIndex ?? 0
+                                case .pageFailed(let f)?: f.pageIndex
+                                default: nil
+                                }
+                                if let page {
+                                    guard seen.insert(page).inserted else { continue }  // replayed after a re-attach
+                                    while seen.contains(lowestMissing) { lowestMissing += 1 }
+                                }
+                                continuation.yield(event)
+                                if event.finished != nil {
+                                    continuation.finish()
+                                    return
+                                }
+                            }
+                            throw OCRError(.unavailable, "the event stream of job \(jobID) ended without JobFinished")
+                        } catch let error as OCRError where error.code == .unavailable && failures < reattach.attempts {
+                            try await Task.sleep(for: reattach.delay(afterFailures: failures))
+                            failures += 1
+                        }
                     }
-                    if let page {
-                        guard seen.insert(page).inserted else { continue }  // replayed after a re-attach
-                        while seen.contains(lowestMissing) { lowestMissing += 1 }
-                    }
-                    document.apply(event)
-                    progress?(event)
-                    if event.finished != nil { return document }
+                } catch {
+                    continuation.finish(throwing: error)
                 }
-                throw OCRError(.unavailable, "the event stream of job \(job.jobId) ended without JobFinished")
-            } catch let error as OCRError where error.code == .unavailable && failures < reattach.attempts {
-                try await Task.sleep(for: reattach.delay(afterFailures: failures))
-                failures += 1
             }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

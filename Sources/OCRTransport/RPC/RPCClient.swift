@@ -6,7 +6,10 @@ import OCRWire
 ///
 /// A DEALER "connects" even when nobody listens, so an unreachable coordinator shows up as
 /// silence: unary calls fail with UNAVAILABLE after `timeout`, streams after `idleTimeout`
-/// without any message.
+/// without any message. When an established connection drops (the coordinator stopped or
+/// crashed; libzmq's socket monitor says so at once) every call in flight fails with
+/// UNAVAILABLE right away: the server that held them is gone, and callers can re-attach
+/// (`WatchJob` from a page) or retry (with a job key) as soon as the link is back.
 public final class RPCClient: Sendable {
     public let endpoint: String
     private let loop: SocketLoop
@@ -53,9 +56,20 @@ public final class RPCClient: Sendable {
             try socket.set(.receiveHighWaterMark(100_000))
             try configure(socket)
             _ = try socket.connect(endpoint)
-            return control.register(socket, closeLingerMilliseconds: 0) { control, _, frames in
+            let id = control.register(socket, closeLingerMilliseconds: 0) { control, _, frames in
                 RPCClient.receive(frames, pending: pending, control: control)
             }
+            // The monitor's PAIR is bound by zmq_socket_monitor, so connect ours after it.
+            let monitorEndpoint = "inproc://ocr.rpc-client.monitor.\(UInt64.random(in: 1...UInt64.max))"
+            try socket.monitor(monitorEndpoint, events: .disconnected)
+            let monitor = try control.context.makeSocket(.pair)
+            try monitor.set(.linger(0))
+            _ = try monitor.connect(monitorEndpoint)
+            _ = control.register(monitor, closeLingerMilliseconds: 0) { control, _, frames in
+                guard let event = SocketEvent(frames: frames), event.event == .disconnected else { return }
+                RPCClient.connectionLost(pending, control)
+            }
+            return id
         }
     }
 
@@ -134,6 +148,11 @@ public final class RPCClient: Sendable {
         return stream
     }
 
+    /// Calls in flight (for tests); waits for the loop thread.
+    func debugPendingCalls() -> Int {
+        (try? loop.performAndWait { [pending] _ in pending.calls.count }) ?? 0
+    }
+
     // MARK: Loop-thread helpers
 
     private func nextCallID() throws -> UInt64 {
@@ -175,6 +194,17 @@ public final class RPCClient: Sendable {
                 "no message from the coordinator at \(pending.endpoint) for \(idle) (\(entry.method))")))
         }
         pending.calls[callID]?.timer = timer
+    }
+
+    /// The connection to the server dropped: every call in flight fails with UNAVAILABLE.
+    private static func connectionLost(_ pending: Pending, _ control: SocketLoop.Control) {
+        let calls = pending.calls
+        pending.calls = [:]
+        for (_, entry) in calls.sorted(by: { $0.key < $1.key }) {
+            if let timer = entry.timer { control.cancelTimer(timer) }
+            finish(entry.waiter, with: .failure(OCRError(.unavailable,
+                "the connection to the coordinator at \(pending.endpoint) was lost (\(entry.method))")))
+        }
     }
 
     private static func receive(_ frames: [[UInt8]], pending: Pending, control: SocketLoop.Control) {
