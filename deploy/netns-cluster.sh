@@ -18,6 +18,14 @@ names=(ocr-coord); for i in $(seq 1 "$workers"); do names+=("ocr-w$i"); done
 pids=()
 cleanup() {
   for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done
+  # Give them 10 s to drain and say goodbye, then stop whatever is left for good.
+  for _ in $(seq 1 100); do
+    alive=0
+    for p in "${pids[@]:-}"; do [ -n "$p" ] && kill -0 "$p" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for p in "${pids[@]:-}"; do kill -9 "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   for n in "${names[@]}"; do ip netns del "$n" 2>/dev/null || true; done
   ip link del ocrbr0 2>/dev/null || true
@@ -41,6 +49,11 @@ pids+=($!)
 for i in $(seq 1 "$workers"); do
   ip netns exec "ocr-w$i" env OMP_THREAD_LIMIT=1 "$bin/ocr-worker" --coordinator tcp://10.77.0.10:5556 --slots 1 --engine tesseract --log-level warning &
   pids+=($!)
+done
+# Workers load their models before they say Ready: wait (up to a minute) until all have joined.
+for _ in $(seq 1 300); do
+  "$bin/ocr-submit" --coordinator tcp://10.77.0.10:5555 status 2>/dev/null | grep -q "^workers $workers " && break
+  sleep 0.2
 done
 "$bin/ocr-submit" --coordinator tcp://10.77.0.10:5555 status
 "$bin/ocr-submit" --coordinator tcp://10.77.0.10:5555 "${files[@]}"

@@ -50,7 +50,7 @@ public struct WorkerConfiguration: Sendable {
 /// let worker = try WorkerRuntime(configuration: .init(coordinator: "tcp://host:5556"),
 ///                                engine: .null, logger: logger)
 /// try worker.start()                 // engines made, Ready sent
-/// let signals = ShutdownSignals { _ in worker.shutdown() }
+/// let signals = ShutdownSignals { _ in worker.shutdown() }   // OCRCommandLine
 /// worker.wait()                      // returns once drained and disconnected
 /// ```
 ///

@@ -9,6 +9,9 @@ import OCRLocalCluster
 import OCRLog
 import OCRTransport
 
+// Before any thread starts: a SIGTERM during startup waits for the handler (see ShutdownSignals).
+ShutdownSignals.block()
+
 let spec = CommandSpec(
     name: "ocr-coordinator",
     summary: "the job and page scheduler of an ocr-cluster",
@@ -105,17 +108,13 @@ do {
     exit(ExitCode.software.rawValue)
 }
 
-// Stop on SIGTERM/SIGINT: the handlers run on the main queue, which dispatchMain serves.
-signal(SIGTERM, SIG_IGN)
-signal(SIGINT, SIG_IGN)
-let stopSources = [SIGTERM, SIGINT].map { sig in
-    let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-    source.setEventHandler {
+// Stop on SIGTERM/SIGINT (blocked since the first line, so none is lost during startup): the
+// handler hands over to the main queue, which dispatchMain serves.
+let signals = ShutdownSignals { sig in
+    DispatchQueue.main.async {
         configuration.logger.info("stopping", ["signal": sig])
         server.stop()
         exit(ExitCode.success.rawValue)
     }
-    source.resume()
-    return source
 }
 dispatchMain()

@@ -7,6 +7,9 @@ import OCRLog
 import OCRTransport
 import OCRWorker
 
+// Before any thread starts: a SIGTERM during startup waits for the handler below (see ShutdownSignals).
+ShutdownSignals.block()
+
 let cores = ProcessInfo.processInfo.activeProcessorCount
 
 let spec = CommandSpec(

@@ -68,6 +68,22 @@ struct ProcessTests {
         #expect(log.contains("level=info component=worker"))
     }
 
+    @Test("SIGTERM during startup is not lost: the worker starts, then drains and exits 0", arguments: [0, 5, 20, 60])
+    func sigtermDuringStartup(delayMs: Int) throws {
+        let fake = try FakeCoordinator()
+        defer { fake.stop() }
+        // The Tesseract engine loads its model before Ready: a startup long enough to land in.
+        let (process, stderr) = try WorkerBinary.spawn(["--coordinator", fake.endpoint, "--slots", "2", "--engine", "tesseract",
+                                                        "--heartbeat-ms", "100", "--log-level", "debug"])
+        Thread.sleep(forTimeInterval: Double(delayMs) / 1000)
+        kill(process.processIdentifier, SIGTERM)
+        let status = WorkerBinary.exitStatus(process, timeout: .seconds(30))
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit, "killed by the signal instead of handling it; stderr:\n\(log)")
+        #expect(status == 0, "stderr:\n\(log)")
+        #expect(log.contains("msg=\"signal received\" signal=SIGTERM"))
+    }
+
     @Test("a crash-on engine kills the process on that page, after answering the others")
     func crashOnPage() throws {
         let fake = try FakeCoordinator()
