@@ -46,6 +46,7 @@ public final class PageControl: Sendable {
         var code: StatusCode?
         var hooks: [@Sendable () -> Void] = []
         var cancelledAt: ContinuousClock.Instant?
+        var startedAt: ContinuousClock.Instant?
         var runDeadline: ContinuousClock.Instant?
     }
     /// `stopCode` set by `cancel`, and the hooks to run when it is.
@@ -73,16 +74,23 @@ public final class PageControl: Sendable {
 
     /// An engine thread starts the page now: the running-time limit starts counting.
     public func begin(at now: ContinuousClock.Instant = .now) {
-        guard let maxRunTime else { return }
-        state.withLock { if $0.runDeadline == nil { $0.runDeadline = now + maxRunTime } }
+        state.withLock { state in
+            guard state.startedAt == nil else { return }
+            state.startedAt = now
+            if let maxRunTime { state.runDeadline = now + maxRunTime }
+        }
     }
 
-    /// When the engine was first asked to stop (cancelled, or its deadline), if that is at or
-    /// before `now`; `nil` while the page may still run.
+    /// Since when the engine running this page has been expected to stop: the later of when the
+    /// page was called off (cancelled, or its deadline, whichever came first) and when an engine
+    /// began it; `nil` while it may run on, and for a page no engine has begun (one queued
+    /// behind long pages is not stuck: the engine that takes it stops at once).
     public func stopRequested(asOf now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        let cancelledAt = state.withLock { $0.cancelledAt }
+        let (cancelledAt, startedAt) = state.withLock { ($0.cancelledAt, $0.startedAt) }
+        guard let startedAt else { return nil }
         let due = deadline.flatMap { $0 <= now ? $0 : nil }
-        return [cancelledAt, due].compactMap { $0 }.min()
+        guard let asked = [cancelledAt, due].compactMap({ $0 }).min() else { return nil }
+        return max(asked, startedAt)
     }
 
     /// Calls the page off. `code` is what the page's result will carry: CANCELLED when the

@@ -180,6 +180,7 @@ struct WorkerLinkTests {
         _ = link.handle(.start, now: Self.at(0))
         let due = Self.runs(link.handle(.received(CoordinatorMessage.with { $0.command = .task(pageTask(0, remainingMs: 500)) }), now: Self.at(1)))
         let other = Self.runs(link.handle(Self.task(1), now: Self.at(1)))
+        due[0].2.begin(at: Self.at(2))  // what an engine thread does when it takes the page
         _ = link.handle(Self.heartbeat, now: Self.at(1000))
         // 899 ms past the deadline: still within the grace.
         let early = link.handle(.tick, now: Self.at(1400))
@@ -212,6 +213,7 @@ struct WorkerLinkTests {
         _ = link.handle(.received(CoordinatorMessage.with {
             $0.command = .cancel(CancelTask.with { $0.jobId = "job-1"; $0.pageIndex = 0 })
         }), now: start)
+        run[0].2.begin()
         run[0].2.cancel(.cancelled)  // what the shell does with the .cancel directive
         _ = link.handle(.tick, now: ContinuousClock.now)
         #expect(!link.wedged)
@@ -228,6 +230,7 @@ struct WorkerLinkTests {
         var link = Self.makeLink(stuckGrace: .milliseconds(500))
         _ = link.handle(.start, now: Self.at(0))
         let run = Self.runs(link.handle(Self.task(0), now: Self.at(1)))
+        run[0].2.begin()
         let lost = link.handle(.tick, now: Self.at(3100))  // coordinator silent: reconnect later
         #expect(lost.contains { if case .cancel(let c, .unavailable) = $0 { c === run[0].2 } else { false } })
         run[0].2.cancel(.unavailable)
@@ -236,5 +239,24 @@ struct WorkerLinkTests {
         #expect(link.wedged)
         #expect(Self.stops(late))
         #expect(Self.sent(late).isEmpty, "no connection to say anything on")
+    }
+
+    @Test("a cancelled page still queued behind long pages is not stuck: no engine has begun it")
+    func queuedCancelledPageIsNotStuck() {
+        var link = Self.makeLink(stuckGrace: .milliseconds(100))
+        let start = ContinuousClock.now
+        _ = link.handle(.start, now: start)
+        let running = Self.runs(link.handle(Self.task(0), now: start))
+        let queued = Self.runs(link.handle(Self.task(1), now: start))
+        running[0].2.begin(at: start)
+        queued[0].2.cancel(.cancelled)
+        _ = link.handle(Self.heartbeat, now: start + .milliseconds(2000))
+        let later = link.handle(.tick, now: ContinuousClock.now + .milliseconds(2100))
+        #expect(!link.wedged)
+        #expect(!Self.stops(later))
+        // Once an engine takes it and still does not return within the grace, it is.
+        queued[0].2.begin()
+        _ = link.handle(.tick, now: ContinuousClock.now + .milliseconds(2200))
+        #expect(link.wedged)
     }
 }
