@@ -57,6 +57,8 @@ import OCRWire
         let doneAtKill = seen.completedPages.count
         #expect((3..<pageCount).contains(doneAtKill))
 
+        // Down for a while, as when a supervisor restarts it: the client's re-attach keeps trying.
+        try await Task.sleep(for: .seconds(3))
         let second = try coordinator(endpoints[0], endpoints[1])
         defer { second.signal(SIGKILL) }
         _ = try await second.waitForStderr("coordinator listening")

@@ -227,7 +227,10 @@ public struct ReattachPolicy: Sendable, Equatable {
     public var initialDelay: Duration
     public var maxDelay: Duration
 
-    public init(attempts: Int = 5, initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(5)) {
+    /// The default waits about 40 s in all (0.25, 0.5, 1, 2, 4, then 5 s x 7) for a coordinator
+    /// that restarts: a dropped connection is noticed at once, so the tries must cover the
+    /// restart itself (a process supervisor or a rescheduled container).
+    public init(attempts: Int = 12, initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(5)) {
         self.attempts = attempts
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
