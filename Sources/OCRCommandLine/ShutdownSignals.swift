@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// SIGTERM and SIGINT turned into ordinary calls, with no moment in which one is lost.
 ///
@@ -13,7 +14,7 @@ import Foundation
 /// starting then ran on and its supervisor waited for ever.)
 public final class ShutdownSignals: Sendable {
     public static let defaultSignals: [Int32] = [SIGTERM, SIGINT]
-    private let active: ActiveFlag
+    private let active: Cancelled
 
     /// Blocks `signals` in the calling thread and in the threads it creates from now on.
     public static func block(_ signals: [Int32] = defaultSignals) {
@@ -26,7 +27,7 @@ public final class ShutdownSignals: Sendable {
     /// thread of its own, until `cancel()`.
     public init(_ signals: [Int32] = defaultSignals, handler: @escaping @Sendable (Int32) -> Void) {
         Self.block(signals)
-        let active = ActiveFlag()
+        let active = Cancelled()
         self.active = active
         let thread = Thread {
             var set = Self.signalSet(signals)
@@ -34,7 +35,7 @@ public final class ShutdownSignals: Sendable {
                 var number: Int32 = 0
                 // sigwait: 0 with the signal taken off the pending set, or an error number.
                 guard sigwait(&set, &number) == 0 else { continue }
-                if active.isOn { handler(number) }
+                if !active.flag.load(ordering: .acquiring) { handler(number) }
             }
         }
         thread.name = "ocr.signals"
@@ -42,7 +43,7 @@ public final class ShutdownSignals: Sendable {
     }
 
     /// Stops calling the handler (the signals stay blocked and are taken and dropped).
-    public func cancel() { active.turnOff() }
+    public func cancel() { active.flag.store(true, ordering: .releasing) }
 
     private static func signalSet(_ signals: [Int32]) -> sigset_t {
         var set = sigset_t()
@@ -52,11 +53,7 @@ public final class ShutdownSignals: Sendable {
     }
 }
 
-/// A flag read by the signal thread and cleared by `cancel()`.
-private final class ActiveFlag: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var on = true
-    var isOn: Bool { lock.withLock { on } }
-    func turnOff() { lock.withLock { on = false } }
+/// Set by `cancel()`, read by the signal thread.
+private final class Cancelled: Sendable {
+    let flag = Atomic<Bool>(false)
 }

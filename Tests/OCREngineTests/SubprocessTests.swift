@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import OCREngine
 
@@ -9,7 +10,7 @@ import Testing
     @Test func helpersStartWithNoSignalBlockedWhateverTheCallerBlocks() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let mask = Locked<String?>(nil)
+        let mask = Box()
         let thread = Thread {
             var blocked = sigset_t()
             sigemptyset(&blocked)
@@ -18,22 +19,17 @@ import Testing
             _ = pthread_sigmask(SIG_BLOCK, &blocked, nil)
             let outcome = try? Subprocess.run("grep", ["^SigBlk:", "/proc/self/status"], timeout: .seconds(20),
                                               workDirectory: directory.path)
-            mask.set(outcome.map { String(decoding: $0.stdout, as: UTF8.self) })
+            mask.value.withLock { $0 = outcome.map { String(decoding: $0.stdout, as: UTF8.self) } }
         }
         thread.start()
         let end = Date().addingTimeInterval(30)
-        while mask.get() == nil, Date() < end { Thread.sleep(forTimeInterval: 0.01) }
-        let line = try #require(mask.get())
+        while mask.value.withLock({ $0 }) == nil, Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+        let line = try #require(mask.value.withLock { $0 })
         #expect(line.trimmingCharacters(in: .whitespacesAndNewlines) == "SigBlk:\t0000000000000000")
     }
 }
 
-/// A value shared with the thread above.
-private final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+/// The child's output, shared with the thread that ran it.
+private final class Box: Sendable {
+    let value = Mutex<String?>(nil)
 }
