@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // ocr-cluster: a Swift OCR worker cluster for Linux. Layers, one direction only:
-// CZeroMQ/CTesseract/CTIFF/CSQLite -> OCRWire -> OCRTransport -> OCREngine -> OCRCoordinator/OCRWorker -> OCRClient -> executables.
+// CZeroMQ/CTesseract/CTIFF/CSQLite -> OCRWire -> OCRTransport, OCRPages -> OCREngine -> OCRCoordinator/OCRWorker -> OCRClient -> executables.
 // OCRLog and OCRCommandLine are leaf utilities (logging, option parsing) any layer may use.
 import PackageDescription
 
@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "OCRWire", targets: ["OCRWire"]),
         .library(name: "OCRTransport", targets: ["OCRTransport"]),
+        .library(name: "OCRPages", targets: ["OCRPages"]),
         .library(name: "OCREngine", targets: ["OCREngine"]),
         .library(name: "OCRCoordinator", targets: ["OCRCoordinator"]),
         .library(name: "OCRClient", targets: ["OCRClient"]),
@@ -27,24 +28,25 @@ let package = Package(
         .target(name: "OCRCommandLine"),
         .target(name: "OCRWire"),
         .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
-        .target(name: "OCREngine", dependencies: ["OCRWire", "CTesseract", "CTIFF"]),
-        .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRLog", "CSQLite"]),
-        .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCREngine", "OCRWire", "OCRLog"]),
+        .target(name: "OCRPages", dependencies: ["OCRWire", "CTIFF"]),
+        .target(name: "OCREngine", dependencies: ["OCRWire", "OCRPages", "CTesseract"]),
+        .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRPages", "OCRLog", "CSQLite"]),
+        .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCREngine", "OCRPages", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
-        .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCREngine", "OCRWire", "OCRLog"]),
+        .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRTransport", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRTransport", "OCRCommandLine", "OCRLog", "OCRWire"]),
-        .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRLocalCluster", "OCRTransport", "OCRCommandLine", "OCRLog"]),
-        .executableTarget(name: "ocr-bench", dependencies: ["OCRClient", "OCRTransport", "OCRWire", "OCREngine"]),
+        .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRTransport", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-bench", dependencies: ["OCRClient", "OCRTransport", "OCRWire", "OCREngine", "OCRPages"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
-        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRWire"]),
-        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRClient", "OCRTransport", "OCRLog"]),
+        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPages", "OCRWire"]),
+        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRPages", "OCRClient", "OCRTransport", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCREngine", "OCRTransport", "OCRWire", "OCRLog"]),
-        .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRWire"],
+        .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire"],
                     exclude: ["python_client.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],

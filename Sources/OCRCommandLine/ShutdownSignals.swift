@@ -42,6 +42,20 @@ public final class ShutdownSignals: Sendable {
         thread.start()
     }
 
+    /// Waits on the calling thread for the next of `signals` (blocked since `block()`) and
+    /// returns its number. For a `main` that has nothing else to do: never `dispatchMain()`,
+    /// whose main thread waits in `sigsuspend` with every signal unblocked, so SIGTERM would
+    /// take its default action there (exit 143) instead of reaching a handler.
+    public static func next(_ signals: [Int32] = defaultSignals) -> Int32 {
+        block(signals)
+        var set = signalSet(signals)
+        while true {
+            var number: Int32 = 0
+            // sigwait: 0 with the signal taken off the pending set, or an error number.
+            if sigwait(&set, &number) == 0 { return number }
+        }
+    }
+
     /// Stops calling the handler (the signals stay blocked and are taken and dropped).
     public func cancel() { active.flag.store(true, ordering: .releasing) }
 

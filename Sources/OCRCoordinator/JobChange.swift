@@ -1,3 +1,4 @@
+import OCRPages
 import OCRWire
 
 /// A job as accepted: everything `JobChange.accepted` needs to create it with every page

@@ -1,3 +1,4 @@
+import OCRPages
 import OCRWire
 
 /// Jobs, pages and page results, in memory. Every state change goes through `apply(_:)`.
@@ -158,7 +159,7 @@ public struct JobStore: Sendable {
                 job.done += 1
                 result.pageIndex = UInt32(p)
                 if result.file.isEmpty { result.file = job.descriptors[p].file }
-                if result.filePage == 0 { result.filePage = job.descriptors[p].filePage }
+                if result.filePage == 0 { result.filePage = UInt32(clamping: job.descriptors[p].filePage) }
                 let event = Self.sequenced(&job, .pageCompleted(PageCompleted.with { $0.result = result }))
                 job.pages[p].outcome = event
                 return event
@@ -182,7 +183,7 @@ public struct JobStore: Sendable {
                 let failed = PageFailed.with {
                     $0.pageIndex = UInt32(p)
                     $0.file = d.file
-                    $0.filePage = d.filePage
+                    $0.filePage = UInt32(clamping: d.filePage)
                     $0.status = status
                     $0.attempts = job.pages[p].attempt
                 }

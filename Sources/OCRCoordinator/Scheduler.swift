@@ -419,7 +419,7 @@ public struct Scheduler: Sendable {
             task.pageIndex = UInt32(page)
             task.attempt = record.attempt + 1
             task.file = descriptor.file
-            task.filePage = descriptor.filePage
+            task.filePage = UInt32(clamping: descriptor.filePage)
             task.content = descriptor.content
             task.format = descriptor.format
             task.options = job.options

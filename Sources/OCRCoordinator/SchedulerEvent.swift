@@ -1,3 +1,4 @@
+import OCRPages
 import OCRWire
 
 /// The ZeroMQ routing identity of a worker's DEALER as the coordinator's ROUTER reports it.
@@ -6,24 +7,6 @@ public struct WorkerIdentity: Hashable, Sendable, CustomStringConvertible {
     public var bytes: [UInt8]
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
     public var description: String { bytes.map { String($0, radix: 16) }.joined() }
-}
-
-/// One page of a job as the splitter produced it. `content` is the page in its compressed form
-/// (one page's own bytes: a TIFF directory copied raw, a single-page PDF; see OCREngine's splitter).
-public struct PageDescriptor: Sendable, Equatable {
-    /// Input file name, as submitted.
-    public var file: String
-    /// 1-based page inside the file (TIFF directory or PDF page).
-    public var filePage: UInt32
-    public var content: [UInt8]
-    public var format: ImageFormat
-
-    public init(file: String, filePage: UInt32, content: [UInt8], format: ImageFormat) {
-        self.file = file
-        self.filePage = filePage
-        self.content = content
-        self.format = format
-    }
 }
 
 /// A validated, split `SubmitJobRequest`. The shell chooses `jobID` (a random id; the state

@@ -1,4 +1,5 @@
 import Foundation
+import OCRPages
 import OCRWire
 import Synchronization
 

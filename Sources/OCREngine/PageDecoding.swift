@@ -1,4 +1,5 @@
 import Foundation
+import OCRPages
 import OCRWire
 
 /// A decoded page image. Owned pixels stay inside the module; callers see its size and DPI.

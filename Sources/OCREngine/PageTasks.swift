@@ -1,3 +1,4 @@
+import OCRPages
 import OCRWire
 
 extension PageDescriptor {

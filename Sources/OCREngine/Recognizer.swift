@@ -1,4 +1,5 @@
 import Foundation
+import OCRPages
 import OCRWire
 
 /// Where the engine finds its models and how many initialised Tesseract instances it keeps.

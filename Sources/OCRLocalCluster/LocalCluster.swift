@@ -18,7 +18,7 @@ public final class LocalCluster: Sendable {
     ///   - slotsPerWorker: engine threads in each (one Tesseract per thread).
     public init(workers: Int, slotsPerWorker: Int = 1, engine: PageEngineFactory, logger: Logger,
                 scheduler: SchedulerSettings = SchedulerSettings()) throws {
-        var configuration = CoordinatorConfiguration(splitter: EngineSplitter.make(), logger: logger.named("coordinator"))
+        var configuration = CoordinatorConfiguration(logger: logger.named("coordinator"))
         configuration.clientEndpoint = "tcp://127.0.0.1:*"
         configuration.workerEndpoint = "tcp://127.0.0.1:*"
         configuration.scheduler = scheduler

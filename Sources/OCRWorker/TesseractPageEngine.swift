@@ -1,4 +1,5 @@
 import OCREngine
+import OCRPages
 import OCRWire
 
 /// The production engine: OCREngine's `Recognizer` (Tesseract) behind `PageEngine`.

@@ -1,5 +1,6 @@
 import Foundation
 import OCREngine
+import OCRPages
 import OCRWire
 
 /// Benchmarks of the engine in this process (no cluster): the machine's limit (e) and the

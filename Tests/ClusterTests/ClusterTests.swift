@@ -1,4 +1,5 @@
 import Foundation
+import OCRPages
 import Testing
 import OCRClient
 import OCREngine

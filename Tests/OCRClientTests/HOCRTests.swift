@@ -4,15 +4,15 @@ import Testing
 @testable import OCRClient
 
 @Suite struct HOCRTests {
-    /// `hocr-spec` (PyPI), installed on first use when pip can; nil when unavailable.
+    /// `hocr-spec` (PyPI, installed by `make deps`; installed here on first use when pip can).
     static let hocrSpec: String? = {
         if Shell.exists("hocr-spec") { return "hocr-spec" }
         _ = try? Shell.run("python3", ["-m", "pip", "install", "-q", "hocr-spec"])
         return Shell.exists("hocr-spec") ? "hocr-spec" : nil
     }()
 
-    static func validate(_ hocr: String) throws -> ProcessOutput? {
-        guard let tool = hocrSpec else { return nil }
+    static func validate(_ hocr: String) throws -> ProcessOutput {
+        let tool = try #require(hocrSpec, "hocr-spec (PyPI) is missing: make deps installs it")
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("page.hocr")
@@ -29,10 +29,9 @@ import Testing
         let hocr = Self.handBuilt.hOCR(characterBoxes: characterBoxes)
         let wellFormed = try XMLCheck.wellFormed(hocr)
         #expect(wellFormed.status == 0, "\(wellFormed.stderr)")
-        if let result = try Self.validate(hocr) {
-            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-            #expect(!result.stdout.contains("[ERROR]"), "\(result.stdout)")
-        }
+        let result = try Self.validate(hocr)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.contains("[ERROR]"), "\(result.stdout)")
         // Structure, checked by hand whatever the validator.
         let pages = XMLCheck.matches("<div class='ocr_page' id='(page_\\d+)' title='([^']*)'", in: hocr)
         #expect(pages.map { $0[1] } == ["page_1", "page_2", "page_3", "page_4"])
@@ -64,7 +63,7 @@ import Testing
 
     @Test func validatorRejectsBrokenHOCR() throws {
         let broken = Self.handBuilt.hOCR(characterBoxes: false).replacingOccurrences(of: "; x_wconf", with: "; x_wconf_bogus")
-        guard let result = try Self.validate(broken) else { return }
+        let result = try Self.validate(broken)
         #expect(result.stdout.contains("[ERROR]") || result.status != 0)
     }
 
@@ -82,9 +81,8 @@ import Testing
         #expect(XMLCheck.matches(structure, in: ours).map { Array($0[1...]) } == XMLCheck.matches(structure, in: run.hocr).map { Array($0[1...]) })
         let wellFormed = try XMLCheck.wellFormed(ours)
         #expect(wellFormed.status == 0)
-        if let result = try Self.validate(ours) {
-            #expect(!result.stdout.contains("[ERROR]"), "\(result.stdout)")
-        }
+        let result = try Self.validate(ours)
+        #expect(!result.stdout.contains("[ERROR]"), "\(result.stdout)")
     }
 
     @Test func baselineAsTesseractComputesIt() {

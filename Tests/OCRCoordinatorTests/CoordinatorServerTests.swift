@@ -1,4 +1,5 @@
 import Foundation
+import OCRPages
 import Testing
 import OCRClient
 import OCRLog
@@ -11,11 +12,11 @@ import OCRWire
 /// ocr-worker is tested in the cluster tests).
 @Suite(.serialized) struct CoordinatorServerTests {
     /// Each file is one page per line of its text content ("a\nb" is two pages).
-    static let lineSplitter: @Sendable (InputFile) throws -> [OCRCoordinator.PageDescriptor] = { file in
+    static let lineSplitter: @Sendable (InputFile) throws -> [PageDescriptor] = { file in
         let text = String(decoding: file.content, as: UTF8.self)
         if text.hasPrefix("CORRUPT") { throw OCRError(.invalidArgument, "not an image", file: file.name) }
         return text.split(separator: "\n").enumerated().map { i, line in
-            PageDescriptor(file: file.name, filePage: UInt32(i + 1), content: Array(line.utf8), format: .png)
+            PageDescriptor(file: file.name, filePage: i + 1, content: Array(line.utf8), format: .png)
         }
     }
 

@@ -1,4 +1,5 @@
 import OCRCoordinator
+import OCRPages
 import OCRWire
 
 /// Drives a `Scheduler` with scripted events and an explicit clock, and keeps what it said.
@@ -76,7 +77,7 @@ struct SchedulerHarness {
 
     static func pages(_ count: Int, file: String) -> [PageDescriptor] {
         let content: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
-        return (0..<count).map { PageDescriptor(file: file, filePage: UInt32($0 + 1), content: content, format: .tiff) }
+        return (0..<count).map { PageDescriptor(file: file, filePage: $0 + 1, content: content, format: .tiff) }
     }
 }
 

@@ -1,3 +1,4 @@
+import OCRPages
 import Testing
 import OCRWire
 @testable import OCRCoordinator
@@ -5,7 +6,7 @@ import OCRWire
 /// What SubmitJob refuses before splitting, and page ranges across a job's files.
 @Suite struct SubmitValidationTests {
     static func pages(_ n: Int) -> [PageDescriptor] {
-        (1...n).map { PageDescriptor(file: $0 <= 2 ? "a.tif" : "b.tif", filePage: UInt32($0 <= 2 ? $0 : $0 - 2), content: [1], format: .tiff) }
+        (1...n).map { PageDescriptor(file: $0 <= 2 ? "a.tif" : "b.tif", filePage: $0 <= 2 ? $0 : $0 - 2, content: [1], format: .tiff) }
     }
     static func range(_ a: UInt32, _ b: UInt32) -> PageRange { PageRange.with { $0.first = a; $0.last = b } }
 

@@ -1,4 +1,5 @@
 import OCRCoordinator
+import OCRPages
 import OCRWire
 import Testing
 
@@ -23,7 +24,7 @@ import Testing
         }
         let content = [UInt8](repeating: 0xAB, count: 2_000)
         for j in 0..<jobs {
-            let pages = (0..<pagesPerJob).map { PageDescriptor(file: "f\(j).tiff", filePage: UInt32($0 + 1), content: content, format: .tiff) }
+            let pages = (0..<pagesPerJob).map { PageDescriptor(file: "f\(j).tiff", filePage: $0 + 1, content: content, format: .tiff) }
             collect(scheduler.handle(.submitJob(JobSubmission(jobID: "job-\(j)", pages: pages)), now: now))
         }
         let clock = ContinuousClock()

@@ -1,5 +1,6 @@
 import Foundation
 @testable import OCREngine
+import OCRPages
 import OCRWire
 import Testing
 

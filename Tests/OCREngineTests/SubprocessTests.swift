@@ -1,4 +1,5 @@
 import Foundation
+import OCRPages
 import Synchronization
 import Testing
 @testable import OCREngine

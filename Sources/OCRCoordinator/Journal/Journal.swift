@@ -1,3 +1,4 @@
+import OCRPages
 import OCRWire
 
 /// How hard a journal commit waits for the disk (`PRAGMA synchronous` in WAL mode).
@@ -147,7 +148,7 @@ public final class Journal {
             let index = Int(pages.int64(1))
             var list = pagesByJob[job, default: []]
             guard index == list.count else { throw JournalError("job \(job): page \(index) follows page \(list.count - 1)") }
-            list.append(PageDescriptor(file: pages.text(2), filePage: UInt32(truncatingIfNeeded: pages.int64(3)),
+            list.append(PageDescriptor(file: pages.text(2), filePage: Int(truncatingIfNeeded: pages.int64(3)), pageIndex: index,
                                        content: pages.isNull(5) ? [] : pages.blob(5),
                                        format: ImageFormat(rawValue: Int32(truncatingIfNeeded: pages.int64(4)))))
             pagesByJob[job] = list

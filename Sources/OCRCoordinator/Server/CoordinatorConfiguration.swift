@@ -1,9 +1,10 @@
 import OCRLog
+import OCRPages
 import OCRTransport
 import OCRWire
 
 /// How a coordinator is started: endpoints, scheduler tunables, limits, and how input files
-/// are split into pages (injected, so this module does not depend on the imaging libraries).
+/// are split into pages (OCRPages' ``PageSplitter`` unless a test injects another).
 public struct CoordinatorConfiguration: Sendable {
     /// ROUTER for clients (`--client-endpoint`). `tcp://127.0.0.1:*` picks a free port.
     public var clientEndpoint = "tcp://*:5555"
@@ -30,5 +31,12 @@ public struct CoordinatorConfiguration: Sendable {
     public init(splitter: @escaping @Sendable (InputFile) throws -> [PageDescriptor], logger: Logger) {
         self.splitter = splitter
         self.logger = logger
+    }
+
+    /// Splits with OCRPages' ``PageSplitter`` (TIFF directories copied raw, PDFs cut by
+    /// `pdfseparate`; nothing decoded).
+    public init(logger: Logger) {
+        let pages = PageSplitter()
+        self.init(splitter: { file in try pages.pages(file: file.name, content: file.content, format: file.format) }, logger: logger)
     }
 }

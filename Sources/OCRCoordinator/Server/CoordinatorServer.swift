@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import OCRLog
+import OCRPages
 import OCRTransport
 import OCRWire
 

@@ -1,3 +1,4 @@
+import OCRPages
 import OCRWire
 
 /// Checks a SubmitJobRequest before any page is split, so a bad request costs nothing and its
@@ -37,9 +38,10 @@ enum SubmitValidation {
     }
 
     /// Keeps the pages that `page_ranges` select (1-based page numbers across the whole job, in
-    /// submission order). A range that starts past the last page is OUT_OF_RANGE.
+    /// submission order), numbered by their place in the job. A range that starts past the last
+    /// page is OUT_OF_RANGE.
     static func selectPages(_ pages: [PageDescriptor], ranges: [PageRange]) throws(OCRError) -> [PageDescriptor] {
-        guard !ranges.isEmpty else { return pages }
+        guard !ranges.isEmpty else { return numbered(pages) }
         var keep = [Bool](repeating: false, count: pages.count)
         for range in ranges {
             guard Int(range.first) <= pages.count else {
@@ -48,6 +50,12 @@ enum SubmitValidation {
             let last = range.last == 0 ? pages.count : min(Int(range.last), pages.count)
             for n in Int(range.first)...last { keep[n - 1] = true }
         }
-        return zip(pages, keep).filter(\.1).map(\.0)
+        return numbered(zip(pages, keep).filter(\.1).map(\.0))
+    }
+
+    private static func numbered(_ pages: [PageDescriptor]) -> [PageDescriptor] {
+        var pages = pages
+        for i in pages.indices { pages[i].pageIndex = i }
+        return pages
     }
 }

@@ -21,7 +21,7 @@ public struct PageDescriptor: Sendable, Equatable {
     /// The file's format (sniffed).
     public var format: ImageFormat
 
-    public init(file: String, filePage: Int, pageIndex: Int, content: [UInt8], format: ImageFormat) {
+    public init(file: String, filePage: Int = 1, pageIndex: Int = 0, content: [UInt8], format: ImageFormat) {
         self.file = file
         self.filePage = filePage
         self.pageIndex = pageIndex
@@ -29,7 +29,7 @@ public struct PageDescriptor: Sendable, Equatable {
         self.format = format
     }
 
-    var context: PageContext { PageContext(file: file, pageIndex: pageIndex, filePage: filePage) }
+    package var context: PageContext { PageContext(file: file, pageIndex: pageIndex, filePage: filePage) }
 }
 
 /// Splits inputs into ``PageDescriptor``s, each carrying only its own page, without decoding or

@@ -28,7 +28,7 @@ public struct PDFRasterizer: Sendable {
     /// Page size in points (1/72 inch) of the 1-based `page`, with its /Rotate applied, and the
     /// page of `pdf` that holds it: `page` itself, or 1 when `pdf` has a single page (a page the
     /// splitter cut out of a larger file, `page` being its number in that file).
-    func pageSize(_ pdf: [UInt8], page: Int) throws(OCRError) -> (width: Double, height: Double, contentPage: Int) {
+    package func pageSize(_ pdf: [UInt8], page: Int) throws(OCRError) -> (width: Double, height: Double, contentPage: Int) {
         let info = try self.info(pdf, page: page)
         let contentPage = info.pages == 1 ? 1 : page
         guard let size = info.sizes[contentPage] else { throw OCRError(.invalidArgument, "PDF page \(page) does not exist") }
@@ -38,7 +38,7 @@ public struct PDFRasterizer: Sendable {
     /// Rasterises the 1-based `page` at `dpi` to 8-bit gray PNG bytes (or colour when `color`).
     /// A single-page `pdf` is that page whatever `page` says (see ``pageSize(_:page:)``).
     /// Refuses before rasterising when the page would exceed `maxPixels`.
-    func rasterize(_ pdf: [UInt8], page: Int, dpi: Int, maxPixels: UInt64) throws(OCRError) -> [UInt8] {
+    package func rasterize(_ pdf: [UInt8], page: Int, dpi: Int, maxPixels: UInt64) throws(OCRError) -> [UInt8] {
         let size = try pageSize(pdf, page: page)
         let contentPage = size.contentPage
         let w = size.width / 72 * Double(dpi), h = size.height / 72 * Double(dpi)

@@ -8,7 +8,7 @@ import OCRWire
 /// Cuts multipage TIFFs into standalone single-page TIFFs the way libtiff's `tiffsplit` does:
 /// each directory's tags and its raw (still compressed) strips or tiles are copied into a new
 /// in-memory TIFF. No pixel is decompressed, so splitting costs about one copy of the file.
-enum TIFFSplitter {
+package enum TIFFSplitter {
     /// One encoded TIFF per directory of `content`, in order. A TIFF with a single directory is
     /// returned as it is (no copy). A directory libtiff cannot rewrite raw (old-style JPEG,
     /// compression 6) is returned as the whole file, which workers decode by `filePage`.
@@ -38,7 +38,7 @@ enum TIFFSplitter {
 
     /// Whether `content` is a TIFF whose first directory is its last (a single page). False when
     /// libtiff cannot read it (the decoder then reports the error).
-    static func isSinglePage(_ content: [UInt8]) -> Bool {
+    package static func isSinglePage(_ content: [UInt8]) -> Bool {
         content.withUnsafeBytes { bytes in
             let probe = try? TIFFFile(reading: bytes, PageContext(file: "", pageIndex: 0, filePage: 1))
             return probe?.isLastDirectory ?? false

@@ -4,16 +4,16 @@ import OCRWire
 /// Runs a helper program (poppler's `pdfinfo`/`pdftoppm`) with a timeout. Output goes to files
 /// (never pipes, so a chatty child cannot block on a full pipe); the child is killed when the
 /// deadline passes. Synchronous: call it from an engine thread, not the cooperative pool.
-struct Subprocess {
-    struct Outcome {
-        var status: Int32
-        var stdout: [UInt8]
-        var stderr: String
+package struct Subprocess {
+    package struct Outcome {
+        package var status: Int32
+        package var stdout: [UInt8]
+        package var stderr: String
     }
 
     /// Runs `executable` with `arguments`, waiting at most `timeout`.
     /// Throws `DEADLINE_EXCEEDED` on timeout and `FAILED_PRECONDITION` when it cannot start.
-    static func run(_ executable: String, _ arguments: [String], timeout: Duration, workDirectory: String) throws(OCRError) -> Outcome {
+    package static func run(_ executable: String, _ arguments: [String], timeout: Duration, workDirectory: String) throws(OCRError) -> Outcome {
         let outPath = workDirectory + "/stdout", errPath = workDirectory + "/stderr"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -63,11 +63,11 @@ struct Subprocess {
 }
 
 /// A private temporary directory, removed by `remove()` (call it in a `defer`).
-struct TemporaryDirectory {
-    let path: String
+package struct TemporaryDirectory {
+    package let path: String
 
-    init() throws(OCRError) {
-        var template = Array((NSTemporaryDirectory() + "/ocr-engine.XXXXXX").utf8CString)
+    package init() throws(OCRError) {
+        var template = Array((NSTemporaryDirectory() + "/ocr-pages.XXXXXX").utf8CString)
         // mkdtemp: the path on success, NULL on failure.
         let made: String? = template.withUnsafeMutableBufferPointer { buf in
             mkdtemp(buf.baseAddress!).map { String(cString: $0) }
@@ -76,5 +76,5 @@ struct TemporaryDirectory {
         path = made
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
+    package func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
