@@ -124,7 +124,9 @@ public struct Scheduler: Sendable {
             removeWorker(old, failure: nil, now, &out)
         }
         let slots = min(Int(ready.slots), settings.maxWorkerSlots)
-        let announced = Duration.milliseconds(Int64(ready.heartbeatIntervalMs))
+        // The link's interval: the worker's wish (capped: peer input) or ours, whichever is
+        // longer. Welcome tells the worker; both sides judge each other by it.
+        let announced = min(Duration.milliseconds(Int64(ready.heartbeatIntervalMs)), settings.maxHeartbeatInterval)
         let interval = max(announced, settings.heartbeatInterval)
         let serial = nextSerial
         nextSerial += 1
@@ -139,6 +141,11 @@ public struct Scheduler: Sendable {
         serialByIdentity[identity] = serial
         serialByUID[ready.workerUid] = serial
         lru.append(serial)
+        out.append(.sendWelcome(identity, Welcome.with {
+            $0.heartbeatIntervalMs = UInt32(clamping: interval.milliseconds)
+            $0.liveness = UInt32(clamping: settings.liveness)
+            $0.slots = UInt32(clamping: slots)
+        }))
     }
 
     /// Forgets a worker and requeues what it held. With `failure`, each held attempt counts
@@ -191,6 +198,9 @@ public struct Scheduler: Sendable {
 
     // MARK: - Results
 
+    /// A worker's answer to a task. Only the connection holding that attempt of that page may
+    /// answer it, once: anything else (another worker's task, an unknown job, another attempt,
+    /// a second answer) is a protocol error that gets Disconnect and is never recorded.
     private mutating func taskResult(_ identity: WorkerIdentity, _ result: TaskResult, _ now: Duration,
                                      _ out: inout [SchedulerDirective]) {
         guard let serial = serialByIdentity[identity] else {
@@ -199,47 +209,46 @@ public struct Scheduler: Sendable {
             return
         }
         let page = Int(result.pageIndex)
+        let key = TaskKey(jobID: result.jobId, page: page)
+        guard workers[serial]!.held[key] == result.attempt else {
+            removeWorker(serial, failure: nil, now, &out)
+            out.append(.sendDisconnect(identity, reason: "TaskResult for job \(result.jobId) page \(page) attempt \(result.attempt), "
+                                       + "which this worker does not hold"))
+            return
+        }
         let settings = self.settings
         let uid: UInt64 = withInout(&workers[serial]!) { worker in
             worker.lastSeen = now
-            // Only the answer to the attempt it holds frees a credit (not a duplicate of an
-            // earlier attempt of the same page).
-            let key = TaskKey(jobID: result.jobId, page: page)
-            if worker.held[key] == result.attempt {
-                worker.held[key] = nil
-                Self.adaptWindow(&worker, now, settings)
-                if !worker.queued {
-                    // A credit came back: the worker is now the most recently used one with credit.
-                    worker.queued = true
-                    lru.append(serial)
-                }
+            worker.held[key] = nil
+            Self.adaptWindow(&worker, now, settings)
+            if !worker.queued {
+                // A credit came back: the worker is now the most recently used one with credit.
+                worker.queued = true
+                lru.append(serial)
             }
             return worker.uid
         }
-        guard let record = store.page(result.jobId, page), !record.state.isFinal else {
-            return  // duplicate, stale, or for a finished job: dropped
-        }
+        // A page that became final meanwhile (its job cancelled, expired or evicted) is not
+        // touched; holding the task means the page is dispatched to this very attempt otherwise.
+        guard let record = store.page(result.jobId, page), !record.state.isFinal,
+              record.state == .dispatched, record.workerUID == uid, record.attempt == result.attempt else { return }
         switch result.outcome {
         case .result(var pageResult)?:
-            if pageResult.workerUid == 0 { pageResult.workerUid = uid }
-            if pageResult.attempt == 0 { pageResult.attempt = result.attempt }
-            if record.state == .dispatched, record.workerUID != uid,
-               let holder = serialByUID[record.workerUID], let w = workers[holder] {
-                // Another worker is running a newer attempt of a page that just got its result.
-                out.append(.sendCancel(w.identity, CancelTask.with { $0.jobId = result.jobId; $0.pageIndex = result.pageIndex }))
-            }
+            pageResult.workerUid = uid
+            pageResult.attempt = result.attempt
+            pageResult.pageIndex = result.pageIndex
             commit(.completed(jobID: result.jobId, page: page, result: pageResult, at: now), &out)
             workers[serial]!.pagesDone += 1
             throughput.record(at: now)
             pageSettled(result.jobId, now, &out)
 
         case .error(var status)?:
-            // Only the attempt the page is waiting for may fail it.
-            guard record.state == .dispatched, record.workerUID == uid, record.attempt == result.attempt else { return }
             status.file = store.fileName(result.jobId, page)
             status.pageIndex = Int32(page)
-            if status.code == .cancelled {
-                // The worker gave the page back (shutting down): no fault of the page.
+            if Self.isGiveBack(status.code) {
+                // The worker cannot take pages now (shutting down, full): no fault of the page,
+                // and no more tasks for this connection.
+                workers[serial]!.givingBack = true
                 commit(.requeued(jobID: result.jobId, page: page, failure: nil, at: now), &out)
                 enqueueJob(result.jobId)
             } else if !SchedulerSettings.isRetryable(status.code) {
@@ -250,11 +259,14 @@ public struct Scheduler: Sendable {
             }
 
         case nil:
-            guard record.state == .dispatched, record.workerUID == uid, record.attempt == result.attempt else { return }
             let status = OCRError(.internal, "worker sent a TaskResult with neither result nor error").status
             retryOrFail(result.jobId, page, status, now, &out)
         }
     }
+
+    /// A worker's UNAVAILABLE or CANCELLED (for a page still running, so one the coordinator
+    /// did not cancel) gives the page back.
+    private static func isGiveBack(_ code: StatusCode) -> Bool { code == .unavailable || code == .cancelled }
 
     /// A DISPATCHED page's attempt failed: requeue it, or fail it once its attempts are used up.
     private mutating func retryOrFail(_ jobID: String, _ page: Int, _ status: Status, _ now: Duration,

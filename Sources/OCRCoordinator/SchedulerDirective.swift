@@ -4,6 +4,8 @@ import OCRWire
 public enum SchedulerDirective: Sendable {
     /// Send `CoordinatorMessage.task` to the worker.
     case sendTask(WorkerIdentity, PageTask)
+    /// Send `CoordinatorMessage.welcome`: the answer to a worker's `Ready`.
+    case sendWelcome(WorkerIdentity, Welcome)
     /// Send `CoordinatorMessage.heartbeat`.
     case sendHeartbeat(WorkerIdentity, Heartbeat)
     /// Send `CoordinatorMessage.cancel`: the page's job was cancelled or expired, or another
@@ -31,6 +33,7 @@ extension SchedulerDirective {
     public var coordinatorMessage: (WorkerIdentity, CoordinatorMessage)? {
         switch self {
         case .sendTask(let to, let task): (to, CoordinatorMessage.with { $0.command = .task(task) })
+        case .sendWelcome(let to, let welcome): (to, CoordinatorMessage.with { $0.command = .welcome(welcome) })
         case .sendHeartbeat(let to, let hb): (to, CoordinatorMessage.with { $0.command = .heartbeat(hb) })
         case .sendCancel(let to, let cancel): (to, CoordinatorMessage.with { $0.command = .cancel(cancel) })
         case .sendDisconnect(let to, let reason):

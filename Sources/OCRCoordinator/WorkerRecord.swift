@@ -15,6 +15,9 @@ struct TaskKey: Hashable, Sendable {
 ///            the process reconnected with a fresh socket)
 /// REGISTERED, held < capacity: AVAILABLE, in the LRU queue (front = least recently used)
 /// REGISTERED, held == capacity: FULL, out of the queue until a result frees a credit
+/// REGISTERED --gives a page back (UNAVAILABLE/CANCELLED)--> GIVING BACK: no more tasks (it is
+///                                              shutting down); its results are still taken
+/// REGISTERED --TaskResult for a task it does not hold--> (removed) held pages requeued, Disconnect
 /// REGISTERED --Disconnect-->                 (removed) held pages requeued, no failure counted
 /// REGISTERED --silent > liveness x interval--> (removed) held pages requeued as failed attempts,
 ///                                              worker gets Disconnect
@@ -54,9 +57,11 @@ struct WorkerRecord: Sendable {
     var held: [TaskKey: UInt32] = [:]
     /// In the LRU queue.
     var queued = false
+    /// It gave a page back: it is shutting down (or full), so it gets no more tasks.
+    var givingBack = false
     var pagesDone: UInt64 = 0
 
-    var hasCredit: Bool { held.count < capacity }
+    var hasCredit: Bool { !givingBack && held.count < capacity }
 
     init(serial: Int, identity: WorkerIdentity, uid: UInt64, slots: Int, baseCapacity: Int, languages: [String],
          version: String, hostname: String, expiry: Duration, lastSeen: Duration) {

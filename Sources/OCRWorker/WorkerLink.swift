@@ -112,6 +112,9 @@ struct WorkerLink {
     private var lastSent: ContinuousClock.Instant?
     private var lastReceived: ContinuousClock.Instant?
     private var heartbeatSequence: UInt32 = 0
+    /// The link's heartbeat rules: ours until the coordinator's `Welcome` says its own.
+    private(set) var linkInterval: Duration
+    private(set) var linkLiveness: Int
 
     /// - Parameter makeUID: a fresh random non-zero uid per connection (injected so tests can
     ///   predict them).
@@ -119,10 +122,12 @@ struct WorkerLink {
         self.configuration = configuration
         self.makeUID = makeUID
         self.backoff = configuration.reconnectInitial
+        self.linkInterval = configuration.heartbeatInterval
+        self.linkLiveness = configuration.liveness
     }
 
     /// Silence after which the coordinator is dead.
-    var silenceLimit: Duration { configuration.heartbeatInterval * configuration.liveness }
+    var silenceLimit: Duration { linkInterval * linkLiveness }
 
     /// The uid of the current connection, `nil` while not connected.
     var currentUID: UInt64? {
@@ -163,6 +168,8 @@ struct WorkerLink {
         let uid = makeUID()
         phase = .connected(uid: uid)
         lastReceived = now
+        linkInterval = configuration.heartbeatInterval
+        linkLiveness = configuration.liveness
         let ready = WorkerMessage.with {
             $0.command = .ready(Ready.with {
                 $0.workerUid = uid
@@ -228,7 +235,7 @@ struct WorkerLink {
                 let limit = silenceLimit
                 return directives + lose(now: now, reason: "coordinator silent for \(limit)", level: .warning)
             }
-            if let lastSent, now - lastSent >= configuration.heartbeatInterval {
+            if let lastSent, now - lastSent >= min(configuration.heartbeatInterval, linkInterval) {
                 heartbeatSequence &+= 1
                 let heartbeat = WorkerMessage.with {
                     $0.command = .heartbeat(Heartbeat.with {
@@ -261,7 +268,7 @@ struct WorkerLink {
             let deadline = task.remainingMs > 0 ? now + .milliseconds(Int64(clamping: task.remainingMs)) : nil
             let control = PageControl(deadline: deadline, maxRunTime: configuration.maxPageTime)
             held[key] = Held(uid: uid, control: control)
-            return [.run(task, key, uid: uid, control)]
+            return [.run(task, key, uid: uid, control), .log { $0.debug("task received", ["task": key]) }]
         case .cancel(let cancel):
             let matching = held.filter {
                 $0.key.jobID == cancel.jobId && $0.key.pageIndex == cancel.pageIndex && $0.value.uid == uid
@@ -269,6 +276,14 @@ struct WorkerLink {
             return matching.map { .cancel($0.value.control, .cancelled) }
         case .disconnect(let disconnect):
             return lose(now: now, reason: "coordinator sent Disconnect: \(disconnect.reason)", level: .warning)
+        case .welcome(let welcome):
+            // The coordinator's rules for this link (bounded: peer input).
+            if welcome.heartbeatIntervalMs > 0 {
+                linkInterval = .milliseconds(Int64(min(welcome.heartbeatIntervalMs, 600_000)))
+            }
+            if welcome.liveness > 0 { linkLiveness = Int(min(welcome.liveness, 1000)) }
+            let interval = linkInterval.milliseconds, liveness = linkLiveness
+            return [.log { $0.debug("welcomed", ["heartbeat_ms": interval, "liveness": liveness]) }]
         case .heartbeat, nil:
             return []
         }

@@ -140,6 +140,10 @@ struct SimulatedCluster {
         worker.answered.append(result)
         live[identity] = worker
         send(.taskResult(identity, result))
+        if case .error(let status)? = result.outcome, status.code == .cancelled, !worker.cancelled.contains(key) {
+            // A worker gives a page back only when it is shutting down: it leaves.
+            leave(identity)
+        }
     }
 
     mutating func crash() {
@@ -147,8 +151,8 @@ struct SimulatedCluster {
         zombies[identity] = live.removeValue(forKey: identity)
     }
 
-    mutating func leave() {
-        guard let identity = liveIDs.randomElement(using: &rng) else { return }
+    mutating func leave(_ chosen: WorkerIdentity? = nil) {
+        guard let identity = chosen ?? liveIDs.randomElement(using: &rng), live[identity] != nil else { return }
         live[identity] = nil
         send(.workerDisconnected(identity))
     }
@@ -169,9 +173,29 @@ struct SimulatedCluster {
         }))
     }
 
+    /// A live worker answers a task it does not hold (one it answered already, or another
+    /// worker's): it gets Disconnect, and nothing it said is recorded.
     mutating func duplicate() {
-        guard let identity = liveIDs.randomElement(using: &rng), let old = live[identity]?.answered.randomElement(using: &rng) else { return }
-        send(.taskResult(identity, old))
+        guard let identity = liveIDs.randomElement(using: &rng) else { return }
+        let others = liveIDs.filter { $0 != identity }.flatMap { live[$0]!.held }
+        var candidates: [(String, UInt32, UInt32)] = live[identity]!.answered.map { ($0.jobId, $0.pageIndex, $0.attempt) }
+        candidates += others.map { ($0.jobId, $0.pageIndex, $0.attempt) }
+        guard let (jobID, page, attempt) = candidates.randomElement(using: &rng) else { return }
+        var forged = TaskResult()
+        forged.jobId = jobID
+        forged.pageIndex = page
+        forged.attempt = attempt
+        forged.outcome = .result(PageResult.with { $0.text = "forged" })
+        let out = scheduler.handle(.taskResult(identity, forged), now: now)
+        if !out.contains(where: { if case .sendDisconnect(let to, _) = $0 { to == identity } else { false } }) {
+            violations.append("a result for a task \(identity) does not hold got no Disconnect")
+        }
+        for directive in out {
+            if case .emit(let event) = directive, event.pageCompleted?.result?.text == "forged" {
+                violations.append("a forged result was recorded for \(forged.jobId):\(forged.pageIndex)")
+            }
+            observe(directive)
+        }
     }
 
     mutating func protocolError() {
@@ -234,7 +258,7 @@ struct SimulatedCluster {
         case .sendDisconnect(let to, _):
             live[to] = nil
             zombies[to] = nil
-        case .sendHeartbeat:
+        case .sendHeartbeat, .sendWelcome:
             break
         case .emit(let event):
             let id = event.jobId

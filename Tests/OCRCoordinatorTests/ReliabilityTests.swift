@@ -131,25 +131,35 @@ import Testing
         #expect(finished.first?.status?.message.hasPrefix("2 of 2 pages failed") == true)
     }
 
-    @Test func aWorkerReturningAPageWithCancelledCostsNoAttempt() {
+    @Test(arguments: [StatusCode.cancelled, .unavailable])
+    func aPageGivenBackCostsNoAttemptAndItsWorkerGetsNoMore(code: StatusCode) {
         var h = SchedulerHarness { $0.prefetch = 0 }
         h.ready(1, slots: 1)
-        let task = h.submit("a", pages: 1, maxAttempts: 1).tasks[0].task
-        let out = h.fail(1, task, .cancelled, "worker shutting down")
+        let task = h.submit("a", pages: 2, maxAttempts: 1).tasks[0].task
+        let out = h.fail(1, task, code, "worker is shutting down")
         #expect(out.failed.isEmpty)
-        #expect(out.tasks.map(\.task.attempt) == [2])
-        h.succeed(1, out.tasks[0].task)
+        #expect(out.tasks.isEmpty, "a worker that gave a page back is shutting down: no more tasks")
+        let retry = h.ready(2, slots: 1).tasks[0]
+        #expect(retry.to == h.worker(2))
+        #expect(retry.task.pageIndex == 0 && retry.task.attempt == 2)
+        h.succeed(2, retry.task)
+        h.succeed(2, h.log.tasks.last!.task)
+        // With max_attempts 1 the page still succeeded: the give-back spent nothing.
         #expect(h.log.finished.map(\.state) == [.succeeded])
     }
 
-    @Test func duplicateResultsAreRecordedOnce() {
+    @Test func aSecondAnswerToATaskGetsDisconnectAndIsNotRecorded() {
         var h = SchedulerHarness()
         h.ready(1, slots: 1)
         let tasks = h.submit("a", pages: 2).tasks
         #expect(h.succeed(1, tasks[0].task, text: "first").completed.count == 1)
-        #expect(h.succeed(1, tasks[0].task, text: "second").events.isEmpty)
-        #expect(h.fail(1, tasks[0].task, .internal).events.isEmpty)
-        h.succeed(1, tasks[1].task)
+        let again = h.succeed(1, tasks[0].task, text: "second")
+        #expect(again.disconnects == [h.worker(1)])
+        #expect(again.events.isEmpty)
+        // Its other task went back to the queue (no attempt spent) and goes to the next worker.
+        let retry = h.ready(2, slots: 1).tasks[0].task
+        #expect(retry.pageIndex == 1)
+        h.succeed(2, retry)
         let replay = h.scheduler.watchReplay(WatchJobRequest.with { $0.jobId = "a" }).value!
         #expect(replay.events.compactMap { $0.pageCompleted?.result?.text } == ["first", "ok"])
         #expect(h.scheduler.store.job("a")?.pagesDone == 2)
@@ -170,23 +180,58 @@ import Testing
         #expect(h.log.completed.count == 1)
     }
 
-    @Test func theFirstResultWinsAndTheOtherAttemptIsCancelled() {
-        // A worker process that reconnects on a fresh socket (same uid) may still deliver the
-        // page it held; the copy dispatched meanwhile is then cancelled.
+    /// PROTOCOL.md: only the connection holding a task may answer it. Each forgery gets
+    /// Disconnect, is never recorded, and the real holder's answer still counts.
+    @Test(arguments: ["another worker's task", "unknown job", "wrong attempt", "same uid, new socket"])
+    func aResultForATaskTheWorkerDoesNotHoldIsRefused(forgery: String) {
         var h = SchedulerHarness { $0.prefetch = 0 }
         h.ready(1, slots: 1, uid: 42)
-        let first = h.submit("a", pages: 1).tasks[0].task
-        h.ready(2, slots: 1)
-        h.ready(3, slots: 1, uid: 42)  // same process, new identity: the old registration goes
-        let again = h.log.tasks.last!
-        #expect(again.task.attempt == 2)
-        #expect(again.to == h.worker(2))
-        let out = h.succeed(3, first, text: "attempt 1")
-        #expect(out.completed.map(\.text) == ["attempt 1"])
-        #expect(out.cancels.map(\.to) == [h.worker(2)])
+        let task = h.submit("a", pages: 1).tasks[0].task
+        #expect(task.attempt == 1)
+        var forged = task
+        var from: UInt8 = 2
+        switch forgery {
+        case "another worker's task": h.ready(2, slots: 1)
+        case "unknown job": h.ready(2, slots: 1); forged.jobId = "nope"
+        case "wrong attempt": from = 1; forged.attempt = 7
+        default: h.ready(2, slots: 1, uid: 42)  // the same uid from a new identity: a new registration
+        }
+        let out = h.succeed(from, forged, text: "forged")
+        #expect(out.disconnects == [h.worker(from)])
+        #expect(out.completed.isEmpty)
+        #expect(!h.log.completed.contains { $0.text == "forged" })
+        // The page is still the holder's (or, when the holder was the one refused or replaced,
+        // back in the queue for the next worker) and finishes with real text.
+        if let holder = h.scheduler.workerLoad(h.worker(1)), holder.held == 1 {
+            h.succeed(1, task, text: "real")
+        } else {
+            let retry = h.ready(3, slots: 1).tasks[0].task
+            h.succeed(3, retry, text: "real")
+        }
+        #expect(h.log.completed.map(\.text) == ["real"])
         #expect(h.log.finished.map(\.state) == [.succeeded])
-        #expect(h.succeed(2, again.task).events.isEmpty)
-        #expect(h.scheduler.workerLoad(h.worker(2))! == (0, 1))
+    }
+
+    @Test func welcomeTellsEachWorkerTheLinksHeartbeatRules() {
+        var h = SchedulerHarness { $0.heartbeatInterval = .seconds(4); $0.liveness = 3 }
+        let plain = h.ready(1).welcomes
+        #expect(plain.map(\.to) == [h.worker(1)])
+        #expect(plain.first?.welcome.heartbeatIntervalMs == 4000)
+        #expect(plain.first?.welcome.liveness == 3)
+        #expect(plain.first?.welcome.slots == 1)
+        // A worker asking for longer gets it, within the cap; the Welcome comes before any task.
+        h.submit("a", pages: 3)
+        let slow = h.send(.workerReady(h.worker(2), Ready.with { $0.workerUid = 2; $0.slots = 1; $0.heartbeatIntervalMs = 9000 }))
+        #expect(slow.welcomes.first?.welcome.heartbeatIntervalMs == 9000)
+        let order = slow.compactMap { d -> String? in
+            switch d { case .sendWelcome: "welcome"; case .sendTask: "task"; default: nil }
+        }
+        #expect(order.first == "welcome")
+        let greedy = h.send(.workerReady(h.worker(3), Ready.with { $0.workerUid = 3; $0.slots = 1; $0.heartbeatIntervalMs = .max }))
+        #expect(greedy.welcomes.first?.welcome.heartbeatIntervalMs == 60_000)
+        // Judged by the Welcome's rules: 4 s x 3 for worker 1.
+        #expect(h.tick(at: .seconds(11)).disconnects.isEmpty)
+        #expect(h.tick(at: .seconds(16)).disconnects == [h.worker(1)])
     }
 
     @Test func cancelStopsQueuedPagesAndReachesRunningOnes() {

@@ -96,6 +96,9 @@ extension Array where Element == SchedulerDirective {
     var heartbeats: [WorkerIdentity] {
         compactMap { if case .sendHeartbeat(let to, _) = $0 { to } else { nil } }
     }
+    var welcomes: [(to: WorkerIdentity, welcome: Welcome)] {
+        compactMap { if case .sendWelcome(let to, let w) = $0 { (to, w) } else { nil } }
+    }
     var events: [JobEvent] {
         compactMap { if case .emit(let e) = $0 { e } else { nil } }
     }

@@ -44,6 +44,29 @@ struct WorkerLinkTests {
         #expect(link.handle(.start, now: Self.at(1)).isEmpty, "a link starts once")
     }
 
+    @Test("Welcome sets the link's rules: a coordinator heartbeating every 4 s is not taken for dead at 3 s")
+    func welcomeSetsTheSilenceLimit() {
+        var link = Self.makeLink()
+        _ = link.handle(.start, now: Self.at(0))
+        let welcome = WorkerLink.Event.received(CoordinatorMessage.with {
+            $0.command = .welcome(Welcome.with { $0.heartbeatIntervalMs = 4000; $0.liveness = 3; $0.slots = 2 })
+        })
+        _ = link.handle(welcome, now: Self.at(10))
+        #expect(link.silenceLimit == .seconds(12))
+        // Our own heartbeats keep their 1 s pace (never slower than the link asks).
+        #expect(Self.sent(link.handle(.tick, now: Self.at(3000))).first?.heartbeat != nil)
+        #expect(link.currentUID == 1, "still connected after 3 s of coordinator silence")
+        _ = link.handle(Self.heartbeat, now: Self.at(4000))
+        #expect(link.currentUID == 1)
+        #expect(link.handle(.tick, now: Self.at(15_999)).allSatisfy { if case .closeSocket = $0 { false } else { true } })
+        let lost = link.handle(.tick, now: Self.at(16_000))
+        #expect(lost.contains { if case .closeSocket = $0 { true } else { false } })
+        // A new connection starts from the worker's own rules until its Welcome.
+        guard case .backingOff(let until) = link.phase else { Issue.record("not backing off"); return }
+        _ = link.handle(.tick, now: until)
+        #expect(link.silenceLimit == .seconds(3))
+    }
+
     @Test("a heartbeat only after one interval without sending anything; results count as sending")
     func heartbeatOnlyWhenQuiet() {
         var link = Self.makeLink()

@@ -158,6 +158,9 @@ final class CoordinatorCore: @unchecked Sendable {
         if let journal { persist(directives, to: journal) }
         var lostWorkers: [WorkerIdentity] = []
         for directive in directives {
+            if case .sendDisconnect(let identity, let reason) = directive {
+                logger.warning("disconnecting a worker", ["identity": identity, "reason": reason])
+            }
             if let (identity, message) = directive.coordinatorMessage {
                 let frames = [identity.bytes, WorkerEnvelope.signature, message.serializedBytes()]
                 let sent = (try? control.send(frames, on: workerSocket)) ?? false

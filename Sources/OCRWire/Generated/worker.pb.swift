@@ -13,7 +13,8 @@ public struct Ready: ProtoMessage {
     public var languages: [String] = []  // repeated string languages = 3
     /// ocr-worker version.
     public var version: String = ""  // string version = 4
-    /// How often it heartbeats (0: 1000).
+    /// How often it would like to heartbeat (0: 1000). A wish: the coordinator decides the link's
+    /// interval and says it in `Welcome`.
     public var heartbeatIntervalMs: UInt32 = 0  // uint32 heartbeat_interval_ms = 5
     public var hostname: String = ""  // string hostname = 6
     /// Free-form, shown by ClusterStatus.
@@ -46,6 +47,36 @@ public struct Ready: ProtoMessage {
             case 6: hostname = try reader.readString(tag)
             case 7: try reader.readStringMapEntry(tag, into: &labels)
             case 8: maxTasks = try reader.readUInt32(tag)
+            default: try reader.skip(tag)
+            }
+        }
+    }
+}
+
+/// Coordinator -> worker: the answer to `Ready`, before any task. The link's heartbeat rules,
+/// which both sides follow from now on: heartbeat at least every `heartbeat_interval_ms`
+/// (the larger of the worker's wish, capped by the coordinator, and the coordinator's own
+/// interval), and take the peer for dead after `liveness` intervals without a message from it.
+public struct Welcome: ProtoMessage {
+    public var heartbeatIntervalMs: UInt32 = 0  // uint32 heartbeat_interval_ms = 1
+    public var liveness: UInt32 = 0  // uint32 liveness = 2
+    /// Slots the coordinator counts for this worker (Ready.slots, capped).
+    public var slots: UInt32 = 0  // uint32 slots = 3
+
+    public init() {}
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeUInt32(1, heartbeatIntervalMs)
+        writer.writeUInt32(2, liveness)
+        writer.writeUInt32(3, slots)
+    }
+
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: heartbeatIntervalMs = try reader.readUInt32(tag)
+            case 2: liveness = try reader.readUInt32(tag)
+            case 3: slots = try reader.readUInt32(tag)
             default: try reader.skip(tag)
             }
         }
@@ -134,7 +165,9 @@ public struct PageTask: ProtoMessage {
     }
 }
 
-/// Worker -> coordinator: the outcome of one PageTask.
+/// Worker -> coordinator: the outcome of one PageTask, sent once, on the connection the task came
+/// on. A result for a task the coordinator did not give this connection (another worker's, an
+/// unknown job, another attempt, or a second answer) gets Disconnect and is never recorded.
 public struct TaskResult: ProtoMessage {
     /// The `outcome` oneof: at most one of these is set.
     public enum Outcome: Sendable, Equatable {
@@ -297,6 +330,7 @@ public struct CoordinatorMessage: ProtoMessage {
         case heartbeat(Heartbeat)  // message heartbeat = 2
         case cancel(CancelTask)  // message cancel = 3
         case disconnect(Disconnect)  // message disconnect = 4
+        case welcome(Welcome)  // message welcome = 5
     }
 
     public var command: Command? = nil
@@ -325,6 +359,12 @@ public struct CoordinatorMessage: ProtoMessage {
         return nil
     }
 
+    /// `command` when it holds `welcome`, else nil.
+    public var welcome: Welcome? {
+        if case .welcome(let v)? = command { return v }
+        return nil
+    }
+
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
@@ -333,6 +373,7 @@ public struct CoordinatorMessage: ProtoMessage {
         case .heartbeat(let v)?: writer.writeMessage(2, v)
         case .cancel(let v)?: writer.writeMessage(3, v)
         case .disconnect(let v)?: writer.writeMessage(4, v)
+        case .welcome(let v)?: writer.writeMessage(5, v)
         case nil: break
         }
     }
@@ -344,6 +385,7 @@ public struct CoordinatorMessage: ProtoMessage {
             case 2: command = .heartbeat(try reader.readMessage(tag, merging: heartbeat))
             case 3: command = .cancel(try reader.readMessage(tag, merging: cancel))
             case 4: command = .disconnect(try reader.readMessage(tag, merging: disconnect))
+            case 5: command = .welcome(try reader.readMessage(tag, merging: welcome))
             default: try reader.skip(tag)
             }
         }

@@ -246,6 +246,7 @@ enum Fixtures {
 
     static func cancelTask() -> CancelTask { CancelTask.with { $0.jobId = Sample.emoji; $0.pageIndex = UInt32.max } }
     static func disconnect() -> Disconnect { Disconnect.with { $0.reason = Sample.text } }
+    static func welcome() -> Welcome { Welcome.with { $0.heartbeatIntervalMs = UInt32.max; $0.liveness = 3; $0.slots = 4096 } }
 
     // MARK: every message
 
@@ -334,6 +335,7 @@ enum Fixtures {
         Fixture("TaskResult-no-outcome", taskResult(nil)),
         Fixture("CancelTask", cancelTask()),
         Fixture("Disconnect", disconnect()),
+        Fixture("Welcome", welcome()),
         Fixture("WorkerMessage-ready", WorkerMessage.with { $0.command = .ready(ready()) }),
         Fixture("WorkerMessage-heartbeat", WorkerMessage.with { $0.command = .heartbeat(heartbeat()) }),
         Fixture("WorkerMessage-result", WorkerMessage.with { $0.command = .result(taskResult(.error(status()))) }),
@@ -342,5 +344,6 @@ enum Fixtures {
         Fixture("CoordinatorMessage-heartbeat", CoordinatorMessage.with { $0.command = .heartbeat(heartbeat()) }),
         Fixture("CoordinatorMessage-cancel", CoordinatorMessage.with { $0.command = .cancel(cancelTask()) }),
         Fixture("CoordinatorMessage-disconnect", CoordinatorMessage.with { $0.command = .disconnect(Disconnect()) }),
+        Fixture("CoordinatorMessage-welcome", CoordinatorMessage.with { $0.command = .welcome(welcome()) }),
     ]
 }
