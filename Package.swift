@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRPages", "OCRClient", "OCRTransport", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCREngine", "OCRTransport", "OCRWire", "OCRLog"]),
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire"],
-                    exclude: ["python_client.py"]),
+                    exclude: ["python_client.py", "python_worker.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
     ],
     swiftLanguageModes: [.v6]

@@ -128,6 +128,15 @@ if wants null; then
 	"$BIN/ocr-bench" null --client "$CLIENT_EP" --pages "$NULL_PAGES" --runs "$NULL_RUNS" --slots 4 | sed 's/}$/, "prefetch": 16}/' | record
 	"$BIN/ocr-bench" latency --client "$CLIENT_EP" --count "$LAT_COUNT" --slots 4 | sed 's/}$/, "prefetch": 16}/' | record
 	stop_cluster
+	# Durability: the same with the SQLite journal (--journal), and with one fsync per commit.
+	for sync in normal full; do
+		start_coordinator --journal "$BENCH_TMP/journal-$sync.db" --journal-sync "$sync"
+		start_workers 2 2 null
+		"$BIN/ocr-bench" null --client "$CLIENT_EP" --pages "$NULL_PAGES" --runs "$NULL_RUNS" --slots 4 | sed "s/}\$/, \"journal\": \"$sync\"}/" | record
+		"$BIN/ocr-bench" latency --client "$CLIENT_EP" --count "$LAT_COUNT" --slots 4 | sed "s/}\$/, \"journal\": \"$sync\"}/" | record
+		stop_cluster
+		rm -f "$BENCH_TMP/journal-$sync.db"*
+	done
 fi
 
 if wants scale; then

@@ -1,5 +1,6 @@
 import Foundation
 import OCRPages
+import Synchronization
 import Testing
 import OCRClient
 import OCRLog
@@ -152,6 +153,73 @@ import OCRWire
         #expect(cancelled.state == .cancelled)
         #expect(cancelled.pagesDone < 100)
         #expect(try await client.job(job.jobId).state == .cancelled)
+    }
+}
+
+/// Admission (queue and split limits) is checked before a submission is split.
+@Suite struct AdmissionTests {
+    /// A splitter that counts its calls and waits for `release` before splitting.
+    final class GatedSplitter: Sendable {
+        let calls = Mutex(0)
+        let gate = DispatchSemaphore(value: 0)
+        var count: Int { calls.withLock { $0 } }
+        func split(_ file: InputFile) throws -> [PageDescriptor] {
+            calls.withLock { $0 += 1 }
+            gate.wait()
+            return try CoordinatorServerTests.lineSplitter(file)
+        }
+        func waitForCalls(_ n: Int) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while count < n {
+                guard ContinuousClock.now < deadline else { throw OCRError(.deadlineExceeded, "splitter called \(count) times, not \(n)") }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+    }
+
+    static func server(_ splitter: GatedSplitter, _ configure: (inout CoordinatorConfiguration) -> Void) throws -> CoordinatorServer {
+        var config = CoordinatorConfiguration(splitter: { try splitter.split($0) }, logger: .disabled)
+        config.clientEndpoint = "tcp://127.0.0.1:*"
+        config.workerEndpoint = "tcp://127.0.0.1:*"
+        configure(&config)
+        return try CoordinatorServer(config)
+    }
+
+    static func code(_ body: () async throws -> Void) async -> StatusCode? {
+        do { try await body(); return nil } catch let error as OCRError { return error.code } catch { return .unknown }
+    }
+
+    @Test func bytesWaitingToBeSplitAreBoundedAndTheRestIsRefusedAtOnce() async throws {
+        let splitter = GatedSplitter()
+        let server = try Self.server(splitter) { $0.maxConcurrentSplits = 1; $0.maxSplittingBytes = 10 }
+        defer { server.stop() }
+        let client = try OCRClient(endpoint: server.clientEndpoint)
+        defer { client.close() }
+        async let first = client.submit(inputs: [CoordinatorServerTests.file("a.txt", ["p1"])])
+        try await splitter.waitForCalls(1)
+        async let second = client.submit(inputs: [CoordinatorServerTests.file("b.txt", ["p2"])])
+        // Over the byte limit while the others wait: refused before the splitter sees it.
+        let big = CoordinatorServerTests.file("c.txt", [String(repeating: "x", count: 20)])
+        #expect(await Self.code { _ = try await client.submit(inputs: [big]) } == .resourceExhausted)
+        #expect(splitter.count == 1, "one split at a time: the second waits for the pool")
+        splitter.gate.signal()
+        splitter.gate.signal()
+        #expect(try await first.pageCount == 1)
+        #expect(try await second.pageCount == 1)
+        #expect(splitter.count == 2)
+    }
+
+    @Test func aFullQueueRefusesASubmissionBeforeSplittingIt() async throws {
+        let splitter = GatedSplitter()
+        let server = try Self.server(splitter) { $0.scheduler.maxQueuedPages = 2 }
+        defer { server.stop() }
+        let client = try OCRClient(endpoint: server.clientEndpoint)
+        defer { client.close() }
+        splitter.gate.signal()
+        let job = try await client.submit(inputs: [CoordinatorServerTests.file("a.txt", ["p1", "p2"])])
+        #expect(job.pageCount == 2)  // no worker: both pages stay queued
+        #expect(await Self.code { _ = try await client.submit(inputs: [CoordinatorServerTests.file("b.txt", ["p3"])]) } == .resourceExhausted)
+        #expect(splitter.count == 1)
     }
 }
 

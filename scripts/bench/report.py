@@ -195,8 +195,12 @@ class Report:
 
     # (2)
     def null(self):
-        t = next((r for r in reversed(self.by("null-throughput")) if "prefetch" not in r), None)
-        l = next((r for r in reversed(self.by("null-latency")) if "prefetch" not in r), None)
+        plain = lambda r: "prefetch" not in r and "journal" not in r
+        t = next((r for r in reversed(self.by("null-throughput")) if plain(r)), None)
+        l = next((r for r in reversed(self.by("null-latency")) if plain(r)), None)
+        journaled = {sync: (next((r for r in reversed(self.by("null-throughput")) if r.get("journal") == sync), None),
+                            next((r for r in reversed(self.by("null-latency")) if r.get("journal") == sync), None))
+                     for sync in ("normal", "full")}
         t16 = next((r for r in reversed(self.by("null-throughput")) if "prefetch" in r), None)
         l16 = next((r for r in reversed(self.by("null-latency")) if "prefetch" in r), None)
         s = self.one("null-ocr-submit")
@@ -234,6 +238,22 @@ class Report:
                      + (f"**{t16['pages_per_s_median']:.0f} page tasks/s** (all: {', '.join(f'{x:.0f}' for x in t16['pages_per_s_all'])})" if t16 else "")
                      + (f"; one-page round trip p50 {l16['page_ms_p50']:.3f} ms, p99 {l16['page_ms_p99']:.3f} ms" if l16 else "")
                      + ". The goals above are checked with the defaults (prefetch 1).")
+        if any(jt or jl for jt, jl in journaled.values()):
+            self.out()
+            self.out("Durability: the same runs with the coordinator's SQLite journal (`--journal PATH`; "
+                     "`--journal-sync full` adds an fsync to every commit). Commits are grouped on the journal thread; "
+                     "nothing is sent or answered before the commit that covers it.")
+            self.out()
+            self.out("| coordinator | page tasks/s (median) | all runs | one-page round trip p50 / p99 ms |")
+            self.out("| --- | --- | --- | --- |")
+            rows = [("in memory", t, l)] + [(f"`--journal --journal-sync {sync}`", jt, jl) for sync, (jt, jl) in journaled.items()]
+            for name, rt, rl in rows:
+                self.out(f"| {name} | {fmt(rt['pages_per_s_median'], 0) if rt else '-'} | "
+                         f"{', '.join(f'{x:.0f}' for x in rt['pages_per_s_all']) if rt else '-'} | "
+                         f"{(format(rl['page_ms_p50'], '.3f') + ' / ' + format(rl['page_ms_p99'], '.3f')) if rl else '-'} |")
+                if rt and rt.get("failed_pages"):
+                    self.goal(False, f"null engine run {name}: {rt['failed_pages']} pages did not complete")
+            self.out()
         if s:
             self.out(f"- The same through `ocr-submit` (process start, reading the file, rendering text): "
                      f"{s['pages']} pages in {s['seconds']:.2f} s = {s['pages'] / s['seconds']:.0f} pages/s, which is why "

@@ -1,3 +1,4 @@
+import Foundation
 import OCRLog
 import OCRPages
 import OCRTransport
@@ -25,6 +26,12 @@ public struct CoordinatorConfiguration: Sendable {
     public var journalPath: String?
     /// How hard each journal commit waits for the disk (`--journal-sync`).
     public var journalSync: JournalSync = .normal
+    /// Submissions split at the same time (each on a thread of the split pool; PDFs run
+    /// subprocesses). Default: the number of cores.
+    public var maxConcurrentSplits = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Bytes of submissions being split or waiting to be; beyond, SubmitJob is RESOURCE_EXHAUSTED
+    /// (one submission larger than this alone is still taken). Default 1 GiB.
+    public var maxSplittingBytes = 1 << 30
     /// CURVE encryption and key allow-lists on both endpoints (DESIGN section 6); nil: plain TCP.
     public var security: CurveServerSecurity?
 

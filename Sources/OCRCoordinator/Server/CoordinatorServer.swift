@@ -35,10 +35,12 @@ public final class CoordinatorServer: Sendable {
         logger.info("coordinator listening", ["clients": clientEndpoint, "workers": workerEndpoint])
     }
 
-    /// Stops serving: open calls end with UNAVAILABLE, sockets close, the loop thread exits.
+    /// Stops serving: open calls end with UNAVAILABLE, sockets close, the loop thread exits,
+    /// and the journal commits what it was given.
     public func stop() {
         loop.execute { [core] _ in core.shutdown() }
         loop.stop()
+        core.journal?.stop()
         context.terminate()
     }
 }
@@ -54,8 +56,13 @@ final class CoordinatorCore: @unchecked Sendable {
     let workerEndpoint: String
     let started = ContinuousClock.now
     var scheduler: Scheduler
-    /// The write-ahead journal (`--journal`); nil: state lives in memory only.
-    let journal: Journal?
+    /// The write-ahead journal's thread (`--journal`); nil: state lives in memory only.
+    let journal: JournalWriter?
+    /// Sequence of the last event whose changes went to the journal, and of the last commit.
+    var journaledThrough: UInt64 = 0
+    var committedThrough: UInt64 = 0
+    /// Work that must wait for the commit of sequence `after` (directives, replies), in order.
+    var afterCommit = Deque<(after: UInt64, run: @Sendable () -> Void)>()
     var tickTimer: TimerID?
     /// WatchJob calls by job id.
     var watchers: [String: [RPCServerCall]] = [:]
@@ -63,7 +70,9 @@ final class CoordinatorCore: @unchecked Sendable {
     /// SubmitJob and CancelJob calls waiting for the scheduler's reply directive.
     var pendingReplies: [UInt64: RPCServerCall] = [:]
     var nextRequestToken: UInt64 = 0
+    /// Runs splits; at most `maxConcurrentSplits` at once (`splitting.running`).
     let splitQueue = DispatchQueue(label: "ocr.coordinator.split", attributes: .concurrent)
+    var splitting = SplitAdmission()
 
     init(_ configuration: CoordinatorConfiguration, control: SocketLoop.Control) throws {
         self.configuration = configuration
@@ -73,9 +82,11 @@ final class CoordinatorCore: @unchecked Sendable {
         var settings = configuration.scheduler
         settings.journalChanges = configuration.journalPath != nil
         self.scheduler = Scheduler(settings: settings, startedAtUnixMs: unixMs)
-        journal = try configuration.journalPath.map {
+        let journalFile = try configuration.journalPath.map {
             try Journal(path: $0, startedAtUnixMs: unixMs, sync: configuration.journalSync)
         }
+        let restored = try journalFile?.load()
+        journal = journalFile.map { JournalWriter($0, logger: configuration.logger) }
         let security = configuration.security
         if let security {
             // The authenticator must be in place before the CURVE sockets bind.
@@ -107,14 +118,18 @@ final class CoordinatorCore: @unchecked Sendable {
         control.scheduleRepeating(every: max(.milliseconds(100), configuration.watchKeepalive / 5)) { [weak self] _ in
             self?.sendKeepalives()
         }
-        if let journal, let path = configuration.journalPath {
-            let changes = try journal.load()
+        if let changes = restored, let path = configuration.journalPath {
             apply(scheduler.restore(changes, now: now))
             logger.info("journal restored", ["path": path, "changes": changes.count,
                                              "jobs": scheduler.listJobs(ListJobsRequest.with { $0.limit = UInt32.max }).jobs.count,
                                              "active_jobs": scheduler.store.activeJobs, "queued_pages": scheduler.store.queuedPages])
         }
         apply(scheduler.handle(.tick, now: now))
+        let loop = control.loop
+        let core = self  // The journal thread ends in `CoordinatorServer.stop`, releasing it.
+        journal?.start { sequence in
+            _ = loop.execute { _ in core.committed(through: sequence) }
+        }
     }
 
     var now: Duration { ContinuousClock.now - started }
@@ -154,8 +169,40 @@ final class CoordinatorCore: @unchecked Sendable {
 
     // MARK: Directives
 
+    /// Carries out one event's directives, in order, once the journal holds its changes.
     func apply(_ directives: [SchedulerDirective]) {
-        if let journal { persist(directives, to: journal) }
+        if let journal {
+            var changes: [JobChange] = []
+            for case .journal(let change) in directives { changes.append(change) }
+            if !changes.isEmpty {
+                journaledThrough += 1
+                journal.append(changes, sequence: journaledThrough)
+            }
+        }
+        whenDurable { [unowned self] in perform(directives) }
+    }
+
+    /// Runs `body` now when the journal holds everything handed to it, else after that commit,
+    /// after what was queued before it: a reply, a task or an event never gets ahead of the
+    /// state it reveals. Without a journal: now.
+    func whenDurable(_ body: @escaping @Sendable () -> Void) {
+        if journaledThrough == committedThrough, afterCommit.isEmpty {
+            body()
+        } else {
+            afterCommit.append((journaledThrough, body))
+        }
+    }
+
+    /// The journal thread committed every batch up to `sequence`.
+    func committed(through sequence: UInt64) {
+        committedThrough = max(committedThrough, sequence)
+        while let next = afterCommit.first, next.after <= committedThrough {
+            _ = afterCommit.popFirst()
+            next.run()
+        }
+    }
+
+    private func perform(_ directives: [SchedulerDirective]) {
         var lostWorkers: [WorkerIdentity] = []
         for directive in directives {
             if case .sendDisconnect(let identity, let reason) = directive {
@@ -192,7 +239,7 @@ final class CoordinatorCore: @unchecked Sendable {
                     self.apply(self.scheduler.handle(.tick, now: self.now))
                 }
             case .journal:
-                break  // already persisted by `persist` before any other directive
+                break  // handed to the journal by `apply`
             default:
                 break
             }
@@ -201,22 +248,6 @@ final class CoordinatorCore: @unchecked Sendable {
         for identity in lostWorkers where scheduler.workerLoad(identity) != nil {
             logger.warning("worker unreachable", ["identity": identity])
             apply(scheduler.handle(.workerLost(identity, reason: "unreachable"), now: now))
-        }
-    }
-
-    /// Write-ahead: the event's changes are committed in one transaction before any of its
-    /// other directives (a task sent, a result streamed, a reply) is carried out. A journal that
-    /// cannot be written stops the coordinator (fail-stop): carrying on would tell clients about
-    /// state a restart would not have; the restart replays what was committed.
-    func persist(_ directives: [SchedulerDirective], to journal: Journal) {
-        var changes: [JobChange] = []
-        for case .journal(let change) in directives { changes.append(change) }
-        guard !changes.isEmpty else { return }
-        do {
-            try journal.append(changes)
-        } catch {
-            logger.error("journal write failed; stopping", ["error": error])
-            fatalError("ocr-coordinator: journal write failed: \(error)")
         }
     }
 
@@ -240,20 +271,24 @@ final class CoordinatorCore: @unchecked Sendable {
     /// have heard nothing for `watchKeepalive`.
     func sendKeepalives() {
         let stamp = ContinuousClock.now
+        var due: [(RPCServerCall, JobEvent)] = []
         for (jobID, calls) in watchers {
             guard let job = scheduler.store.job(jobID) else { continue }
-            for call in calls where stamp - (lastSentToWatcher[call.key] ?? started) >= configuration.watchKeepalive {
-                call.send(JobEvent.with {
-                    $0.jobId = jobID
-                    $0.event = .progress(JobProgress.with {
-                        $0.pageCount = job.pageCount
-                        $0.pagesDone = job.pagesDone
-                        $0.pagesFailed = job.pagesFailed
-                    })
+            let snapshot = JobEvent.with {
+                $0.jobId = jobID
+                $0.event = .progress(JobProgress.with {
+                    $0.pageCount = job.pageCount
+                    $0.pagesDone = job.pagesDone
+                    $0.pagesFailed = job.pagesFailed
                 })
+            }
+            for call in calls where stamp - (lastSentToWatcher[call.key] ?? started) >= configuration.watchKeepalive {
+                due.append((call, snapshot))
                 lastSentToWatcher[call.key] = stamp
             }
         }
+        guard !due.isEmpty else { return }
+        whenDurable { [due] in for (call, event) in due { call.send(event) } }
     }
 
     // MARK: Client link
@@ -263,20 +298,26 @@ final class CoordinatorCore: @unchecked Sendable {
             guard call.request(as: HealthCheckRequest.self) != nil else { return }
             call.respond(HealthCheckResponse.with { $0.status = .serving })
         }
+        // Answers show the state as of the request, once the journal holds it.
         rpc.handle(CoordinatorMethod.getJob.rawValue) { [unowned self] call in
             guard let request = call.request(as: GetJobRequest.self) else { return }
-            switch scheduler.getJob(request) {
-            case .success(let job): call.respond(job)
-            case .failure(let error): call.fail(error)
+            let result = scheduler.getJob(request)
+            whenDurable {
+                switch result {
+                case .success(let job): call.respond(job)
+                case .failure(let error): call.fail(error)
+                }
             }
         }
         rpc.handle(CoordinatorMethod.listJobs.rawValue) { [unowned self] call in
             guard let request = call.request(as: ListJobsRequest.self) else { return }
-            call.respond(scheduler.listJobs(request))
+            let jobs = scheduler.listJobs(request)
+            whenDurable { call.respond(jobs) }
         }
         rpc.handle(CoordinatorMethod.clusterStatus.rawValue) { [unowned self] call in
             guard call.request(as: ClusterStatusRequest.self) != nil else { return }
-            call.respond(scheduler.clusterStatus(now: now))
+            let status = scheduler.clusterStatus(now: now)
+            whenDurable { call.respond(status) }
         }
         rpc.handle(CoordinatorMethod.cancelJob.rawValue) { [unowned self] call in
             guard let request = call.request(as: CancelJobRequest.self) else { return }
@@ -302,8 +343,16 @@ final class CoordinatorCore: @unchecked Sendable {
         return token
     }
 
+    /// Replays the job's events as of now and adds the call to its watchers, once the journal
+    /// holds them: events emitted before are in the replay, events emitted after come live.
     func watch(_ call: RPCServerCall, _ request: WatchJobRequest) {
-        switch scheduler.watchReplay(request) {
+        let replay = scheduler.watchReplay(request)
+        whenDurable { [unowned self] in startWatching(call, request, replay) }
+    }
+
+    private func startWatching(_ call: RPCServerCall, _ request: WatchJobRequest,
+                               _ replay: Result<(events: [JobEvent], finished: Bool), OCRError>) {
+        switch replay {
         case .failure(let error):
             call.fail(error)
         case .success(let (events, finished)):
@@ -321,8 +370,10 @@ final class CoordinatorCore: @unchecked Sendable {
         }
     }
 
-    /// Validates, then splits the files on another thread (TIFF directories and PDF page counts
-    /// take time), then hands the job to the scheduler on the loop thread.
+    /// Validates and admits a submission, then splits its files on the split pool (TIFF
+    /// directories and PDF page counts take time, and PDFs run subprocesses) and hands the job to
+    /// the scheduler back on the loop thread. Admission comes first: a full queue, or more bytes
+    /// waiting to be split than `maxSplittingBytes`, is RESOURCE_EXHAUSTED before any work.
     func submit(_ call: RPCServerCall, _ request: SubmitJobRequest) {
         do {
             try SubmitValidation.validate(request)
@@ -330,35 +381,68 @@ final class CoordinatorCore: @unchecked Sendable {
             call.fail(error)
             return
         }
-        let token = takeToken(for: call)
-        let splitter = configuration.splitter
-        let loop = control.loop
-        splitQueue.async {
-            let outcome: Result<[PageDescriptor], OCRError>
-            do {
-                var pages: [PageDescriptor] = []
-                for file in request.files {
-                    pages += try splitter(file)
+        let store = scheduler.store, limit = scheduler.settings.maxQueuedPages
+        if store.queuedPages >= limit {
+            call.fail(OCRError(.resourceExhausted, "queue full: \(store.queuedPages) pages waiting (limit \(limit))",
+                               details: ["queued_pages": "\(store.queuedPages)", "max_queued_pages": "\(limit)"]))
+            return
+        }
+        let bytes = request.files.reduce(0) { $0 + $1.content.count }
+        if splitting.bytes > 0, splitting.bytes + bytes > configuration.maxSplittingBytes {
+            call.fail(OCRError(.resourceExhausted, "\(splitting.bytes) bytes of other submissions are waiting to be split "
+                               + "(limit \(configuration.maxSplittingBytes)); try again shortly"))
+            return
+        }
+        splitting.bytes += bytes
+        splitting.waiting.append(PendingSplit(token: takeToken(for: call), request: request, bytes: bytes))
+        startSplits()
+    }
+
+    /// Starts waiting splits while fewer than `maxConcurrentSplits` run.
+    private func startSplits() {
+        while splitting.running < configuration.maxConcurrentSplits, let next = splitting.waiting.popFirst() {
+            splitting.running += 1
+            let splitter = configuration.splitter
+            let loop = control.loop
+            splitQueue.async { [self] in
+                let outcome = Self.split(next.request, with: splitter)
+                let digest = Self.digest(next.request)
+                _ = loop.execute { [self] _ in
+                    splitting.running -= 1
+                    splitting.bytes -= next.bytes
+                    admit(next.token, next.request, outcome, digest: digest)
+                    startSplits()
                 }
-                if pages.isEmpty { throw OCRError(.invalidArgument, "the files hold no pages") }
-                outcome = .success(try SubmitValidation.selectPages(pages, ranges: request.options?.pageRanges ?? []))
-            } catch let error as OCRError {
-                outcome = .failure(error)
-            } catch {
-                outcome = .failure(OCRError(.internal, "splitting failed: \(error)"))
             }
-            loop.execute { [self] _ in
-                let core = self
-                switch outcome {
-                case .failure(let error):
-                    core.logger.info("job refused", ["error": error])
-                    core.pendingReplies.removeValue(forKey: token)?.fail(error)
-                case .success(let pages):
-                    let submission = JobSubmission(request: token, jobID: Self.newJobID(), submit: request, pages: pages,
-                                                   requestDigest: Self.digest(request))
-                    core.apply(core.scheduler.handle(.submitJob(submission), now: core.now))
-                }
+        }
+    }
+
+    /// The pages of every file of `request`, selected by its page ranges. Runs on the split pool.
+    private static func split(_ request: SubmitJobRequest, with splitter: @Sendable (InputFile) throws -> [PageDescriptor])
+        -> Result<[PageDescriptor], OCRError> {
+        do {
+            var pages: [PageDescriptor] = []
+            for file in request.files {
+                pages += try splitter(file)
             }
+            if pages.isEmpty { throw OCRError(.invalidArgument, "the files hold no pages") }
+            return .success(try SubmitValidation.selectPages(pages, ranges: request.options?.pageRanges ?? []))
+        } catch let error as OCRError {
+            return .failure(error)
+        } catch {
+            return .failure(OCRError(.internal, "splitting failed: \(error)"))
+        }
+    }
+
+    private func admit(_ token: UInt64, _ request: SubmitJobRequest, _ outcome: Result<[PageDescriptor], OCRError>, digest: UInt64) {
+        switch outcome {
+        case .failure(let error):
+            logger.info("job refused", ["error": error])
+            pendingReplies.removeValue(forKey: token)?.fail(error)
+        case .success(let pages):
+            let submission = JobSubmission(request: token, jobID: Self.newJobID(), submit: request, pages: pages,
+                                           requestDigest: digest)
+            apply(scheduler.handle(.submitJob(submission), now: now))
         }
     }
 
@@ -375,4 +459,18 @@ final class CoordinatorCore: @unchecked Sendable {
         }
         return hash | 1
     }
+}
+
+/// A submission admitted and waiting for the split pool.
+struct PendingSplit: Sendable {
+    var token: UInt64
+    var request: SubmitJobRequest
+    var bytes: Int
+}
+
+/// Submissions being split or waiting for the pool, and their bytes (loop thread only).
+struct SplitAdmission {
+    var running = 0
+    var waiting = Deque<PendingSplit>()
+    var bytes = 0
 }
