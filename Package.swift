@@ -7,13 +7,10 @@ import PackageDescription
 let package = Package(
     name: "ocr-cluster",
     products: [
-        .library(name: "OCRWire", targets: ["OCRWire"]),
-        .library(name: "OCRTransport", targets: ["OCRTransport"]),
-        .library(name: "OCRPages", targets: ["OCRPages"]),
-        .library(name: "OCREngine", targets: ["OCREngine"]),
-        .library(name: "OCRCoordinator", targets: ["OCRCoordinator"]),
+        // The API: the client library (which re-exports the wire types it uses) and the wire
+        // types themselves. The layers below are `package`: shared by this package's targets.
         .library(name: "OCRClient", targets: ["OCRClient"]),
-        .library(name: "OCRWorker", targets: ["OCRWorker"]),
+        .library(name: "OCRWire", targets: ["OCRWire"]),
         .executable(name: "ocr-coordinator", targets: ["ocr-coordinator"]),
         .executable(name: "ocr-worker", targets: ["ocr-worker"]),
         .executable(name: "ocr-submit", targets: ["ocr-submit"]),
@@ -49,6 +46,8 @@ let package = Package(
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire"],
                     exclude: ["python_client.py", "python_worker.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
+        // The README's examples, compiled against OCRClient alone.
+        .testTarget(name: "ReadmeExamplesTests", dependencies: ["OCRClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -54,6 +54,14 @@ SWIFT_KEYWORDS = {
 }
 # Names a generated type must not take: they would shadow the standard library or Foundation.
 RESERVED_TYPE_NAMES = {"Task", "Result", "Error", "Data", "Progress", "String", "Range", "Set", "Character"}
+# Top-level types get no short `package` alias when OCRClient has a public type of that name
+# (a different type: OCRClient.NormalizedRect is Vision's, with a bottom-left origin).
+NO_ALIAS = {"NormalizedRect"}
+
+
+def type_prefix(package):
+    """swift-protobuf's namespacing: package ocr.v1 -> Ocr_V1_."""
+    return "".join(p[:1].upper() + p[1:] + "_" for p in package.split("."))
 
 
 def camel(name, upper=False):
@@ -98,6 +106,7 @@ class Generator:
         self.enums = {}  # ".ocr.v1.Name" or ".ocr.v1.Msg.Enum" -> Swift type name
         for f in files:
             pkg = "." + f.package
+            prefix = type_prefix(f.package)
             for m in f.message_type:
                 self.messages[f"{pkg}.{m.name}"] = m
                 for nested in m.nested_type:
@@ -105,13 +114,20 @@ class Generator:
                         sys.exit(f"gen_wire: nested message {m.name}.{nested.name} is not supported; declare it top-level")
                     self.messages[f"{pkg}.{m.name}.{nested.name}"] = nested
                 for e in m.enum_type:
-                    self.enums[f"{pkg}.{m.name}.{e.name}"] = f"{m.name}.{e.name}"
+                    self.enums[f"{pkg}.{m.name}.{e.name}"] = f"{prefix}{m.name}.{e.name}"
             for e in f.enum_type:
-                self.enums[f"{pkg}.{e.name}"] = e.name
+                self.enums[f"{pkg}.{e.name}"] = f"{prefix}{e.name}"
+        self.prefixes = {"." + f.package: type_prefix(f.package) for f in files}
+
+    def message_type(self, type_name):
+        """The Swift name of a message type given by its full proto name (".ocr.v1.Word")."""
+        pkg, _, name = type_name.rpartition(".")
+        return self.prefixes[pkg] + name
 
     # MARK: enums
 
-    def enum(self, e, path, comments, indent):
+    def enum(self, e, path, comments, indent, swift_name=None):
+        swift_name = swift_name or e.name
         names = [v.name for v in e.value]
         prefix = os.path.commonprefix(names)
         prefix = prefix[: prefix.rfind("_") + 1] if "_" in prefix else ""
@@ -120,7 +136,7 @@ class Generator:
             sys.exit(f"gen_wire: enum name {e.name} would shadow a standard type")
         i = indent
         out = comments.doc(path, i)
-        out += f"{i}public enum {e.name}: ProtoEnum, CaseIterable {{\n"
+        out += f"{i}public enum {swift_name}: ProtoEnum, CaseIterable {{\n"
         for n, (case, v) in enumerate(cases):
             out += comments.doc(path + [2, n], i + "    ")
             out += f"{i}    case {case}  // {v.name} = {v.number}\n"
@@ -135,7 +151,7 @@ class Generator:
         for case, v in cases:
             out += f"{i}        case .{case}: {v.number}\n"
         out += f"{i}        case .unrecognized(let value): value\n{i}        }}\n{i}    }}\n\n"
-        out += f"{i}    public static let allCases: [{e.name}] = [{', '.join('.' + c for c, _ in cases)}]\n"
+        out += f"{i}    public static let allCases: [{swift_name}] = [{', '.join('.' + c for c, _ in cases)}]\n"
         out += f"{i}}}\n"
         return out
 
@@ -156,7 +172,7 @@ class Generator:
             return ("[String: String]", "[:]", f"writer.writeStringMap({num}, {name})",
                     f"try reader.readStringMapEntry(tag, into: &{name})")
         if f.type == F.TYPE_MESSAGE:
-            t = f.type_name.split(".")[-1]
+            t = self.message_type(f.type_name)
             if repeated:
                 return (f"[{t}]", "[]", f"writer.writeRepeatedMessage({num}, {name})",
                         f"try reader.readRepeatedMessage(tag, into: &{name})")
@@ -189,7 +205,7 @@ class Generator:
                 oneof_members.setdefault(f.oneof_index, []).append(f)
 
         out = comments.doc(path, "")
-        out += f"public struct {m.name}: ProtoMessage {{\n"
+        out += f"public struct {type_prefix(pkg)}{m.name}: ProtoMessage {{\n"
         # Nested enums first.
         for n, e in enumerate(m.enum_type):
             out += self.enum(e, path + [4, n], comments, "    ") + "\n"
@@ -243,22 +259,26 @@ class Generator:
                 out += f"\n    /// `{oname}` when it holds `{f.name}`, else nil.\n"
                 out += f"    public var {case}: {self.oneof_case_type(f)}? {{\n"
                 out += f"        if case .{case}(let v)? = {oname} {{ return v }}\n        return nil\n    }}\n"
+        out += "\n    /// Fields this build does not know, as they came (key and value bytes), written back\n"
+        out += "    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.\n"
+        out += "    public var unknownFields: [UInt8] = []\n"
         out += "\n    public init() {}\n\n"
         out += "    public func encode(to writer: inout ProtoWriter) {\n"
         out += "\n".join(encode) + ("\n" if encode else "")
+        out += "        writer.writeUnknown(unknownFields)\n"
         out += "    }\n\n"
         out += "    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {\n"
         out += "        while let tag = try reader.nextTag() {\n"
         out += "            switch tag.number {\n"
         for num, stmt in sorted(decode):
             out += f"            case {num}: {stmt}\n"
-        out += "            default: try reader.skip(tag)\n"
+        out += "            default: try reader.skip(tag, keepingIn: &unknownFields)\n"
         out += "            }\n        }\n    }\n}\n"
         return out
 
     def oneof_case_type(self, f):
         if f.type == F.TYPE_MESSAGE:
-            return f.type_name.split(".")[-1]
+            return self.message_type(f.type_name)
         if f.type == F.TYPE_ENUM:
             return self.enums[f.type_name]
         return SCALARS[f.type][0]
@@ -279,7 +299,7 @@ class Generator:
 
     def service(self, s, path, comments, pkg):
         out = comments.doc(path, "")
-        out += f"public enum {s.name}Method: String, CaseIterable, Sendable {{\n"
+        out += f"public enum {type_prefix(pkg)}{s.name}Method: String, CaseIterable, Sendable {{\n"
         for n, meth in enumerate(s.method):
             stream = " (server streaming)" if meth.server_streaming else ""
             out += comments.doc(path + [2, n], "    ")
@@ -297,13 +317,21 @@ class Generator:
         comments = Comments(f)
         out = (f"// Generated by scripts/gen_wire.py from {f.name}. Do not edit: run `make generate`.\n"
                f"// Each field line ends with its .proto declaration so the two can be checked side by side.\n\n")
+        prefix = type_prefix(f.package)
         parts = []
+        names = []
         for n, e in enumerate(f.enum_type):
-            parts.append(self.enum(e, [5, n], comments, ""))
+            parts.append(self.enum(e, [5, n], comments, "", swift_name=prefix + e.name))
+            names.append(e.name)
         for n, m in enumerate(f.message_type):
             parts.append(self.message(m, [4, n], comments, f.package))
+            names.append(m.name)
         for n, s in enumerate(f.service):
             parts.append(self.service(s, [6, n], comments, f.package))
+            names.append(s.name + "Method")
+        aliases = "".join(f"package typealias {n} = {prefix}{n}\n" for n in names if n not in NO_ALIAS)
+        if aliases:
+            parts.append("// Short names for this package's own code; other packages see the namespaced ones.\n" + aliases)
         return out + "\n".join(parts)
 
 

@@ -3,22 +3,22 @@ import OCRWire
 
 /// A job as accepted: everything `JobChange.accepted` needs to create it with every page
 /// PENDING.
-public struct AcceptedJob: Sendable {
-    public var jobID: String
-    public var jobKey: String
-    public var files: [String]
-    public var pages: [PageDescriptor]
-    public var options: RecognitionOptions?
-    public var priority: Int32
-    public var maxAttempts: UInt32
+package struct AcceptedJob: Sendable {
+    package var jobID: String
+    package var jobKey: String
+    package var files: [String]
+    package var pages: [PageDescriptor]
+    package var options: RecognitionOptions?
+    package var priority: Int32
+    package var maxAttempts: UInt32
     /// Absolute deadline (time since the coordinator started); nil: none.
-    public var deadline: Duration?
-    public var labels: [String: String]
-    public var requestDigest: UInt64
-    public var createdAt: Duration
-    public var createdUnixMs: Int64
+    package var deadline: Duration?
+    package var labels: [String: String]
+    package var requestDigest: UInt64
+    package var createdAt: Duration
+    package var createdUnixMs: Int64
 
-    public init(jobID: String, jobKey: String, files: [String], pages: [PageDescriptor],
+    package init(jobID: String, jobKey: String, files: [String], pages: [PageDescriptor],
                 options: RecognitionOptions?, priority: Int32, maxAttempts: UInt32, deadline: Duration?,
                 labels: [String: String], requestDigest: UInt64, createdAt: Duration, createdUnixMs: Int64) {
         self.jobID = jobID
@@ -43,7 +43,7 @@ public struct AcceptedJob: Sendable {
 /// A change is only applied when the transition is legal (see `JobStore` for the tables); an
 /// illegal one (a duplicate result, a change for an evicted job) is ignored and `apply` returns
 /// `false` from `applied`.
-public enum JobChange: Sendable {
+package enum JobChange: Sendable {
     /// A new job; every page PENDING. Job: (none) -> QUEUED.
     case accepted(AcceptedJob)
     /// Page PENDING -> DISPATCHED with `attempt + 1`, to the worker with this uid.

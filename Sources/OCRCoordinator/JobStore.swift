@@ -26,7 +26,7 @@ import OCRWire
 /// ```
 /// A result may complete a PENDING page: a worker that reconnected under a new identity may
 /// still deliver the page it was holding when its old registration was dropped.
-public struct JobStore: Sendable {
+package struct JobStore: Sendable {
     /// One page's state. Internal: the scheduler reads it, only `apply` writes it.
     struct PageRecord: Sendable {
         var state: PageState = .pending
@@ -84,26 +84,26 @@ public struct JobStore: Sendable {
     private var finishedOrder = Deque<String>()
 
     /// Pages PENDING across unfinished jobs (the queue depth).
-    public private(set) var queuedPages = 0
+    package private(set) var queuedPages = 0
     /// Pages DISPATCHED across unfinished jobs.
-    public private(set) var runningPages = 0
+    package private(set) var runningPages = 0
     /// Jobs not yet final.
-    public private(set) var activeJobs = 0
+    package private(set) var activeJobs = 0
     /// Pages DONE since the store was created.
-    public private(set) var pagesDoneTotal: UInt64 = 0
+    package private(set) var pagesDoneTotal: UInt64 = 0
     /// Finished jobs still in memory.
-    public var finishedJobs: Int { finishedOrder.count }
+    package var finishedJobs: Int { finishedOrder.count }
     /// Results dropped because their page was already final or their job gone.
-    public private(set) var ignoredChanges: UInt64 = 0
+    package private(set) var ignoredChanges: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     // MARK: - The one place state changes
 
     /// Applies `change` if it is a legal transition and returns the `JobEvent` it produces for
     /// watchers (PageCompleted, PageFailed, JobFinished), already sequenced and kept for replay.
     @discardableResult
-    public mutating func apply(_ change: JobChange) -> (applied: Bool, event: JobEvent?) {
+    package mutating func apply(_ change: JobChange) -> (applied: Bool, event: JobEvent?) {
         switch change {
         case .accepted(let a):
             guard jobs[a.jobID] == nil, !a.pages.isEmpty else { return ignored() }
@@ -248,20 +248,20 @@ public struct JobStore: Sendable {
     // MARK: - Reads
 
     /// The job an idempotency key was first submitted as.
-    public func jobID(forKey key: String) -> String? { key.isEmpty ? nil : jobsByKey[key] }
+    package func jobID(forKey key: String) -> String? { key.isEmpty ? nil : jobsByKey[key] }
 
-    public func contains(_ jobID: String) -> Bool { jobs[jobID] != nil }
+    package func contains(_ jobID: String) -> Bool { jobs[jobID] != nil }
 
     /// The oldest finished job still in memory (the next to evict).
-    public var oldestFinished: String? { finishedOrder.first }
+    package var oldestFinished: String? { finishedOrder.first }
 
     /// The job as GetJob / ListJobs report it.
-    public func job(_ id: String, includePageStates: Bool = false) -> Job? {
+    package func job(_ id: String, includePageStates: Bool = false) -> Job? {
         read(id) { Self.snapshot($0, includePageStates: includePageStates) }
     }
 
     /// Jobs newest first, only those in `states` (all when empty), at most `limit` (0: 100).
-    public func listJobs(states: [JobState] = [], limit: Int = 0) -> [Job] {
+    package func listJobs(states: [JobState] = [], limit: Int = 0) -> [Job] {
         let limit = limit <= 0 ? 100 : limit
         var out: [Job] = []
         for id in creationOrder.reversed() {
@@ -276,7 +276,7 @@ public struct JobStore: Sendable {
     /// What a watcher attaching with `from_page` gets first: the recorded PageCompleted and
     /// PageFailed events of pages `>= fromPage` in page order, then JobFinished if the job is
     /// final. Each carries the sequence number it was first sent with.
-    public func replay(_ id: String, fromPage: Int = 0) -> [JobEvent]? {
+    package func replay(_ id: String, fromPage: Int = 0) -> [JobEvent]? {
         read(id) { job in
         var out: [JobEvent] = []
         if fromPage < job.pages.count {
@@ -425,7 +425,7 @@ public struct JobStore: Sendable {
 
 extension JobState {
     /// SUCCEEDED, PARTIAL, FAILED, CANCELLED, EXPIRED: nothing changes afterwards.
-    public var isFinal: Bool {
+    package var isFinal: Bool {
         switch self {
         case .succeeded, .partial, .failed, .cancelled, .expired: true
         default: false
@@ -435,7 +435,7 @@ extension JobState {
 
 extension PageState {
     /// DONE, FAILED, CANCELLED.
-    public var isFinal: Bool {
+    package var isFinal: Bool {
         switch self {
         case .done, .failed, .cancelled: true
         default: false

@@ -27,10 +27,10 @@ import OCRWire
 /// Cost per event is O(1) amortised (hash lookups, ring buffers) plus O(log n) for deadlines;
 /// only ticks visit every worker (heartbeats are per worker anyway), and only a job's own
 /// cancel/expiry visits its pages.
-public struct Scheduler: Sendable {
-    public let settings: SchedulerSettings
+package struct Scheduler: Sendable {
+    package let settings: SchedulerSettings
     /// Jobs and pages. Read it freely; it changes only through the scheduler.
-    public private(set) var store = JobStore()
+    package private(set) var store = JobStore()
 
     private var workers: [Int: WorkerRecord] = [:]
     private var serialByIdentity: [WorkerIdentity: Int] = [:]
@@ -56,7 +56,7 @@ public struct Scheduler: Sendable {
 
     /// - Parameter startedAtUnixMs: wall-clock time of `now == .zero`, for the `*_unix_ms`
     ///   fields (the scheduler itself never reads a clock).
-    public init(settings: SchedulerSettings = SchedulerSettings(), startedAtUnixMs: Int64 = 0) {
+    package init(settings: SchedulerSettings = SchedulerSettings(), startedAtUnixMs: Int64 = 0) {
         self.settings = settings
         self.startedAtUnixMs = startedAtUnixMs
         self.throughput = ThroughputMeter(window: settings.throughputWindow)
@@ -66,7 +66,7 @@ public struct Scheduler: Sendable {
 
     /// Handles one event at time `now` (since the coordinator started) and returns what the shell
     /// must do, in order.
-    public mutating func handle(_ event: SchedulerEvent, now: Duration) -> [SchedulerDirective] {
+    package mutating func handle(_ event: SchedulerEvent, now: Duration) -> [SchedulerDirective] {
         var out: [SchedulerDirective] = []
         switch event {
         case .workerReady(let identity, let ready):
@@ -570,7 +570,7 @@ public struct Scheduler: Sendable {
     /// that were DISPATCHED when the old process stopped back to PENDING (their workers were
     /// the old process's; they reconnect under new identities), without counting a failure.
     /// Deadlines are restored. Returns the directives of those requeues (journal them).
-    public mutating func restore(_ changes: [JobChange], now: Duration) -> [SchedulerDirective] {
+    package mutating func restore(_ changes: [JobChange], now: Duration) -> [SchedulerDirective] {
         for change in changes { store.apply(change) }
         var out: [SchedulerDirective] = []
         // listJobs is newest first; queue in acceptance order.
@@ -596,7 +596,7 @@ public struct Scheduler: Sendable {
     // MARK: - Queries (for the RPC handlers; no state changes)
 
     /// GetJob.
-    public func getJob(_ request: GetJobRequest) -> Result<Job, OCRError> {
+    package func getJob(_ request: GetJobRequest) -> Result<Job, OCRError> {
         guard let job = store.job(request.jobId, includePageStates: request.includePageStates) else {
             return .failure(OCRError(.notFound, "no job \(request.jobId)"))
         }
@@ -604,13 +604,13 @@ public struct Scheduler: Sendable {
     }
 
     /// ListJobs: newest first.
-    public func listJobs(_ request: ListJobsRequest) -> ListJobsResponse {
+    package func listJobs(_ request: ListJobsRequest) -> ListJobsResponse {
         ListJobsResponse.with { $0.jobs = store.listJobs(states: request.states, limit: Int(request.limit)) }
     }
 
     /// WatchJob's replay: recorded page events from `from_page`, then JobFinished when the job
     /// is final (the shell then ends the stream; otherwise it registers the watcher for `.emit`).
-    public func watchReplay(_ request: WatchJobRequest) -> Result<(events: [JobEvent], finished: Bool), OCRError> {
+    package func watchReplay(_ request: WatchJobRequest) -> Result<(events: [JobEvent], finished: Bool), OCRError> {
         guard let events = store.replay(request.jobId, fromPage: Int(request.fromPage)) else {
             return .failure(OCRError(.notFound, "no job \(request.jobId)"))
         }
@@ -618,7 +618,7 @@ public struct Scheduler: Sendable {
     }
 
     /// ClusterStatus figures. O(workers).
-    public func clusterStatus(now: Duration) -> ClusterStatusResponse {
+    package func clusterStatus(now: Duration) -> ClusterStatusResponse {
         var status = ClusterStatusResponse()
         for worker in workers.values.sorted(by: { $0.serial < $1.serial }) {
             status.workers.append(WorkerInfo.with {
@@ -643,13 +643,13 @@ public struct Scheduler: Sendable {
     }
 
     /// Tasks a worker holds and its capacity (`slots + prefetch`); nil when unknown.
-    public func workerLoad(_ identity: WorkerIdentity) -> (held: Int, capacity: Int)? {
+    package func workerLoad(_ identity: WorkerIdentity) -> (held: Int, capacity: Int)? {
         guard let serial = serialByIdentity[identity], let worker = workers[serial] else { return nil }
         return (worker.held.count, worker.capacity)
     }
 
     /// Registered workers.
-    public var workerCount: Int { workers.count }
+    package var workerCount: Int { workers.count }
 }
 
 extension Duration {

@@ -1,7 +1,7 @@
 import OCRWire
 
 /// What the shell must do after an event, in order. The scheduler never does I/O itself.
-public enum SchedulerDirective: Sendable {
+package enum SchedulerDirective: Sendable {
     /// Send `CoordinatorMessage.task` to the worker.
     case sendTask(WorkerIdentity, PageTask)
     /// Send `CoordinatorMessage.welcome`: the answer to a worker's `Ready`.
@@ -30,7 +30,7 @@ public enum SchedulerDirective: Sendable {
 
 extension SchedulerDirective {
     /// Encodes a worker-bound directive as the frame-2 message (nil for the others).
-    public var coordinatorMessage: (WorkerIdentity, CoordinatorMessage)? {
+    package var coordinatorMessage: (WorkerIdentity, CoordinatorMessage)? {
         switch self {
         case .sendTask(let to, let task): (to, CoordinatorMessage.with { $0.command = .task(task) })
         case .sendWelcome(let to, let welcome): (to, CoordinatorMessage.with { $0.command = .welcome(welcome) })

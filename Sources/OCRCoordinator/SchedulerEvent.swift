@@ -3,35 +3,35 @@ import OCRWire
 
 /// The ZeroMQ routing identity of a worker's DEALER as the coordinator's ROUTER reports it.
 /// A worker that reconnects gets a fresh socket, hence a fresh identity.
-public struct WorkerIdentity: Hashable, Sendable, CustomStringConvertible {
-    public var bytes: [UInt8]
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
-    public var description: String { bytes.map { String($0, radix: 16) }.joined() }
+package struct WorkerIdentity: Hashable, Sendable, CustomStringConvertible {
+    package var bytes: [UInt8]
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package var description: String { bytes.map { String($0, radix: 16) }.joined() }
 }
 
 /// A validated, split `SubmitJobRequest`. The shell chooses `jobID` (a random id; the state
 /// machine draws no random numbers) and `request`, an opaque token echoed in the reply directive.
-public struct JobSubmission: Sendable {
-    public var request: UInt64
-    public var jobID: String
+package struct JobSubmission: Sendable {
+    package var request: UInt64
+    package var jobID: String
     /// Idempotency key; "" for none. The same key returns the first job.
-    public var jobKey: String
+    package var jobKey: String
     /// Input file names in submission order.
-    public var files: [String]
+    package var files: [String]
     /// Pages in job order; page index = position.
-    public var pages: [PageDescriptor]
-    public var options: RecognitionOptions?
-    public var priority: Int32
+    package var pages: [PageDescriptor]
+    package var options: RecognitionOptions?
+    package var priority: Int32
     /// Whole-job deadline from acceptance; nil: none.
-    public var timeout: Duration?
+    package var timeout: Duration?
     /// 0: the settings' default.
-    public var maxAttempts: UInt32
-    public var labels: [String: String]
+    package var maxAttempts: UInt32
+    package var labels: [String: String]
     /// A digest of the request, so a reused `jobKey` with a different request gets
     /// `ALREADY_EXISTS`. 0: not checked.
-    public var requestDigest: UInt64
+    package var requestDigest: UInt64
 
-    public init(request: UInt64 = 0, jobID: String, jobKey: String = "", files: [String] = [],
+    package init(request: UInt64 = 0, jobID: String, jobKey: String = "", files: [String] = [],
                 pages: [PageDescriptor], options: RecognitionOptions? = nil, priority: Int32 = 0,
                 timeout: Duration? = nil, maxAttempts: UInt32 = 0, labels: [String: String] = [:],
                 requestDigest: UInt64 = 0) {
@@ -49,7 +49,7 @@ public struct JobSubmission: Sendable {
     }
 
     /// From the wire request and the pages the splitter made of its files.
-    public init(request: UInt64, jobID: String, submit: SubmitJobRequest, pages: [PageDescriptor],
+    package init(request: UInt64, jobID: String, submit: SubmitJobRequest, pages: [PageDescriptor],
                 requestDigest: UInt64 = 0) {
         self.init(request: request, jobID: jobID, jobKey: submit.jobKey, files: submit.files.map(\.name),
                   pages: pages, options: submit.options, priority: submit.priority,
@@ -65,7 +65,7 @@ public struct JobSubmission: Sendable {
 }
 
 /// Everything that can happen to the scheduler. Time is passed to `Scheduler.handle(_:now:)`.
-public enum SchedulerEvent: Sendable {
+package enum SchedulerEvent: Sendable {
     /// A worker announced itself (`WorkerMessage.ready`).
     case workerReady(WorkerIdentity, Ready)
     /// A heartbeat (or any message proving the worker is alive).
@@ -91,7 +91,7 @@ public enum SchedulerEvent: Sendable {
 
     /// Maps a decoded worker message to its event. A message without a command is a protocol
     /// error (the worker gets `Disconnect`).
-    public init(from identity: WorkerIdentity, message: WorkerMessage) {
+    package init(from identity: WorkerIdentity, message: WorkerMessage) {
         switch message.command {
         case .ready(let ready)?: self = .workerReady(identity, ready)
         case .heartbeat?: self = .workerHeartbeat(identity)

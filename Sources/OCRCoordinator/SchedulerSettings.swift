@@ -1,49 +1,49 @@
 import OCRWire
 
 /// Tunables of the scheduler and the job store. The defaults are those of `DESIGN.md`.
-public struct SchedulerSettings: Sendable, Equatable {
+package struct SchedulerSettings: Sendable, Equatable {
     /// How often the coordinator heartbeats workers and checks their liveness (default 1 s).
-    public var heartbeatInterval: Duration = .seconds(1)
+    package var heartbeatInterval: Duration = .seconds(1)
     /// The longest heartbeat interval a worker may ask for in `Ready` (peer input is bounded).
-    public var maxHeartbeatInterval: Duration = .seconds(60)
+    package var maxHeartbeatInterval: Duration = .seconds(60)
     /// A worker silent for `liveness x` its heartbeat interval is dead (default 3).
-    public var liveness: Int = 3
+    package var liveness: Int = 3
     /// Tasks a worker may hold beyond its slots, to hide network latency (default 1).
-    public var prefetch: Int = 1
+    package var prefetch: Int = 1
     /// Adaptive prefetch: a worker whose pages come back faster than the round trip (tiny pages,
     /// a null engine) may hold more, up to this many beyond its slots, so it is never idle
     /// waiting for the next task. Its window is sized to keep `pipelineTarget` of work queued,
     /// from the mean gap between its results; slow (real OCR) pages keep `prefetch`.
     /// nil: fixed `slots + prefetch`.
-    public var adaptivePrefetchLimit: Int? = 32
+    package var adaptivePrefetchLimit: Int? = 32
     /// The queued work an adaptive window aims at (about a few network round trips).
-    public var pipelineTarget: Duration = .milliseconds(2)
+    package var pipelineTarget: Duration = .milliseconds(2)
     /// Attempts per page when a submission says 0 (default 3).
-    public var defaultMaxAttempts: UInt32 = 3
+    package var defaultMaxAttempts: UInt32 = 3
     /// Upper bound on a submission's `max_attempts`.
-    public var maxAttemptsLimit: UInt32 = 100
+    package var maxAttemptsLimit: UInt32 = 100
     /// Pages waiting for a worker across all jobs; a submission that would go beyond is refused
     /// with `RESOURCE_EXHAUSTED` (back-pressure instead of unbounded memory).
-    public var maxQueuedPages: Int = 100_000
+    package var maxQueuedPages: Int = 100_000
     /// Finished jobs kept for `GetJob`/`WatchJob` replay; the oldest finished are evicted beyond.
-    public var retainedFinishedJobs: Int = 10_000
+    package var retainedFinishedJobs: Int = 10_000
     /// Minimum spacing of `JobProgress` events per job (counts are coalesced in between).
-    public var progressInterval: Duration = .milliseconds(500)
+    package var progressInterval: Duration = .milliseconds(500)
     /// Window of `ClusterStatus.pages_per_second`.
-    public var throughputWindow: Duration = .seconds(10)
+    package var throughputWindow: Duration = .seconds(10)
     /// Upper bound on a worker's announced slots (peer input is never trusted).
-    public var maxWorkerSlots: Int = 4096
+    package var maxWorkerSlots: Int = 4096
     /// When true every store change is also returned as a `.journal` directive, so a durability
     /// layer can persist it before the other directives of the same event take effect.
-    public var journalChanges: Bool = false
+    package var journalChanges: Bool = false
 
-    public init() {}
+    package init() {}
 
     /// A result with one of these codes fails the page at once: trying again cannot help.
     /// `DEADLINE_EXCEEDED` (a page over its own `page_timeout_ms`) and `UNIMPLEMENTED` are final
     /// too, so a page that times out costs its timeout once, not `max_attempts` times.
     /// Other codes (`INTERNAL`, `UNAVAILABLE`, `UNKNOWN`, ...) are retried.
-    public static func isRetryable(_ code: StatusCode) -> Bool {
+    package static func isRetryable(_ code: StatusCode) -> Bool {
         switch code {
         case .invalidArgument, .resourceExhausted, .failedPrecondition, .outOfRange,
              .deadlineExceeded, .unimplemented, .permissionDenied, .unauthenticated, .notFound:

@@ -6,7 +6,7 @@ import Synchronization
 /// A dedicated OS thread that owns one ``Recognizer`` and runs jobs on it one at a time, so
 /// Tesseract never blocks Swift's cooperative pool. The recognizer is created on the thread (its
 /// OpenMP limit applies there) and never leaves it; callers hand in closures and get results back.
-public final class EngineThread: Sendable {
+package final class EngineThread: Sendable {
     private struct State {
         var jobs: [@Sendable (Recognizer) -> Void] = []
         var stopping = false
@@ -20,7 +20,7 @@ public final class EngineThread: Sendable {
     private let shared = Shared()
 
     /// Starts the thread. `name` shows in debuggers and `top -H`.
-    public init(name: String = "ocr-engine", configuration: EngineConfiguration = EngineConfiguration()) {
+    package init(name: String = "ocr-engine", configuration: EngineConfiguration = EngineConfiguration()) {
         let thread = Thread { [shared] in
             Self.serve(shared, configuration)  // The recognizer is freed when this returns, on this thread.
             shared.finished.signal()
@@ -46,7 +46,7 @@ public final class EngineThread: Sendable {
     /// Runs `body` with the thread's recognizer and returns its result. Jobs run in FIFO order.
     /// Cancelling the calling task does not interrupt a running job: pass a ``CancellationToken``
     /// to the recognizer for that (``recognize(_:options:deadline:cancellation:)`` does).
-    public func run<T: Sendable>(_ body: @escaping @Sendable (Recognizer) throws(OCRError) -> T) async throws(OCRError) -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable (Recognizer) throws(OCRError) -> T) async throws(OCRError) -> T {
         let result: Result<T, OCRError> = await withCheckedContinuation { continuation in
             enqueue { recognizer in
                 do throws(OCRError) { continuation.resume(returning: .success(try body(recognizer))) }
@@ -57,7 +57,7 @@ public final class EngineThread: Sendable {
     }
 
     /// Recognises one page on this thread. Task cancellation reaches Tesseract's monitor.
-    public func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
+    package func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
                           deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken = CancellationToken()) async throws(OCRError) -> PageResult {
         let result: Result<PageResult, OCRError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -74,7 +74,7 @@ public final class EngineThread: Sendable {
     }
 
     /// Finishes queued jobs, then frees the recognizer and ends the thread. Blocks until done.
-    public func shutdown() {
+    package func shutdown() {
         let already = shared.state.withLock { s in
             defer { s.stopping = true }
             return s.stopping
@@ -103,17 +103,17 @@ extension Recognizer {
 }
 
 /// `slots` engine threads (default: one per core) with least-busy dispatch.
-public final class EnginePool: Sendable {
-    public let threads: [EngineThread]
+package final class EnginePool: Sendable {
+    package let threads: [EngineThread]
     private let busy: Mutex<[Int]>
 
-    public init(slots: Int = ProcessInfo.processInfo.activeProcessorCount, configuration: EngineConfiguration = EngineConfiguration()) {
+    package init(slots: Int = ProcessInfo.processInfo.activeProcessorCount, configuration: EngineConfiguration = EngineConfiguration()) {
         threads = (0..<max(1, slots)).map { EngineThread(name: "ocr-engine-\($0)", configuration: configuration) }
         busy = Mutex(Array(repeating: 0, count: max(1, slots)))
     }
 
     /// Recognises `page` on the least busy thread.
-    public func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
+    package func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
                           deadline: ContinuousClock.Instant? = nil) async throws(OCRError) -> PageResult {
         let i = busy.withLock { b in
             let i = b.indices.min { b[$0] < b[$1] }!
@@ -124,5 +124,5 @@ public final class EnginePool: Sendable {
         return try await threads[i].recognize(page, options: options, deadline: deadline)
     }
 
-    public func shutdown() { threads.forEach { $0.shutdown() } }
+    package func shutdown() { threads.forEach { $0.shutdown() } }
 }

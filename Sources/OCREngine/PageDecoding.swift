@@ -3,17 +3,17 @@ import OCRPages
 import OCRWire
 
 /// A decoded page image. Owned pixels stay inside the module; callers see its size and DPI.
-public final class DecodedPage {
+package final class DecodedPage {
     let pix: Pix
     /// Width and height in pixels.
-    public var width: Int { pix.width }
-    public var height: Int { pix.height }
+    package var width: Int { pix.width }
+    package var height: Int { pix.height }
     /// Bits per pixel (1, 8, 32...).
-    public var depth: Int { pix.depth }
+    package var depth: Int { pix.depth }
     /// Resolution: from the file when it says (70...2400 dpi), else the DPI hint, else 300.
-    public let dpi: Int
+    package let dpi: Int
     /// Time spent decoding (and rasterising PDFs), microseconds.
-    public let decodeMicroseconds: UInt64
+    package let decodeMicroseconds: UInt64
 
     init(pix: Pix, dpi: Int, decodeMicroseconds: UInt64) {
         self.pix = pix
@@ -24,19 +24,19 @@ public final class DecodedPage {
 
 /// Decodes one page from its encoded bytes with Leptonica, after checking the pixel count from
 /// the header (a decompression bomb is refused before any pixel is decoded).
-public struct PageDecoder: Sendable {
+package struct PageDecoder: Sendable {
     /// Default page pixel limit (150 megapixels), used when options say 0.
-    public static let defaultMaxPixels: UInt64 = 150_000_000
+    package static let defaultMaxPixels: UInt64 = 150_000_000
 
-    public var pdf: PDFRasterizer
+    package var pdf: PDFRasterizer
 
-    public init(pdf: PDFRasterizer = PDFRasterizer()) { self.pdf = pdf }
+    package init(pdf: PDFRasterizer = PDFRasterizer()) { self.pdf = pdf }
 
     /// Decodes `page`. Throws `INVALID_ARGUMENT` for empty, truncated, corrupt or unknown input
     /// and broken or encrypted PDFs, `RESOURCE_EXHAUSTED` over the pixel limit, and
     /// `DEADLINE_EXCEEDED` when the PDF rasteriser hangs; each names the file and page.
     /// `deadline` bounds PDF rasterisation (with the rasteriser's own timeout, whichever is sooner).
-    public func decode(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
+    package func decode(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
                        deadline: ContinuousClock.Instant? = nil) throws(OCRError) -> DecodedPage {
         try page.context.stamp { () throws(OCRError) -> DecodedPage in
             let start = ContinuousClock.now

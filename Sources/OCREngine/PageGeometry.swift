@@ -84,7 +84,7 @@ struct PageGeometry: Equatable {
     }
 
     /// A normalised region of the original image as a rectangle of the processed image.
-    func toProcessed(_ roi: NormalizedRect) -> RawRect {
+    func toProcessed(_ roi: Ocr_V1_NormalizedRect) -> RawRect {
         let W = Double(width), H = Double(height)
         let x0 = roi.x * W, y0 = roi.y * H, x1 = (roi.x + roi.width) * W, y1 = (roi.y + roi.height) * H
         let corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map { toProcessed($0.0, $0.1) }

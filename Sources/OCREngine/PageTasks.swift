@@ -3,7 +3,7 @@ import OCRWire
 
 extension PageDescriptor {
     /// The page a coordinator's `PageTask` carries.
-    public init(_ task: PageTask) {
+    package init(_ task: PageTask) {
         self.init(file: task.file, filePage: Int(max(1, task.filePage)), pageIndex: Int(task.pageIndex),
                   content: task.content, format: task.format)
     }
@@ -14,7 +14,7 @@ extension Recognizer {
     /// `remaining_ms` from now unless `deadline` is given (the options' page timeout still applies if
     /// sooner), and the result carries the task's attempt and queue time. Failures are
     /// ``OCRError``s naming the file and page (`error.status` is the wire form).
-    public func run(_ task: PageTask, deadline: ContinuousClock.Instant? = nil,
+    package func run(_ task: PageTask, deadline: ContinuousClock.Instant? = nil,
                     cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
         let due = deadline ?? (task.remainingMs > 0 ? .now.advanced(by: .milliseconds(Int64(clamping: task.remainingMs))) : nil)
         var result = try recognize(PageDescriptor(task), options: task.options ?? RecognitionOptions(),
@@ -31,7 +31,7 @@ extension Recognizer {
 extension EngineThread {
     /// Runs a coordinator's `PageTask` on this thread (see ``Recognizer/run(_:deadline:cancellation:)``).
     /// Cancelling the calling task cancels the page.
-    public func run(_ task: PageTask, cancellation: CancellationToken = CancellationToken()) async throws(OCRError) -> PageResult {
+    package func run(_ task: PageTask, cancellation: CancellationToken = CancellationToken()) async throws(OCRError) -> PageResult {
         let due: ContinuousClock.Instant? = task.remainingMs > 0 ? .now.advanced(by: .milliseconds(Int64(clamping: task.remainingMs))) : nil
         let result: Result<PageResult, OCRError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -3,20 +3,20 @@ import OCRPages
 import OCRWire
 
 /// Where the engine finds its models and how many initialised Tesseract instances it keeps.
-public struct EngineConfiguration: Sendable {
+package struct EngineConfiguration: Sendable {
     /// Directory holding `<lang>.traineddata` (and `osd.traineddata` for auto-rotate).
-    public var tessdataPath: String
+    package var tessdataPath: String
     /// Models for `RecognitionLevel.fast` (e.g. a `tessdata_fast` checkout); nil: ``tessdataPath``.
     /// Used for a page only when it holds every requested language.
-    public var fastTessdataPath: String?
+    package var fastTessdataPath: String?
     /// Models for `accurate` (e.g. a `tessdata_best` checkout); nil: ``tessdataPath``.
-    public var accurateTessdataPath: String?
+    package var accurateTessdataPath: String?
     /// Initialised instances kept per ``Recognizer`` (one per languages/dictionary configuration).
-    public var maxCachedEngines: Int
+    package var maxCachedEngines: Int
     /// PDF helpers (paths and timeout).
-    public var pdf: PDFRasterizer
+    package var pdf: PDFRasterizer
 
-    public init(tessdataPath: String? = nil, fastTessdataPath: String? = nil, accurateTessdataPath: String? = nil,
+    package init(tessdataPath: String? = nil, fastTessdataPath: String? = nil, accurateTessdataPath: String? = nil,
                 maxCachedEngines: Int = 3, pdf: PDFRasterizer = PDFRasterizer()) {
         self.tessdataPath = tessdataPath ?? Self.defaultTessdataPath
         self.fastTessdataPath = fastTessdataPath
@@ -26,13 +26,13 @@ public struct EngineConfiguration: Sendable {
     }
 
     /// `$TESSDATA_PREFIX` when set, else Debian's location for Tesseract 5.
-    public static var defaultTessdataPath: String {
+    package static var defaultTessdataPath: String {
         if let p = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"], !p.isEmpty { return p }
         return "/usr/share/tesseract-ocr/5/tessdata"
     }
 
     /// Languages with a `.traineddata` file in ``tessdataPath``, sorted (includes `osd` if present).
-    public var installedLanguages: [String] { Self.languages(in: tessdataPath) }
+    package var installedLanguages: [String] { Self.languages(in: tessdataPath) }
 
     /// The model directory for a level and languages: the level's own when it has them all.
     func modelPath(fast: Bool, languages: [String]) -> String {
@@ -74,8 +74,8 @@ public struct EngineConfiguration: Sendable {
 ///
 /// **Boxes** are in the ORIGINAL image's pixels (top-left origin), whatever preprocessing did:
 /// see ``PageGeometry`` for how deskew and rotation are undone.
-public final class Recognizer {
-    public let configuration: EngineConfiguration
+package final class Recognizer {
+    package let configuration: EngineConfiguration
     private var engines: [(key: EngineKey, api: TessAPI)] = []
     private var osd: TessAPI?
     private let decoder: PageDecoder
@@ -83,7 +83,7 @@ public final class Recognizer {
 
     private let stopped: Bool
 
-    public init(configuration: EngineConfiguration = EngineConfiguration()) {
+    package init(configuration: EngineConfiguration = EngineConfiguration()) {
         OpenMP.limitToCallingThread()
         self.configuration = configuration
         self.decoder = PageDecoder(pdf: configuration.pdf)
@@ -108,7 +108,7 @@ public final class Recognizer {
     /// time) cannot be interrupted. Every failure is an ``OCRError`` naming `page.file` and
     /// `page.pageIndex`: `DEADLINE_EXCEEDED`, `CANCELLED`, `INVALID_ARGUMENT` (bad input or
     /// options), `RESOURCE_EXHAUSTED` (pixel limit), `FAILED_PRECONDITION` (language data missing).
-    public func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
+    package func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
                           deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
         if stopped { throw OCRError(.unavailable, "the engine thread has shut down", file: page.file, page: page.pageIndex) }
         // The page deadline covers decoding (PDF rasterisation) as well as recognition.
@@ -119,7 +119,7 @@ public final class Recognizer {
     }
 
     /// Recognises an already decoded page.
-    public func recognize(_ page: DecodedPage, context: PageContext, options: RecognitionOptions = RecognitionOptions(),
+    package func recognize(_ page: DecodedPage, context: PageContext, options: RecognitionOptions = RecognitionOptions(),
                           deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
         try context.stamp { () throws(OCRError) -> PageResult in
             if stopped { throw OCRError(.unavailable, "the engine thread has shut down") }
@@ -129,7 +129,7 @@ public final class Recognizer {
 
     /// Loads the engine for `options` now (languages, dictionaries), so the first page does not pay
     /// for it. Throws `FAILED_PRECONDITION` when language data is missing.
-    public func prepare(_ options: RecognitionOptions = RecognitionOptions()) throws(OCRError) {
+    package func prepare(_ options: RecognitionOptions = RecognitionOptions()) throws(OCRError) {
         _ = try engine(for: try EngineKey(options, configuration))
     }
 

@@ -7,16 +7,16 @@ import OCRWorker
 /// kernel and `workers` worker runtimes connected to it over TCP, exactly as separate machines
 /// would be. `ocr-submit --local` (and the default when no coordinator is configured) uses it so
 /// a single machine needs nothing else; tests use it as the in-process tier.
-public final class LocalCluster: Sendable {
-    public let coordinator: CoordinatorServer
-    public let workers: [WorkerRuntime]
+package final class LocalCluster: Sendable {
+    package let coordinator: CoordinatorServer
+    package let workers: [WorkerRuntime]
     /// Where clients connect.
-    public var clientEndpoint: String { coordinator.clientEndpoint }
+    package var clientEndpoint: String { coordinator.clientEndpoint }
 
     /// - Parameters:
     ///   - workers: worker runtimes to start.
     ///   - slotsPerWorker: engine threads in each (one Tesseract per thread).
-    public init(workers: Int, slotsPerWorker: Int = 1, engine: PageEngineFactory, logger: Logger,
+    package init(workers: Int, slotsPerWorker: Int = 1, engine: PageEngineFactory, logger: Logger,
                 scheduler: SchedulerSettings = SchedulerSettings()) throws {
         var configuration = CoordinatorConfiguration(logger: logger.named("coordinator"))
         configuration.clientEndpoint = "tcp://127.0.0.1:*"
@@ -46,7 +46,7 @@ public final class LocalCluster: Sendable {
     }
 
     /// Stops the workers (their pages drain), then the coordinator.
-    public func stop() {
+    package func stop() {
         for worker in workers { worker.shutdown() }
         for worker in workers { worker.wait() }
         coordinator.stop()

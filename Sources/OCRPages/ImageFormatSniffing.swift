@@ -3,7 +3,7 @@ import OCRWire
 extension ImageFormat {
     /// The format named by the first bytes of a file, or `nil` when no known signature matches.
     /// The proto lets clients leave `format` unspecified; this is how it is filled in.
-    public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
+    package static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
         func starts(_ sig: [UInt8]) -> Bool { bytes.count >= sig.count && Array(bytes.prefix(sig.count)) == sig }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
@@ -18,7 +18,7 @@ extension ImageFormat {
     }
 
     /// The format a file name's extension suggests (used to pick image files in a directory).
-    public static func fromExtension(_ name: String) -> ImageFormat? {
+    package static func fromExtension(_ name: String) -> ImageFormat? {
         guard let dot = name.lastIndex(of: ".") else { return nil }
         switch name[name.index(after: dot)...].lowercased() {
         case "png": return .png

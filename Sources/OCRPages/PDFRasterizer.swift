@@ -4,22 +4,22 @@ import OCRWire
 /// PDF pages through poppler (`poppler-utils`): `pdfinfo` for the page count and sizes,
 /// `pdftoppm` for one page at a time. Both run in a subprocess with a timeout, so a malicious or
 /// broken PDF can hang or crash only the helper, never the engine.
-public struct PDFRasterizer: Sendable {
+package struct PDFRasterizer: Sendable {
     /// Path or name of `pdfinfo`.
-    public var pdfinfo: String
+    package var pdfinfo: String
     /// Path or name of `pdftoppm`.
-    public var pdftoppm: String
+    package var pdftoppm: String
     /// Limit for each helper run.
-    public var timeout: Duration
+    package var timeout: Duration
 
-    public init(pdfinfo: String = "pdfinfo", pdftoppm: String = "pdftoppm", timeout: Duration = .seconds(60)) {
+    package init(pdfinfo: String = "pdfinfo", pdftoppm: String = "pdftoppm", timeout: Duration = .seconds(60)) {
         self.pdfinfo = pdfinfo
         self.pdftoppm = pdftoppm
         self.timeout = timeout
     }
 
     /// Number of pages. `INVALID_ARGUMENT` for broken or password-protected PDFs.
-    public func pageCount(_ pdf: [UInt8]) throws(OCRError) -> Int {
+    package func pageCount(_ pdf: [UInt8]) throws(OCRError) -> Int {
         let info = try self.info(pdf, page: nil)
         guard let n = info.pages, n > 0 else { throw OCRError(.invalidArgument, "PDF has no pages") }
         return n

@@ -1,15 +1,15 @@
 import OCRWire
 
 /// The file and page an error concerns; stamped onto every error thrown while working on a page.
-public struct PageContext: Sendable, Equatable {
+package struct PageContext: Sendable, Equatable {
     /// Input file name as submitted.
-    public var file: String
+    package var file: String
     /// Zero-based page index within the job (or within the file when there is no job).
-    public var pageIndex: Int
+    package var pageIndex: Int
     /// 1-based page number inside the file (TIFF directory or PDF page).
-    public var filePage: Int
+    package var filePage: Int
 
-    public init(file: String, pageIndex: Int, filePage: Int) {
+    package init(file: String, pageIndex: Int, filePage: Int) {
         self.file = file
         self.pageIndex = pageIndex
         self.filePage = filePage

@@ -9,19 +9,19 @@ import OCRWire
 /// ``PageSplitter`` (still compressed), or the original file when it has one page. The decoder
 /// decodes the only page of single-page content whatever `filePage` says; content with several
 /// pages (a whole multipage file, as older coordinators sent) is decoded at page `filePage`.
-public struct PageDescriptor: Sendable, Equatable {
+package struct PageDescriptor: Sendable, Equatable {
     /// Input file name as submitted.
-    public var file: String
+    package var file: String
     /// 1-based page inside the file (TIFF directory, PDF page; 1 for single images).
-    public var filePage: Int
+    package var filePage: Int
     /// Zero-based index of the page across everything split together (the job).
-    public var pageIndex: Int
+    package var pageIndex: Int
     /// This page's bytes in compressed form (a single-page TIFF or PDF, or a single image).
-    public var content: [UInt8]
+    package var content: [UInt8]
     /// The file's format (sniffed).
-    public var format: ImageFormat
+    package var format: ImageFormat
 
-    public init(file: String, filePage: Int = 1, pageIndex: Int = 0, content: [UInt8], format: ImageFormat) {
+    package init(file: String, filePage: Int = 1, pageIndex: Int = 0, content: [UInt8], format: ImageFormat) {
         self.file = file
         self.filePage = filePage
         self.pageIndex = pageIndex
@@ -38,12 +38,12 @@ public struct PageDescriptor: Sendable, Equatable {
 /// `pdfseparate` (one run, in a subprocess with the PDF timeout), a directory by listing its image
 /// files in name order. The pages of a file add up to about the file's size. Synchronous (PDFs run
 /// subprocesses): call it off the cooperative pool.
-public struct PageSplitter: Sendable {
-    public var pdf: PDFRasterizer
+package struct PageSplitter: Sendable {
+    package var pdf: PDFRasterizer
     /// Path or name of poppler's `pdfseparate`.
-    public var pdfseparate: String
+    package var pdfseparate: String
 
-    public init(pdf: PDFRasterizer = PDFRasterizer(), pdfseparate: String = "pdfseparate") {
+    package init(pdf: PDFRasterizer = PDFRasterizer(), pdfseparate: String = "pdfseparate") {
         self.pdf = pdf
         self.pdfseparate = pdfseparate
     }
@@ -51,7 +51,7 @@ public struct PageSplitter: Sendable {
     /// The pages of one file. `format` unspecified: sniffed from the bytes.
     /// Throws `INVALID_ARGUMENT` (naming the file and page) for empty, unknown or unreadable input
     /// or a broken TIFF directory chain or strip, and the PDF errors of ``PDFRasterizer``.
-    public func pages(file: String, content: [UInt8], format: ImageFormat = .unspecified, firstPageIndex: Int = 0) throws(OCRError) -> [PageDescriptor] {
+    package func pages(file: String, content: [UInt8], format: ImageFormat = .unspecified, firstPageIndex: Int = 0) throws(OCRError) -> [PageDescriptor] {
         let context = PageContext(file: file, pageIndex: firstPageIndex, filePage: 1)
         return try context.stamp { () throws(OCRError) -> [PageDescriptor] in
             guard !content.isEmpty else { throw OCRError(.invalidArgument, "\(file) is empty (0 bytes)") }
@@ -71,7 +71,7 @@ public struct PageSplitter: Sendable {
 
     /// The pages of every image file (by extension) in `directory`, files in name order.
     /// Names in results are `directory/name`.
-    public func pages(directory: String) throws(OCRError) -> [PageDescriptor] {
+    package func pages(directory: String) throws(OCRError) -> [PageDescriptor] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)

@@ -17,7 +17,7 @@ public struct CurveClientSecurity: Sendable, Hashable {
     public static func from(serverKey: String?, secretKey: String?) throws -> CurveClientSecurity? {
         guard let serverKey else {
             if secretKey != nil {
-                throw TransportError(code: .invalidArgument, message: "a CURVE secret key needs the server's public key too")
+                throw TransportError(code: .invalidArgument, message: "a CURVE secret key needs the server's package key too")
             }
             return nil
         }
@@ -26,30 +26,30 @@ public struct CurveClientSecurity: Sendable, Hashable {
     }
 
     /// Sets the CURVE client options on `socket` (before it connects).
-    public func apply(to socket: ZMQSocket) throws(TransportError) {
+    package func apply(to socket: ZMQSocket) throws(TransportError) {
         try socket.set(.curveClient(serverKey: serverKey, keyPair: keyPair))
     }
 }
 
 /// CURVE settings for the coordinator: its key pair and, per endpoint, the public keys allowed
 /// in (nil: any client that knows the server's public key).
-public struct CurveServerSecurity: Sendable, Hashable {
-    public var keyPair: CurveKeyPair
-    public var allowedClients: CurveAllowList?
-    public var allowedWorkers: CurveAllowList?
+package struct CurveServerSecurity: Sendable, Hashable {
+    package var keyPair: CurveKeyPair
+    package var allowedClients: CurveAllowList?
+    package var allowedWorkers: CurveAllowList?
 
     /// ZAP domains that tell the two ROUTER sockets apart in the authenticator.
-    public static let clientDomain = "ocr.clients"
-    public static let workerDomain = "ocr.workers"
+    package static let clientDomain = "ocr.clients"
+    package static let workerDomain = "ocr.workers"
 
-    public init(keyPair: CurveKeyPair, allowedClients: CurveAllowList? = nil, allowedWorkers: CurveAllowList? = nil) {
+    package init(keyPair: CurveKeyPair, allowedClients: CurveAllowList? = nil, allowedWorkers: CurveAllowList? = nil) {
         self.keyPair = keyPair
         self.allowedClients = allowedClients
         self.allowedWorkers = allowedWorkers
     }
 
     /// The ZAP decision: CURVE only, and the key must be on the list of the socket's domain.
-    public func authorize(_ request: ZAPRequest) -> Bool {
+    package func authorize(_ request: ZAPRequest) -> Bool {
         guard request.mechanism == "CURVE", request.clientKey != nil else { return false }
         switch request.domain {
         case Self.clientDomain: return allowedClients?.allows(request) ?? true
@@ -59,7 +59,7 @@ public struct CurveServerSecurity: Sendable, Hashable {
     }
 
     /// Sets the CURVE server options and the ZAP domain on one of the coordinator's ROUTERs.
-    public func apply(to socket: ZMQSocket, domain: String) throws(TransportError) {
+    package func apply(to socket: ZMQSocket, domain: String) throws(TransportError) {
         try socket.set(.zapDomain(domain))
         try socket.set(.curveServer(secretKey: keyPair.secretKey))
     }
@@ -94,7 +94,7 @@ public enum CurveKeyFile {
     }
 
     /// Reads an allow-list of public keys.
-    public static func allowList(_ path: String) throws -> CurveAllowList {
+    package static func allowList(_ path: String) throws -> CurveAllowList {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)

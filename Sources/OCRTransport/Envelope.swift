@@ -3,7 +3,7 @@ import OCRWire
 /// Why frames received from a peer are not a valid envelope. Peer input is never trusted: every
 /// malformed message becomes one of these (the coordinator answers it with INVALID_ARGUMENT or
 /// a `Disconnect`), never a crash.
-public enum EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message has the wrong number of frames.
     case wrongFrameCount(expected: Int, actual: Int)
     /// The ROUTER identity frame is empty.
@@ -14,7 +14,7 @@ public enum EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// "RpcHeader", "payload", "WorkerMessage", "CoordinatorMessage").
     case undecodable(frame: String, WireDecodingError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .wrongFrameCount(expected, actual): "expected \(expected) frames, got \(actual)"
         case .emptyIdentity: "empty routing identity frame"
@@ -25,7 +25,7 @@ public enum EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The frames of a message on one link, without the ROUTER identity.
-public protocol FrameEnvelope: Sendable, Hashable {
+package protocol FrameEnvelope: Sendable, Hashable {
     /// How many frames the envelope has on the wire.
     static var frameCount: Int { get }
     /// Parses exactly `frameCount` frames.
@@ -36,26 +36,26 @@ public protocol FrameEnvelope: Sendable, Hashable {
 
 extension FrameEnvelope {
     /// Parses the frames a DEALER receives (no identity frame).
-    public init(frames: [[UInt8]]) throws(EnvelopeError) {
+    package init(frames: [[UInt8]]) throws(EnvelopeError) {
         try self.init(frames: frames[...])
     }
 }
 
 /// Client link (DESIGN section 3): `[RpcHeader][payload]`, both protobuf bytes; the payload is
 /// empty for CANCEL, STREAM_END and error RESPONSEs.
-public struct RpcEnvelope: FrameEnvelope {
-    public static let frameCount = 2
+package struct RpcEnvelope: FrameEnvelope {
+    package static let frameCount = 2
     /// The serialized `RpcHeader`.
-    public var header: [UInt8]
+    package var header: [UInt8]
     /// The serialized request, response or stream message.
-    public var payload: [UInt8]
+    package var payload: [UInt8]
 
-    public init(header: [UInt8], payload: [UInt8] = []) {
+    package init(header: [UInt8], payload: [UInt8] = []) {
         self.header = header
         self.payload = payload
     }
 
-    public init(frames: ArraySlice<[UInt8]>) throws(EnvelopeError) {
+    package init(frames: ArraySlice<[UInt8]>) throws(EnvelopeError) {
         guard frames.count == Self.frameCount else {
             throw .wrongFrameCount(expected: Self.frameCount, actual: frames.count)
         }
@@ -63,23 +63,23 @@ public struct RpcEnvelope: FrameEnvelope {
         payload = frames[frames.startIndex + 1]
     }
 
-    public var frames: [[UInt8]] { [header, payload] }
+    package var frames: [[UInt8]] { [header, payload] }
 }
 
 /// Worker link (DESIGN section 3, Majordomo-style): `["OCRW01"][WorkerMessage or
 /// CoordinatorMessage]`.
-public struct WorkerEnvelope: FrameEnvelope {
-    public static let frameCount = 2
+package struct WorkerEnvelope: FrameEnvelope {
+    package static let frameCount = 2
     /// The protocol signature frame, the 6 ASCII bytes `OCRW01`.
-    public static let signature: [UInt8] = Array("OCRW01".utf8)
+    package static let signature: [UInt8] = Array("OCRW01".utf8)
     /// The serialized `WorkerMessage` (worker -> coordinator) or `CoordinatorMessage`.
-    public var body: [UInt8]
+    package var body: [UInt8]
 
-    public init(body: [UInt8]) {
+    package init(body: [UInt8]) {
         self.body = body
     }
 
-    public init(frames: ArraySlice<[UInt8]>) throws(EnvelopeError) {
+    package init(frames: ArraySlice<[UInt8]>) throws(EnvelopeError) {
         guard frames.count == Self.frameCount else {
             throw .wrongFrameCount(expected: Self.frameCount, actual: frames.count)
         }
@@ -88,23 +88,23 @@ public struct WorkerEnvelope: FrameEnvelope {
         body = frames[frames.startIndex + 1]
     }
 
-    public var frames: [[UInt8]] { [Self.signature, body] }
+    package var frames: [[UInt8]] { [Self.signature, body] }
 }
 
 /// An envelope as a ROUTER sees it: the peer's routing identity frame, then the envelope.
 /// Parse what a ROUTER receives with `init(frames:)`; reply with `frames`.
-public struct Routed<Envelope: FrameEnvelope>: Sendable, Hashable {
+package struct Routed<Envelope: FrameEnvelope>: Sendable, Hashable {
     /// The peer's routing identity (ZeroMQ's generated id, or the peer's `routingID`).
-    public var identity: [UInt8]
-    public var envelope: Envelope
+    package var identity: [UInt8]
+    package var envelope: Envelope
 
-    public init(identity: [UInt8], envelope: Envelope) {
+    package init(identity: [UInt8], envelope: Envelope) {
         self.identity = identity
         self.envelope = envelope
     }
 
     /// Parses `[identity]` + the envelope's frames.
-    public init(frames: [[UInt8]]) throws(EnvelopeError) {
+    package init(frames: [[UInt8]]) throws(EnvelopeError) {
         let expected = Envelope.frameCount + 1
         guard frames.count == expected else { throw .wrongFrameCount(expected: expected, actual: frames.count) }
         guard !frames[0].isEmpty else { throw .emptyIdentity }
@@ -113,5 +113,5 @@ public struct Routed<Envelope: FrameEnvelope>: Sendable, Hashable {
     }
 
     /// `[identity]` + the envelope's frames, ready for a ROUTER to send.
-    public var frames: [[UInt8]] { [identity] + envelope.frames }
+    package var frames: [[UInt8]] { [identity] + envelope.frames }
 }

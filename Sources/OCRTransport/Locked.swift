@@ -6,16 +6,16 @@ import Foundation
 /// futex-based locking and reports every guarded access as a race (checked with this toolchain,
 /// Swift 6.3); `NSLock` is a pthread mutex, which TSan understands. Keeping the transport
 /// TSan-clean lets the coordinator, worker and client run their tests under `--sanitize=thread`.
-public final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is only touched with `lock` held.
     private let lock = NSLock()
     private var state: State
 
-    public init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
     }
 
-    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)

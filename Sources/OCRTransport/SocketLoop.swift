@@ -3,9 +3,9 @@ import Foundation
 
 /// Identifies a socket registered with a `SocketLoop`. Plain data: any thread may hold one and
 /// pass it to `SocketLoop.send(_:on:)`.
-public struct SocketID: Hashable, Sendable, CustomStringConvertible {
+package struct SocketID: Hashable, Sendable, CustomStringConvertible {
     let raw: UInt64
-    public var description: String { "socket#\(raw)" }
+    package var description: String { "socket#\(raw)" }
 }
 
 /// A dedicated thread that owns ZeroMQ sockets and runs a `zmq_poll` loop over them.
@@ -33,13 +33,13 @@ public struct SocketID: Hashable, Sendable, CustomStringConvertible {
 /// loop.send(frames, on: clients)           // from any thread
 /// loop.stop()                              // runs queued work, closes the sockets, joins
 /// ```
-public final class SocketLoop: Sendable {
+package final class SocketLoop: Sendable {
     /// A name for the thread (shown by debuggers and `ps -L`).
-    public let name: String
+    package let name: String
     /// The context the loop's sockets belong to.
-    public let context: ZMQContext
+    package let context: ZMQContext
     /// The most messages read from one socket before the others get a turn.
-    public let receiveBatch: Int
+    package let receiveBatch: Int
 
     private let shared: Locked<Shared>
     private let wakeEndpoint: String
@@ -68,7 +68,7 @@ public final class SocketLoop: Sendable {
     /// - Parameters:
     ///   - errorHandler: called on the loop thread with failures nobody else can see: a
     ///     fire-and-forget `send` that failed or was dropped, a socket that failed to receive.
-    public init(context: ZMQContext, name: String = "ocr.socket-loop", receiveBatch: Int = 256,
+    package init(context: ZMQContext, name: String = "ocr.socket-loop", receiveBatch: Int = 256,
                 errorHandler: @escaping @Sendable (TransportError) -> Void = { _ in }) {
         self.context = context
         self.name = name
@@ -85,7 +85,7 @@ public final class SocketLoop: Sendable {
     /// If `setup` throws, the loop closes whatever it registered, stops, and the error is
     /// rethrown here. A loop starts once.
     @discardableResult
-    public func start<T: Sendable>(_ setup: @escaping @Sendable (Control) throws -> T) throws -> T {
+    package func start<T: Sendable>(_ setup: @escaping @Sendable (Control) throws -> T) throws -> T {
         let canStart = shared.withLock { shared in
             guard case .idle = shared.phase else { return false }
             shared.phase = .starting
@@ -119,7 +119,7 @@ public final class SocketLoop: Sendable {
     /// Asks the loop to stop and waits until it has: work submitted before this call still runs,
     /// later submissions are refused, then every registered socket is closed with its linger.
     /// Called on the loop thread (from a handler), it only requests the stop. Idempotent.
-    public func stop() {
+    package func stop() {
         let (wasIdle, refused) = shared.withLock { shared -> (Bool, [Work]) in
             switch shared.phase {
             case .idle:
@@ -141,7 +141,7 @@ public final class SocketLoop: Sendable {
     }
 
     /// Whether the caller runs on this loop's thread.
-    public var isOnLoopThread: Bool {
+    package var isOnLoopThread: Bool {
         shared.withLock { shared in
             guard let thread = shared.thread else { return false }
             return pthread_equal(thread, pthread_self()) != 0
@@ -153,13 +153,13 @@ public final class SocketLoop: Sendable {
     /// Runs `body` on the loop thread after the work submitted before it. Returns `false` (and
     /// drops `body`) if the loop has stopped or is stopping.
     @discardableResult
-    public func execute(_ body: @escaping @Sendable (Control) -> Void) -> Bool {
+    package func execute(_ body: @escaping @Sendable (Control) -> Void) -> Bool {
         enqueue(Work(run: body, cancel: {}))
     }
 
     /// Runs `body` on the loop thread and returns its result to the awaiting task.
     /// Throws `.loopStopped` if the loop stops before running it.
-    public func perform<T: Sendable>(_ body: @escaping @Sendable (Control) throws -> T) async throws -> T {
+    package func perform<T: Sendable>(_ body: @escaping @Sendable (Control) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let work = Work(
                 run: { control in continuation.resume(with: Result { try body(control) }) },
@@ -170,7 +170,7 @@ public final class SocketLoop: Sendable {
 
     /// Runs `body` on the loop thread and blocks the calling (non-loop, non-async) thread until
     /// it has run. Throws `.invalidState` on the loop thread itself (it would wait for itself).
-    public func performAndWait<T: Sendable>(_ body: @escaping @Sendable (Control) throws -> T) throws -> T {
+    package func performAndWait<T: Sendable>(_ body: @escaping @Sendable (Control) throws -> T) throws -> T {
         if isOnLoopThread {
             throw TransportError(code: .invalidState, message: "performAndWait called on the loop thread of \(name)")
         }
@@ -195,7 +195,7 @@ public final class SocketLoop: Sendable {
     /// with `routerMandatory`, socket gone) it is dropped and `errorHandler` is told.
     /// Returns `false` if the loop has stopped.
     @discardableResult
-    public func send(_ frames: [[UInt8]], on socket: SocketID) -> Bool {
+    package func send(_ frames: [[UInt8]], on socket: SocketID) -> Bool {
         execute { control in
             do {
                 if try !control.send(frames, on: socket) {
@@ -211,7 +211,7 @@ public final class SocketLoop: Sendable {
     /// Sends `frames` on `socket` from the loop thread and reports the outcome: `true` when
     /// queued, `false` when it would have blocked (nothing was sent).
     @discardableResult
-    public func send(_ frames: [[UInt8]], on socket: SocketID) async throws -> Bool {
+    package func send(_ frames: [[UInt8]], on socket: SocketID) async throws -> Bool {
         try await perform { control in try control.send(frames, on: socket) }
     }
 
@@ -362,9 +362,9 @@ public final class SocketLoop: Sendable {
     /// The loop thread's handle on its sockets and timers. Handlers, timers and submitted work
     /// receive it; it must not leave the loop thread (it is not `Sendable`, so the compiler
     /// enforces this for `@Sendable` closures).
-    public final class Control {
+    package final class Control {
         /// A message handler: runs on the loop thread for every message read from the socket.
-        public typealias Handler = (_ control: Control, _ socket: SocketID, _ frames: [[UInt8]]) -> Void
+        package typealias Handler = (_ control: Control, _ socket: SocketID, _ frames: [[UInt8]]) -> Void
 
         struct Entry {
             var socket: ZMQSocket
@@ -373,7 +373,7 @@ public final class SocketLoop: Sendable {
         }
 
         /// The loop, to hand to other threads (it is `Sendable`).
-        public let loop: SocketLoop
+        package let loop: SocketLoop
         var entries: [SocketID: Entry] = [:]
         var order: [SocketID] = []
         var timers = TimerQueue<(Control) -> Void>()
@@ -384,10 +384,10 @@ public final class SocketLoop: Sendable {
         init(loop: SocketLoop) { self.loop = loop }
 
         /// The loop's context, for creating sockets on the loop thread.
-        public var context: ZMQContext { loop.context }
+        package var context: ZMQContext { loop.context }
 
         /// The current time, as timers see it.
-        public var now: ContinuousClock.Instant { .now }
+        package var now: ContinuousClock.Instant { .now }
 
         // Sockets
 
@@ -395,7 +395,7 @@ public final class SocketLoop: Sendable {
         /// `handler`. The loop closes it (with `closeLingerMilliseconds`) when it is unregistered
         /// with `close` or the loop stops.
         @discardableResult
-        public func register(_ socket: ZMQSocket, closeLingerMilliseconds: Int = 100,
+        package func register(_ socket: ZMQSocket, closeLingerMilliseconds: Int = 100,
                              handler: @escaping Handler) -> SocketID {
             nextSocketID += 1
             let id = SocketID(raw: nextSocketID)
@@ -406,12 +406,12 @@ public final class SocketLoop: Sendable {
         }
 
         /// The registered socket, for options or a direct `send`.
-        public func socket(_ id: SocketID) -> ZMQSocket? {
+        package func socket(_ id: SocketID) -> ZMQSocket? {
             entries[id]?.socket
         }
 
         /// Stops polling the socket and hands it back, still open (the caller owns it now).
-        public func unregister(_ id: SocketID) -> ZMQSocket? {
+        package func unregister(_ id: SocketID) -> ZMQSocket? {
             guard let entry = entries.removeValue(forKey: id) else { return nil }
             order.removeAll { $0 == id }
             socketsChanged = true
@@ -420,7 +420,7 @@ public final class SocketLoop: Sendable {
 
         /// Stops polling the socket and closes it (a reconnecting worker then registers a fresh
         /// socket).
-        public func close(_ id: SocketID, lingerMilliseconds: Int? = nil) {
+        package func close(_ id: SocketID, lingerMilliseconds: Int? = nil) {
             let linger = lingerMilliseconds ?? entries[id]?.closeLinger ?? 0
             unregister(id)?.close(lingerMilliseconds: linger)
         }
@@ -429,7 +429,7 @@ public final class SocketLoop: Sendable {
         /// mark, or no connected peer yet for a DEALER). Throws `.closed` for an unknown id, and
         /// whatever `ZMQSocket.send` throws (`.hostUnreachable` with `routerMandatory`).
         @discardableResult
-        public func send(_ frames: [[UInt8]], on id: SocketID) throws(TransportError) -> Bool {
+        package func send(_ frames: [[UInt8]], on id: SocketID) throws(TransportError) -> Bool {
             guard let socket = entries[id]?.socket else { throw TransportError.closed("send on \(id)") }
             return try socket.send(frames, dontWait: true)
         }
@@ -438,39 +438,39 @@ public final class SocketLoop: Sendable {
 
         /// Runs `body` on the loop thread at `deadline` (at once if it has passed).
         @discardableResult
-        public func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping (Control) -> Void) -> TimerID {
+        package func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping (Control) -> Void) -> TimerID {
             timers.schedule(at: deadline, body)
         }
 
         /// Runs `body` on the loop thread after `delay`.
         @discardableResult
-        public func schedule(after delay: Duration, _ body: @escaping (Control) -> Void) -> TimerID {
+        package func schedule(after delay: Duration, _ body: @escaping (Control) -> Void) -> TimerID {
             timers.schedule(at: now + delay, body)
         }
 
         /// Runs `body` every `interval` (at least 1 ms), first after one interval. A stalled loop
         /// skips missed ticks instead of firing them in a burst.
         @discardableResult
-        public func scheduleRepeating(every interval: Duration, _ body: @escaping (Control) -> Void) -> TimerID {
+        package func scheduleRepeating(every interval: Duration, _ body: @escaping (Control) -> Void) -> TimerID {
             let interval = max(interval, .milliseconds(1))
             return timers.schedule(at: now + interval, every: interval, body)
         }
 
         /// Cancels a timer; `false` if it already ran (one-shot) or was cancelled.
         @discardableResult
-        public func cancelTimer(_ id: TimerID) -> Bool {
+        package func cancelTimer(_ id: TimerID) -> Bool {
             timers.cancel(id)
         }
 
         // Lifecycle
 
         /// Stops the loop after the current pass (queued work still runs, then sockets close).
-        public func stop() {
+        package func stop() {
             stopRequested = true
         }
 
         /// Hands an error to the loop's `errorHandler`.
-        public func report(_ error: TransportError) {
+        package func report(_ error: TransportError) {
             loop.errorHandler(error)
         }
 

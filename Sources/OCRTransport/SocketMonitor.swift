@@ -1,24 +1,24 @@
 import CZeroMQ
 
 /// Connection events libzmq reports for a socket (`zmq_socket_monitor`), as a set to ask for.
-public struct SocketEvents: OptionSet, Sendable {
-    public let rawValue: Int32
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+package struct SocketEvents: OptionSet, Sendable {
+    package let rawValue: Int32
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// A connection to a peer was established (TCP connected, before the ZMTP handshake).
-    public static let connected = SocketEvents(rawValue: ZMQ_EVENT_CONNECTED)
+    package static let connected = SocketEvents(rawValue: ZMQ_EVENT_CONNECTED)
     /// An established connection to a peer ended (the peer closed, crashed or was unreachable).
-    public static let disconnected = SocketEvents(rawValue: ZMQ_EVENT_DISCONNECTED)
+    package static let disconnected = SocketEvents(rawValue: ZMQ_EVENT_DISCONNECTED)
 }
 
 /// One event from a monitor socket: two frames, the first 6 bytes (event number as a
 /// little-endian UInt16, then a UInt32 value), the second the peer's endpoint.
-public struct SocketEvent: Sendable, Equatable {
-    public var event: SocketEvents
-    public var value: UInt32
-    public var endpoint: String
+package struct SocketEvent: Sendable, Equatable {
+    package var event: SocketEvents
+    package var value: UInt32
+    package var endpoint: String
 
-    public init?(frames: [[UInt8]]) {
+    package init?(frames: [[UInt8]]) {
         guard frames.count == 2, frames[0].count == 6 else { return nil }
         let f = frames[0]
         event = SocketEvents(rawValue: Int32(UInt16(f[0]) | UInt16(f[1]) << 8))
@@ -31,7 +31,7 @@ extension ZMQSocket {
     /// Has libzmq publish this socket's `events` on a PAIR socket bound at `endpoint` (an
     /// `inproc://` address); connect a `.pair` socket there and read `SocketEvent`s from it. Call
     /// it on the socket's owner thread, before or after `connect`.
-    public func monitor(_ endpoint: String, events: SocketEvents) throws(TransportError) {
+    package func monitor(_ endpoint: String, events: SocketEvents) throws(TransportError) {
         let socket = try openHandle("zmq_socket_monitor")
         // zmq_socket_monitor: 0, or -1 with ETERM, EPROTONOSUPPORT (not inproc), EINVAL (bad endpoint).
         try zmqCheck("zmq_socket_monitor(\(endpoint))") { zmq_socket_monitor(socket, endpoint, events.rawValue) }

@@ -1,5 +1,5 @@
 /// Identifies a timer scheduled on a `SocketLoop`.
-public struct TimerID: Hashable, Sendable {
+package struct TimerID: Hashable, Sendable {
     let raw: UInt64
 }
 

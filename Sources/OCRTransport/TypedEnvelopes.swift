@@ -6,44 +6,44 @@ import OCRWire
 extension RpcEnvelope {
     /// `[header][payload]` from a header and an already serialized payload (empty for CANCEL,
     /// STREAM_END and error RESPONSEs).
-    public init(header: RpcHeader, payloadBytes: [UInt8] = []) {
+    package init(header: RpcHeader, payloadBytes: [UInt8] = []) {
         self.init(header: header.serializedBytes(), payload: payloadBytes)
     }
 
     /// `[header][payload]` from a header and the method's request, response or stream message.
-    public init(header: RpcHeader, payload: some ProtoMessage) {
+    package init(header: RpcHeader, payload: some ProtoMessage) {
         self.init(header: header.serializedBytes(), payload: payload.serializedBytes())
     }
 
     /// Decodes the header frame.
-    public func decodeHeader() throws(EnvelopeError) -> RpcHeader {
+    package func decodeHeader() throws(EnvelopeError) -> RpcHeader {
         try decode(RpcHeader.self, from: header, frame: "RpcHeader")
     }
 
     /// Decodes the payload frame as the message `method` expects.
-    public func decodePayload<Message: ProtoMessage>(as type: Message.Type = Message.self) throws(EnvelopeError) -> Message {
+    package func decodePayload<Message: ProtoMessage>(as type: Message.Type = Message.self) throws(EnvelopeError) -> Message {
         try decode(type, from: payload, frame: "payload")
     }
 }
 
 extension WorkerEnvelope {
     /// `["OCRW01"][WorkerMessage]`, worker -> coordinator.
-    public init(_ message: WorkerMessage) {
+    package init(_ message: WorkerMessage) {
         self.init(body: message.serializedBytes())
     }
 
     /// `["OCRW01"][CoordinatorMessage]`, coordinator -> worker.
-    public init(_ message: CoordinatorMessage) {
+    package init(_ message: CoordinatorMessage) {
         self.init(body: message.serializedBytes())
     }
 
     /// Decodes the body as a worker's message (on the coordinator).
-    public func decodeWorkerMessage() throws(EnvelopeError) -> WorkerMessage {
+    package func decodeWorkerMessage() throws(EnvelopeError) -> WorkerMessage {
         try decode(WorkerMessage.self, from: body, frame: "WorkerMessage")
     }
 
     /// Decodes the body as the coordinator's message (on a worker).
-    public func decodeCoordinatorMessage() throws(EnvelopeError) -> CoordinatorMessage {
+    package func decodeCoordinatorMessage() throws(EnvelopeError) -> CoordinatorMessage {
         try decode(CoordinatorMessage.self, from: body, frame: "CoordinatorMessage")
     }
 }

@@ -1,15 +1,15 @@
 /// One CURVE handshake as ZAP (ZeroMQ RFC 27) presents it to the authenticator.
-public struct ZAPRequest: Sendable, Hashable {
+package struct ZAPRequest: Sendable, Hashable {
     /// The server socket's `zapDomain` ("" if unset).
-    public var domain: String
+    package var domain: String
     /// The peer's IP address as text.
-    public var address: String
+    package var address: String
     /// The peer's routing id, if it set one.
-    public var routingID: [UInt8]
+    package var routingID: [UInt8]
     /// "NULL", "PLAIN" or "CURVE".
-    public var mechanism: String
+    package var mechanism: String
     /// The client's long-term public key (CURVE only).
-    public var clientKey: CurveKey?
+    package var clientKey: CurveKey?
 }
 
 /// A ZAP handler: the in-process authenticator libzmq asks, at every CURVE handshake of any
@@ -19,14 +19,14 @@ public struct ZAPRequest: Sendable, Hashable {
 /// It is a REP socket bound to `inproc://zeromq.zap.01`, so there is at most one per context, and
 /// it must be installed before the server sockets bind. It lives on a `SocketLoop` like any other
 /// socket; `authorize` runs on that loop thread for each handshake and must not block.
-public enum ZAPHandler {
+package enum ZAPHandler {
     /// The endpoint libzmq sends ZAP requests to.
-    public static let endpoint = "inproc://zeromq.zap.01"
+    package static let endpoint = "inproc://zeromq.zap.01"
 
     /// Binds the context's ZAP endpoint on this loop and answers every request with `authorize`.
     /// Malformed requests are refused (status 500), never trusted.
     @discardableResult
-    public static func install(on control: SocketLoop.Control,
+    package static func install(on control: SocketLoop.Control,
                                authorize: @escaping (ZAPRequest) -> Bool) throws(TransportError) -> SocketID {
         let socket = try control.context.makeSocket(.rep)
         do {
@@ -71,15 +71,15 @@ public enum ZAPHandler {
 }
 
 /// An allow-list of client public keys, for `ZAPHandler.install(on:authorize:)`.
-public struct CurveAllowList: Sendable, Hashable {
-    public var keys: Set<CurveKey>
+package struct CurveAllowList: Sendable, Hashable {
+    package var keys: Set<CurveKey>
 
-    public init(_ keys: some Sequence<CurveKey>) {
+    package init(_ keys: some Sequence<CurveKey>) {
         self.keys = Set(keys)
     }
 
     /// Accepts CURVE clients whose key is listed; refuses everything else.
-    public func allows(_ request: ZAPRequest) -> Bool {
+    package func allows(_ request: ZAPRequest) -> Bool {
         guard request.mechanism == "CURVE", let key = request.clientKey else { return false }
         return keys.contains(key)
     }

@@ -9,7 +9,7 @@ import Synchronization
 /// `.contextTerminated` and then waits until those sockets are closed; sockets are closed with a
 /// small linger, so it never waits on undeliverable messages. Each socket keeps its context alive,
 /// so a context is only deinitialised (and then terminated) after all its sockets are gone.
-public final class ZMQContext: @unchecked Sendable {
+package final class ZMQContext: @unchecked Sendable {
     // @unchecked: `handle` is immutable and libzmq contexts are thread-safe; `state` is locked.
     private let handle: UnsafeMutableRawPointer
     private let state = Locked(State.open)
@@ -21,7 +21,7 @@ public final class ZMQContext: @unchecked Sendable {
     /// - Parameters:
     ///   - ioThreads: libzmq I/O threads (1 is plenty below ~1 GB/s).
     ///   - maxSockets: the most sockets the context may hold (libzmq's default is 1023).
-    public init(ioThreads: Int = 1, maxSockets: Int? = nil) throws(TransportError) {
+    package init(ioThreads: Int = 1, maxSockets: Int? = nil) throws(TransportError) {
         // zmq_ctx_new: a context, or NULL with EMFILE (no file descriptors left for its mailbox).
         guard let handle = zmq_ctx_new() else {
             throw transportError(errno: zmq_errno(), operation: "zmq_ctx_new")
@@ -47,7 +47,7 @@ public final class ZMQContext: @unchecked Sendable {
 
     /// Creates a socket of `type` owned by the calling thread. Give it to one thread only (for
     /// example create it inside `SocketLoop.start`/`perform` and register it with the loop).
-    public func makeSocket(_ type: ZMQSocket.SocketType) throws(TransportError) -> ZMQSocket {
+    package func makeSocket(_ type: ZMQSocket.SocketType) throws(TransportError) -> ZMQSocket {
         let result: Result<UnsafeMutableRawPointer, TransportError> = state.withLock { state in
             guard case .open = state else {
                 return .failure(TransportError(code: .contextTerminated, message: "zmq_socket: context is terminated"))
@@ -67,7 +67,7 @@ public final class ZMQContext: @unchecked Sendable {
     /// then this waits until every socket is closed. Idempotent; later `makeSocket` calls throw.
     /// Never call it from a thread that still owns an open socket of this context (it would wait
     /// for itself).
-    public func terminate() {
+    package func terminate() {
         let shouldTerminate = state.withLock { state in
             guard case .open = state else { return false }
             state = .terminating

@@ -1,46 +1,46 @@
 import CZeroMQ
 
 /// The events `ZMQPoller` waits for and reports.
-public struct PollEvents: OptionSet, Sendable, Hashable {
-    public let rawValue: Int16
-    public init(rawValue: Int16) { self.rawValue = rawValue }
+package struct PollEvents: OptionSet, Sendable, Hashable {
+    package let rawValue: Int16
+    package init(rawValue: Int16) { self.rawValue = rawValue }
 
     /// At least one message can be received without blocking.
-    public static let readable = PollEvents(rawValue: Int16(ZMQ_POLLIN))
+    package static let readable = PollEvents(rawValue: Int16(ZMQ_POLLIN))
     /// At least one message can be sent without blocking.
-    public static let writable = PollEvents(rawValue: Int16(ZMQ_POLLOUT))
+    package static let writable = PollEvents(rawValue: Int16(ZMQ_POLLOUT))
 }
 
 /// `zmq_poll` over a set of sockets owned by the calling thread (so, like them, not `Sendable`).
 ///
 /// Polling is level-triggered: a socket with messages left is reported again by the next `poll`.
-public final class ZMQPoller {
+package final class ZMQPoller {
     private var sockets: [ZMQSocket] = []
     private var items: [zmq_pollitem_t] = []
 
-    public init() {}
+    package init() {}
 
     /// The number of registered sockets.
-    public var count: Int { sockets.count }
+    package var count: Int { sockets.count }
 
     /// Registers `socket` and returns its index (indices are assigned in registration order and
     /// shift down when an earlier socket is unregistered).
     @discardableResult
-    public func register(_ socket: ZMQSocket, for events: PollEvents = .readable) -> Int {
+    package func register(_ socket: ZMQSocket, for events: PollEvents = .readable) -> Int {
         sockets.append(socket)
         items.append(zmq_pollitem_t(socket: nil, fd: -1, events: events.rawValue, revents: 0))
         return sockets.count - 1
     }
 
     /// Unregisters `socket` (no-op if it is not registered).
-    public func unregister(_ socket: ZMQSocket) {
+    package func unregister(_ socket: ZMQSocket) {
         guard let index = sockets.firstIndex(where: { $0 === socket }) else { return }
         sockets.remove(at: index)
         items.remove(at: index)
     }
 
     /// Unregisters every socket.
-    public func removeAll() {
+    package func removeAll() {
         sockets.removeAll()
         items.removeAll()
     }
@@ -49,7 +49,7 @@ public final class ZMQPoller {
     /// (-1: wait forever, 0: just look). Returns how many sockets have events (0 on timeout);
     /// read them with `events(at:)`. A signal does not shorten the wait.
     @discardableResult
-    public func poll(timeoutMilliseconds: Int) throws(TransportError) -> Int {
+    package func poll(timeoutMilliseconds: Int) throws(TransportError) -> Int {
         for index in sockets.indices {
             guard let handle = sockets[index].handle else {
                 throw TransportError.closed("zmq_poll: socket \(index)")
@@ -75,7 +75,7 @@ public final class ZMQPoller {
     }
 
     /// The events found on the socket at `index` by the last `poll`.
-    public func events(at index: Int) -> PollEvents {
+    package func events(at index: Int) -> PollEvents {
         PollEvents(rawValue: items[index].revents).intersection([.readable, .writable])
     }
 

@@ -8,13 +8,13 @@ import CZeroMQ
 /// forgotten socket with linger 0 so it cannot block `ZMQContext.terminate()`.
 ///
 /// Messages are multipart: `[[UInt8]]`, one array per frame, empty frames allowed.
-public final class ZMQSocket {
+package final class ZMQSocket {
     /// The ZeroMQ socket types (values as in zmq.h).
-    public enum SocketType: Int32, Sendable, CustomStringConvertible {
+    package enum SocketType: Int32, Sendable, CustomStringConvertible {
         case pair = 0, pub = 1, sub = 2, req = 3, rep = 4, dealer = 5, router = 6
         case pull = 7, push = 8, xpub = 9, xsub = 10, stream = 11
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .pair: "PAIR"
             case .pub: "PUB"
@@ -33,9 +33,9 @@ public final class ZMQSocket {
     }
 
     /// The context this socket belongs to (kept alive by the socket).
-    public let context: ZMQContext
+    package let context: ZMQContext
     /// The socket type.
-    public let type: SocketType
+    package let type: SocketType
     /// `nil` once closed.
     private(set) var handle: UnsafeMutableRawPointer?
     /// Reused for every received frame; allocated once, freed on close.
@@ -54,7 +54,7 @@ public final class ZMQSocket {
     }
 
     /// `true` until `close` is called.
-    public var isOpen: Bool { handle != nil }
+    package var isOpen: Bool { handle != nil }
 
     func openHandle(_ operation: String) throws(TransportError) -> UnsafeMutableRawPointer {
         guard let handle else { throw TransportError.closed(operation) }
@@ -66,7 +66,7 @@ public final class ZMQSocket {
     /// Binds to `endpoint` and returns the endpoint actually bound (`ZMQ_LAST_ENDPOINT`), so
     /// `tcp://127.0.0.1:*` comes back as `tcp://127.0.0.1:PORT`.
     @discardableResult
-    public func bind(_ endpoint: String) throws(TransportError) -> String {
+    package func bind(_ endpoint: String) throws(TransportError) -> String {
         let socket = try openHandle("zmq_bind")
         // zmq_bind: 0, or -1 with EINVAL (malformed endpoint), EPROTONOSUPPORT / ENOCOMPATPROTO
         // (transport unknown or not allowed for this socket type), EADDRINUSE, EADDRNOTAVAIL,
@@ -78,7 +78,7 @@ public final class ZMQSocket {
     /// Connects to `endpoint` (asynchronously: the peer need not exist yet) and returns the
     /// endpoint as libzmq recorded it (`ZMQ_LAST_ENDPOINT`).
     @discardableResult
-    public func connect(_ endpoint: String) throws(TransportError) -> String {
+    package func connect(_ endpoint: String) throws(TransportError) -> String {
         let socket = try openHandle("zmq_connect")
         // zmq_connect: 0, or -1 with EINVAL (malformed endpoint), EPROTONOSUPPORT,
         // ENOCOMPATPROTO, ETERM, ENOTSOCK, EMTHREAD.
@@ -87,21 +87,21 @@ public final class ZMQSocket {
     }
 
     /// Stops listening on `endpoint` (as returned by `bind`).
-    public func unbind(_ endpoint: String) throws(TransportError) {
+    package func unbind(_ endpoint: String) throws(TransportError) {
         let socket = try openHandle("zmq_unbind")
         // zmq_unbind: 0, or -1 with EINVAL (malformed), ETERM, ENOTSOCK, ENOENT (not bound).
         try zmqCheck("zmq_unbind(\(endpoint))") { zmq_unbind(socket, endpoint) }
     }
 
     /// Drops the connection to `endpoint` (as passed to `connect`).
-    public func disconnect(_ endpoint: String) throws(TransportError) {
+    package func disconnect(_ endpoint: String) throws(TransportError) {
         let socket = try openHandle("zmq_disconnect")
         // zmq_disconnect: 0, or -1 with EINVAL (malformed), ETERM, ENOTSOCK, ENOENT (not connected).
         try zmqCheck("zmq_disconnect(\(endpoint))") { zmq_disconnect(socket, endpoint) }
     }
 
     /// The endpoint of the last `bind` or `connect` (`ZMQ_LAST_ENDPOINT`), "" if none.
-    public func lastEndpoint() throws(TransportError) -> String {
+    package func lastEndpoint() throws(TransportError) -> String {
         let bytes = try bytesOption(ZMQ_LAST_ENDPOINT, name: "ZMQ_LAST_ENDPOINT", capacity: 1024)
         // The option is a NUL-terminated string; drop the terminator (and anything after it).
         return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
@@ -119,7 +119,7 @@ public final class ZMQSocket {
     ///   in the first frame; `.incompleteMessage` if a later frame failed after the first was
     ///   queued; `.closed`, `.contextTerminated`, `.notSupported`, `.invalidState`.
     @discardableResult
-    public func send(_ frames: [[UInt8]], dontWait: Bool = false) throws(TransportError) -> Bool {
+    package func send(_ frames: [[UInt8]], dontWait: Bool = false) throws(TransportError) -> Bool {
         let socket = try openHandle("zmq_send")
         guard !frames.isEmpty else {
             throw TransportError(code: .invalidArgument, message: "zmq_send: a message needs at least one frame")
@@ -153,7 +153,7 @@ public final class ZMQSocket {
     ///   or after a `receiveTimeout`).
     /// - Throws: `.closed`, `.contextTerminated`, `.notSupported` (socket type cannot receive),
     ///   `.invalidState`.
-    public func receive(dontWait: Bool = false) throws(TransportError) -> [[UInt8]]? {
+    package func receive(dontWait: Bool = false) throws(TransportError) -> [[UInt8]]? {
         let socket = try openHandle("zmq_msg_recv")
         guard let message else { throw TransportError.closed("zmq_msg_recv") }
         var frames: [[UInt8]] = []
@@ -190,7 +190,7 @@ public final class ZMQSocket {
 
     /// Sets one socket option. Options that affect connections (`routingID`, high-water marks,
     /// heartbeats, CURVE) must be set before `bind`/`connect`.
-    public func set(_ option: SocketOption) throws(TransportError) {
+    package func set(_ option: SocketOption) throws(TransportError) {
         switch option {
         case .linger(let ms): try setInt32(ZMQ_LINGER, "ZMQ_LINGER", ms)
         case .receiveHighWaterMark(let n): try setInt32(ZMQ_RCVHWM, "ZMQ_RCVHWM", n)
@@ -223,12 +223,12 @@ public final class ZMQSocket {
     }
 
     /// The socket's routing id (`ZMQ_ROUTING_ID`): set by `.routingID`, empty otherwise.
-    public func routingID() throws(TransportError) -> [UInt8] {
+    package func routingID() throws(TransportError) -> [UInt8] {
         try bytesOption(ZMQ_ROUTING_ID, name: "ZMQ_ROUTING_ID", capacity: 255)
     }
 
     /// The current `ZMQ_LINGER` in milliseconds (-1: forever).
-    public func linger() throws(TransportError) -> Int {
+    package func linger() throws(TransportError) -> Int {
         Int(try int32Option(ZMQ_LINGER, name: "ZMQ_LINGER"))
     }
 
@@ -286,7 +286,7 @@ public final class ZMQSocket {
     /// Closes the socket. Messages still queued are given up to `lingerMilliseconds` to be sent
     /// in the background (the call itself never blocks); `ZMQContext.terminate()` waits at most
     /// that long for them. Idempotent.
-    public func close(lingerMilliseconds: Int = 100) {
+    package func close(lingerMilliseconds: Int = 100) {
         guard let socket = handle else { return }
         handle = nil
         var linger = Int32(clamping: lingerMilliseconds)
@@ -301,7 +301,7 @@ public final class ZMQSocket {
 }
 
 /// A socket option for `ZMQSocket.set(_:)`. Durations are milliseconds, as in libzmq.
-public enum SocketOption: Sendable, Hashable {
+package enum SocketOption: Sendable, Hashable {
     /// How long `close` keeps unsent messages (ms; -1 forever, 0 drop at once).
     case linger(Int)
     /// Incoming messages queued per peer before the socket stops reading (0: unlimited).

@@ -4,7 +4,7 @@
 /// Startup and configuration failures (a port in use, a bad flag) are not `OCRError`s; each
 /// executable reports those itself.
 public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var code: StatusCode
+    public var code: Ocr_V1_StatusCode
     public var message: String
     /// The input file the error concerns, as submitted.
     public var file: String?
@@ -13,7 +13,7 @@ public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Machine-readable details, e.g. "installed_languages" -> "eng,osd".
     public var details: [String: String]
 
-    public init(_ code: StatusCode, _ message: String, file: String? = nil, page: Int? = nil, details: [String: String] = [:]) {
+    public init(_ code: Ocr_V1_StatusCode, _ message: String, file: String? = nil, page: Int? = nil, details: [String: String] = [:]) {
         self.code = code
         self.message = message
         self.file = file
@@ -22,7 +22,7 @@ public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The wire form. `page_index` is -1 when no page is concerned.
-    public var status: Status {
+    public var status: Ocr_V1_Status {
         var s = Status()
         s.code = code
         s.message = message
@@ -32,7 +32,7 @@ public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
         return s
     }
 
-    public init(_ status: Status) {
+    public init(_ status: Ocr_V1_Status) {
         self.init(status.code, status.message,
                   file: status.file.isEmpty ? nil : status.file,
                   page: status.pageIndex < 0 ? nil : Int(status.pageIndex),
@@ -47,7 +47,7 @@ public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-extension StatusCode {
+extension Ocr_V1_StatusCode {
     /// The gRPC name, e.g. "INVALID_ARGUMENT".
     public var name: String {
         switch self {

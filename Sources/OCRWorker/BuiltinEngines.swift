@@ -8,10 +8,10 @@ import OCRWire
 // engines behave like `NullEngine` on every other page.
 
 /// Returns an empty `PageResult` for every page at once, without decoding the bytes.
-public final class NullEngine: PageEngine {
-    public init() {}
+package final class NullEngine: PageEngine {
+    package init() {}
 
-    public func recognize(task: PageTask, control: PageControl) throws -> PageResult {
+    package func recognize(task: PageTask, control: PageControl) throws -> PageResult {
         try control.checkpoint(task)
         return PageResult.with {
             $0.pageIndex = task.pageIndex
@@ -23,14 +23,14 @@ public final class NullEngine: PageEngine {
 
 /// Takes a fixed time per page without using the CPU (a stand-in for recognition time), then
 /// returns what `NullEngine` returns. Honours cancellation and the deadline while it waits.
-public final class SleepEngine: PageEngine {
-    public let duration: Duration
+package final class SleepEngine: PageEngine {
+    package let duration: Duration
 
-    public init(duration: Duration) {
+    package init(duration: Duration) {
         self.duration = duration
     }
 
-    public func recognize(task: PageTask, control: PageControl) throws -> PageResult {
+    package func recognize(task: PageTask, control: PageControl) throws -> PageResult {
         try control.sleep(for: duration, task)
         return try NullEngine().recognize(task: task, control: control)
     }
@@ -38,9 +38,9 @@ public final class SleepEngine: PageEngine {
 
 /// Kills the whole worker process when it reaches page `page`, as a segfault or the OOM killer
 /// would; the coordinator must then requeue the page and, after `max_attempts`, fail it.
-public final class CrashingEngine: PageEngine {
+package final class CrashingEngine: PageEngine {
     /// How the process dies.
-    public enum Mode: String, Sendable, CaseIterable {
+    package enum Mode: String, Sendable, CaseIterable {
         /// `SIGKILL`, as the OOM killer does: no cleanup, no message, nothing flushed.
         case kill
         /// `abort()` (SIGABRT), as a failed assertion or a C library's abort does.
@@ -49,15 +49,15 @@ public final class CrashingEngine: PageEngine {
         case exit
     }
 
-    public let page: UInt32
-    public let mode: Mode
+    package let page: UInt32
+    package let mode: Mode
 
-    public init(page: UInt32, mode: Mode = .kill) {
+    package init(page: UInt32, mode: Mode = .kill) {
         self.page = page
         self.mode = mode
     }
 
-    public func recognize(task: PageTask, control: PageControl) throws -> PageResult {
+    package func recognize(task: PageTask, control: PageControl) throws -> PageResult {
         if task.pageIndex == page {
             switch mode {
             case .kill: _ = Foundation.kill(getpid(), SIGKILL)
@@ -71,14 +71,14 @@ public final class CrashingEngine: PageEngine {
 
 /// Blocks on page `page` until it is cancelled or its deadline passes (a stuck recognition);
 /// the page then reports CANCELLED or DEADLINE_EXCEEDED.
-public final class HangingEngine: PageEngine {
-    public let page: UInt32
+package final class HangingEngine: PageEngine {
+    package let page: UInt32
 
-    public init(page: UInt32) {
+    package init(page: UInt32) {
         self.page = page
     }
 
-    public func recognize(task: PageTask, control: PageControl) throws -> PageResult {
+    package func recognize(task: PageTask, control: PageControl) throws -> PageResult {
         if task.pageIndex == page {
             try control.waitUntilStopped(task)
         }
@@ -88,14 +88,14 @@ public final class HangingEngine: PageEngine {
 
 /// Blocks on page `page` for good, ignoring cancellation and deadlines: a recognition stuck in
 /// native code that nothing can interrupt (the worker's stuck-engine handling is for this).
-public final class WedgedEngine: PageEngine {
-    public let page: UInt32
+package final class WedgedEngine: PageEngine {
+    package let page: UInt32
 
-    public init(page: UInt32) {
+    package init(page: UInt32) {
         self.page = page
     }
 
-    public func recognize(task: PageTask, control: PageControl) throws -> PageResult {
+    package func recognize(task: PageTask, control: PageControl) throws -> PageResult {
         if task.pageIndex == page {
             while true { Thread.sleep(forTimeInterval: 3600) }
         }
@@ -105,16 +105,16 @@ public final class WedgedEngine: PageEngine {
 
 /// Throws an `OCRError` with `code` on page `page`: INTERNAL (retryable: a crash-like failure)
 /// or INVALID_ARGUMENT (final: garbage input that will never decode).
-public final class FailingEngine: PageEngine {
-    public let page: UInt32
-    public let code: StatusCode
+package final class FailingEngine: PageEngine {
+    package let page: UInt32
+    package let code: StatusCode
 
-    public init(page: UInt32, code: StatusCode = .internal) {
+    package init(page: UInt32, code: StatusCode = .internal) {
         self.page = page
         self.code = code
     }
 
-    public func recognize(task: PageTask, control: PageControl) throws -> PageResult {
+    package func recognize(task: PageTask, control: PageControl) throws -> PageResult {
         if task.pageIndex == page {
             throw OCRError(code, "FailingEngine fails page index \(page) on purpose",
                            file: task.file.isEmpty ? nil : task.file, page: Int(task.pageIndex))
@@ -125,37 +125,37 @@ public final class FailingEngine: PageEngine {
 
 extension PageEngineFactory {
     /// `NullEngine` on every slot.
-    public static let null = PageEngineFactory(name: "null") { _ in NullEngine() }
+    package static let null = PageEngineFactory(name: "null") { _ in NullEngine() }
 
     /// `SleepEngine` on every slot.
-    public static func sleep(_ duration: Duration) -> PageEngineFactory {
+    package static func sleep(_ duration: Duration) -> PageEngineFactory {
         PageEngineFactory(name: "sleep:\(duration.milliseconds)") { _ in SleepEngine(duration: duration) }
     }
 
     /// `CrashingEngine` on every slot.
-    public static func crashing(onPage page: UInt32, mode: CrashingEngine.Mode = .kill) -> PageEngineFactory {
+    package static func crashing(onPage page: UInt32, mode: CrashingEngine.Mode = .kill) -> PageEngineFactory {
         PageEngineFactory(name: "crash-on:\(page):\(mode.rawValue)") { _ in CrashingEngine(page: page, mode: mode) }
     }
 
     /// `HangingEngine` on every slot.
-    public static func hanging(onPage page: UInt32) -> PageEngineFactory {
+    package static func hanging(onPage page: UInt32) -> PageEngineFactory {
         PageEngineFactory(name: "hang-on:\(page)") { _ in HangingEngine(page: page) }
     }
 
     /// `WedgedEngine` on every slot.
-    public static func wedged(onPage page: UInt32) -> PageEngineFactory {
+    package static func wedged(onPage page: UInt32) -> PageEngineFactory {
         PageEngineFactory(name: "wedge-on:\(page)") { _ in WedgedEngine(page: page) }
     }
 
     /// `FailingEngine` on every slot.
-    public static func failing(onPage page: UInt32, code: StatusCode = .internal) -> PageEngineFactory {
+    package static func failing(onPage page: UInt32, code: StatusCode = .internal) -> PageEngineFactory {
         PageEngineFactory(name: "fail-on:\(page):\(code.name.lowercased())") { _ in FailingEngine(page: page, code: code) }
     }
 
     /// Parses an `--engine` value: `null`, `sleep:MS`, `crash-on:N[:kill|abort|exit]`,
     /// `hang-on:N`, `wedge-on:N`, `fail-on:N[:internal|invalid]`. Returns `nil` for anything else (`parse(_:)`
     /// also knows `tesseract`).
-    public static func builtin(_ spec: String) -> PageEngineFactory? {
+    package static func builtin(_ spec: String) -> PageEngineFactory? {
         let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         func page(_ i: Int) -> UInt32? { parts.count > i ? UInt32(parts[i]) : nil }
         switch parts[0] {

@@ -10,7 +10,7 @@ import OCRWire
 ///
 /// Engines poll `control.isCancelled` (or call `control.checkpoint()`) while they work and throw
 /// when it turns true; the runtime turns whatever they throw into a `Status` naming the page.
-public protocol PageEngine: AnyObject {
+package protocol PageEngine: AnyObject {
     /// Recognises `task`'s page. Throws `OCRError` for a page that cannot be served (its code
     /// tells the coordinator whether to retry); any other error becomes INTERNAL.
     func recognize(task: PageTask, control: PageControl) throws -> PageResult
@@ -18,16 +18,16 @@ public protocol PageEngine: AnyObject {
 
 /// Makes the engine of each slot, on that slot's engine thread, and says what the engines can do
 /// (announced in `Ready`).
-public struct PageEngineFactory: Sendable {
+package struct PageEngineFactory: Sendable {
     /// What the engine is, for logs and `--help` ("null", "sleep:50", "tesseract").
-    public var name: String
+    package var name: String
     /// Installed recognition languages, announced to the coordinator.
-    public var languages: [String]
+    package var languages: [String]
     /// Called once per slot, on the slot's engine thread, before the worker announces itself. A
     /// throw fails the worker's startup.
-    public var make: @Sendable (_ slot: Int) throws -> any PageEngine
+    package var make: @Sendable (_ slot: Int) throws -> any PageEngine
 
-    public init(name: String, languages: [String] = [], make: @escaping @Sendable (_ slot: Int) throws -> any PageEngine) {
+    package init(name: String, languages: [String] = [], make: @escaping @Sendable (_ slot: Int) throws -> any PageEngine) {
         self.name = name
         self.languages = languages
         self.make = make
@@ -36,7 +36,7 @@ public struct PageEngineFactory: Sendable {
 
 /// What an engine needs to know while it works on one page: when the page is due and whether it
 /// has been called off. Thread-safe: the worker's socket thread cancels, the engine thread polls.
-public final class PageControl: Sendable {
+package final class PageControl: Sendable {
     /// When the task says the page is due (from its `remaining_ms`, counted from arrival).
     private let taskDeadline: ContinuousClock.Instant?
     /// The worker's own limit on one page's running time (`ocr-worker --max-page-ms`), counted
@@ -57,7 +57,7 @@ public final class PageControl: Sendable {
     /// - Parameters:
     ///   - deadline: when the page is due; `nil` for no limit.
     ///   - maxRunTime: the longest the page may run once an engine thread begins it.
-    public init(deadline: ContinuousClock.Instant? = nil, maxRunTime: Duration? = nil) {
+    package init(deadline: ContinuousClock.Instant? = nil, maxRunTime: Duration? = nil) {
         self.taskDeadline = deadline
         self.maxRunTime = maxRunTime
         self.state = Locked(State())
@@ -66,14 +66,14 @@ public final class PageControl: Sendable {
 
     /// When the page must be done: the task's deadline or, once begun, the end of the worker's
     /// running-time limit, whichever is sooner; `nil` for no limit.
-    public var deadline: ContinuousClock.Instant? {
+    package var deadline: ContinuousClock.Instant? {
         let run = state.withLock { $0.runDeadline }
         guard let run else { return taskDeadline }
         return min(taskDeadline ?? run, run)
     }
 
     /// An engine thread starts the page now: the running-time limit starts counting.
-    public func begin(at now: ContinuousClock.Instant = .now) {
+    package func begin(at now: ContinuousClock.Instant = .now) {
         state.withLock { state in
             guard state.startedAt == nil else { return }
             state.startedAt = now
@@ -85,7 +85,7 @@ public final class PageControl: Sendable {
     /// page was called off (cancelled, or its deadline, whichever came first) and when an engine
     /// began it; `nil` while it may run on, and for a page no engine has begun (one queued
     /// behind long pages is not stuck: the engine that takes it stops at once).
-    public func stopRequested(asOf now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    package func stopRequested(asOf now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let (cancelledAt, startedAt) = state.withLock { ($0.cancelledAt, $0.startedAt) }
         guard let startedAt else { return nil }
         let due = deadline.flatMap { $0 <= now ? $0 : nil }
@@ -96,7 +96,7 @@ public final class PageControl: Sendable {
     /// Calls the page off. `code` is what the page's result will carry: CANCELLED when the
     /// coordinator asked, UNAVAILABLE when the worker gives the page back (connection lost,
     /// shutdown). The first call wins.
-    public func cancel(_ code: StatusCode = .cancelled) {
+    package func cancel(_ code: StatusCode = .cancelled) {
         let hooks = state.withLock { state -> [@Sendable () -> Void] in
             guard state.code == nil else { return [] }
             state.code = code
@@ -114,7 +114,7 @@ public final class PageControl: Sendable {
     /// Runs `hook` when the page is cancelled (at once if it already was), on the cancelling
     /// thread: for engines with a cancellation mechanism of their own (Tesseract's monitor).
     /// The deadline does not call it; pass `deadline` to such engines as well.
-    public func onCancel(_ hook: @escaping @Sendable () -> Void) {
+    package func onCancel(_ hook: @escaping @Sendable () -> Void) {
         let runNow = state.withLock { state -> Bool in
             guard state.code == nil else { return true }
             state.hooks.append(hook)
@@ -125,22 +125,22 @@ public final class PageControl: Sendable {
 
     /// Why the page must stop: the code given to `cancel`, DEADLINE_EXCEEDED once the deadline has
     /// passed, or `nil` while it may go on.
-    public var stopCode: StatusCode? {
+    package var stopCode: StatusCode? {
         if let code = state.withLock({ $0.code }) { return code }
         if let deadline, ContinuousClock.now >= deadline { return .deadlineExceeded }
         return nil
     }
 
     /// `true` once the page was cancelled or its deadline passed: the engine should stop.
-    public var isCancelled: Bool { stopCode != nil }
+    package var isCancelled: Bool { stopCode != nil }
 
     /// Time left before the deadline (never negative), `nil` without a deadline.
-    public var remaining: Duration? {
+    package var remaining: Duration? {
         deadline.map { max(.zero, $0 - ContinuousClock.now) }
     }
 
     /// Throws the `OCRError` for `stopCode` if the page must stop.
-    public func checkpoint(_ task: PageTask) throws(OCRError) {
+    package func checkpoint(_ task: PageTask) throws(OCRError) {
         if let code = stopCode { throw stopError(code, task: task) }
     }
 
@@ -157,13 +157,13 @@ public final class PageControl: Sendable {
 
     /// Waits `duration` without using the CPU, returning early (by throwing) when the page is
     /// cancelled or its deadline passes.
-    public func sleep(for duration: Duration, _ task: PageTask) throws(OCRError) {
+    package func sleep(for duration: Duration, _ task: PageTask) throws(OCRError) {
         try wait(until: ContinuousClock.now + duration, task)
     }
 
     /// Blocks until the page is cancelled or its deadline passes, then throws (a hanging engine).
     /// `limit` bounds the wait anyway, so a forgotten page cannot hold a thread forever.
-    public func waitUntilStopped(_ task: PageTask, limit: Duration = .seconds(3600)) throws(OCRError) {
+    package func waitUntilStopped(_ task: PageTask, limit: Duration = .seconds(3600)) throws(OCRError) {
         try wait(until: ContinuousClock.now + limit, task)
         throw OCRError(.deadlineExceeded, "page was never cancelled within \(limit)", file: task.file, page: Int(task.pageIndex))
     }

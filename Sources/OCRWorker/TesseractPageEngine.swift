@@ -8,18 +8,18 @@ import OCRWire
 /// every page it runs (the Recognizer keeps its initialised Tesseract instances), so models load
 /// once per slot. Cancellation reaches Tesseract's monitor through a `CancellationToken`; the
 /// task's deadline becomes the monitor's deadline.
-public final class TesseractPageEngine: PageEngine {
+package final class TesseractPageEngine: PageEngine {
     private let recognizer: Recognizer
 
     /// Makes the recognizer and, when `warmUp` is given, loads its models now (so the first page
     /// does not pay for it and missing language data fails startup instead of every page).
-    public init(configuration: EngineConfiguration = EngineConfiguration(),
+    package init(configuration: EngineConfiguration = EngineConfiguration(),
                 warmUp: RecognitionOptions? = RecognitionOptions()) throws {
         recognizer = Recognizer(configuration: configuration)
         if let warmUp { try recognizer.prepare(warmUp) }
     }
 
-    public func recognize(task: PageTask, control: PageControl) throws -> PageResult {
+    package func recognize(task: PageTask, control: PageControl) throws -> PageResult {
         let token = CancellationToken()
         control.onCancel { token.cancel() }
         let page = PageDescriptor(file: task.file, filePage: Int(task.filePage), pageIndex: Int(task.pageIndex),
@@ -32,7 +32,7 @@ public final class TesseractPageEngine: PageEngine {
 extension PageEngineFactory {
     /// `TesseractPageEngine` on every slot; announces the installed languages (without `osd`,
     /// which only detects orientation).
-    public static func tesseract(_ configuration: EngineConfiguration = EngineConfiguration()) -> PageEngineFactory {
+    package static func tesseract(_ configuration: EngineConfiguration = EngineConfiguration()) -> PageEngineFactory {
         PageEngineFactory(name: "tesseract", languages: configuration.installedLanguages.filter { $0 != "osd" }) { _ in
             try TesseractPageEngine(configuration: configuration)
         }
@@ -42,7 +42,7 @@ extension PageEngineFactory {
 extension PageEngineFactory {
     /// Parses an `--engine` value: `tesseract` or one of the built-in engines (`builtin(_:)`).
     /// Returns `nil` for anything else.
-    public static func parse(_ spec: String, tesseract configuration: EngineConfiguration = EngineConfiguration()) -> PageEngineFactory? {
+    package static func parse(_ spec: String, tesseract configuration: EngineConfiguration = EngineConfiguration()) -> PageEngineFactory? {
         spec == "tesseract" ? .tesseract(configuration) : builtin(spec)
     }
 }

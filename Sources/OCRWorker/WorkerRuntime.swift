@@ -5,39 +5,39 @@ import OCRTransport
 import OCRWire
 
 /// How a worker joins the cluster. Defaults follow PROTOCOL.md section 2.
-public struct WorkerConfiguration: Sendable {
+package struct WorkerConfiguration: Sendable {
     /// The coordinator's worker endpoint, e.g. `tcp://coordinator:5556`.
-    public var coordinator: String
+    package var coordinator: String
     /// Pages recognised at the same time: one engine thread each. Default: the number of cores.
-    public var slots: Int
+    package var slots: Int
     /// How often the worker heartbeats when it has sent nothing else (announced in `Ready`).
-    public var heartbeatInterval: Duration = .seconds(1)
+    package var heartbeatInterval: Duration = .seconds(1)
     /// Heartbeat intervals of silence after which the coordinator is dead.
-    public var liveness: Int = 3
+    package var liveness: Int = 3
     /// First reconnect delay; doubles on each failed connection up to `reconnectMax`.
-    public var reconnectInitial: Duration = .milliseconds(250)
-    public var reconnectMax: Duration = .seconds(8)
+    package var reconnectInitial: Duration = .milliseconds(250)
+    package var reconnectMax: Duration = .seconds(8)
     /// On SIGTERM, how long held pages may run before they are given back (UNAVAILABLE).
-    public var drainTimeout: Duration = .seconds(30)
+    package var drainTimeout: Duration = .seconds(30)
     /// Announced in `Ready`.
-    public var version: String = WorkerRuntime.version
-    public var hostname: String = WorkerRuntime.localHostname()
-    public var labels: [String: String] = [:]
+    package var version: String = WorkerRuntime.version
+    package var hostname: String = WorkerRuntime.localHostname()
+    package var labels: [String: String] = [:]
     /// CURVE towards the coordinator (its public key and ours); nil: plain TCP.
-    public var security: CurveClientSecurity?
+    package var security: CurveClientSecurity?
     /// Tasks held (queued or running) beyond which new ones are refused with UNAVAILABLE; `nil`:
     /// `slots + 64`, above the coordinator's adaptive window (at most slots + 32 by default).
     /// Announced in `Ready.max_tasks`, so a coordinator never sends more.
-    public var maxHeldTasks: Int?
+    package var maxHeldTasks: Int?
     /// The longest one page may run on an engine thread before it is stopped with
     /// DEADLINE_EXCEEDED (whatever its task allows); nil: no limit of the worker's own.
-    public var maxPageTime: Duration? = .seconds(600)
+    package var maxPageTime: Duration? = .seconds(600)
     /// How long an engine may keep running after its page was asked to stop before the worker
     /// takes it for wedged in native code: it then fails that page, gives back the others and
     /// stops with `WorkerRuntime.wedged` set (ocr-worker exits 70 for its supervisor to restart it).
-    public var stuckGrace: Duration = .seconds(60)
+    package var stuckGrace: Duration = .seconds(60)
 
-    public init(coordinator: String, slots: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    package init(coordinator: String, slots: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.coordinator = coordinator
         self.slots = max(1, slots)
     }
@@ -57,12 +57,12 @@ public struct WorkerConfiguration: Sendable {
 /// The protocol logic lives in `WorkerLink` (a value: events in, directives out); this class only
 /// carries out its directives and feeds it events from the socket, the timer, the engine threads
 /// and `shutdown()`.
-public final class WorkerRuntime: Sendable {
+package final class WorkerRuntime: Sendable {
     /// The ocr-worker version announced in `Ready`.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
-    public let configuration: WorkerConfiguration
-    public let engine: PageEngineFactory
+    package let configuration: WorkerConfiguration
+    package let engine: PageEngineFactory
     let logger: Logger
     private let context: ZMQContext
     private let loop: SocketLoop
@@ -76,10 +76,10 @@ public final class WorkerRuntime: Sendable {
 
     /// Whether the worker stopped because an engine ignored a stop (see
     /// `WorkerConfiguration.stuckGrace`); read it after `wait()`.
-    public var wedged: Bool { wedgedFlag.withLock { $0 } }
+    package var wedged: Bool { wedgedFlag.withLock { $0 } }
 
     /// - Parameter makeUID: fresh connection uids (random and non-zero by default).
-    public init(configuration: WorkerConfiguration, engine: PageEngineFactory, logger: Logger,
+    package init(configuration: WorkerConfiguration, engine: PageEngineFactory, logger: Logger,
                 makeUID: @escaping @Sendable () -> UInt64 = { UInt64.random(in: 1...UInt64.max) }) throws {
         self.configuration = configuration
         self.engine = engine
@@ -103,7 +103,7 @@ public final class WorkerRuntime: Sendable {
 
     /// Makes the engines (one thread per slot, each engine made on its thread), then connects and
     /// sends `Ready`. Throws if an engine cannot be made or the endpoint is malformed.
-    public func start() throws {
+    package func start() throws {
         let first = startCalled.withLock { called -> Bool in
             defer { called = true }
             return !called
@@ -138,7 +138,7 @@ public final class WorkerRuntime: Sendable {
     /// Begins a graceful shutdown from any thread (a signal handler): no new tasks, held pages
     /// finish (up to the drain timeout), their results go out, then `Disconnect`. Calling it
     /// again gives back the pages still running at once.
-    public func shutdown() {
+    package func shutdown() {
         loop.execute { [shell, logger] control in
             shell.process(.shutdown, control: control, runtime: self, logger: logger)
         }
@@ -147,7 +147,7 @@ public final class WorkerRuntime: Sendable {
     /// Blocks until the worker has stopped (drained and disconnected), then releases the engine
     /// threads, the loop and the ZeroMQ context. Idempotent; returns at once if `start` was never
     /// called (or failed).
-    public func wait() {
+    package func wait() {
         if !startCalled.withLock({ $0 }) { stopped.signal() }
         stopped.wait()
         stopped.signal()
@@ -167,7 +167,7 @@ public final class WorkerRuntime: Sendable {
     }
 
     /// `start()` then `wait()`.
-    public func run() throws {
+    package func run() throws {
         try start()
         wait()
     }
@@ -180,7 +180,7 @@ public final class WorkerRuntime: Sendable {
     }
 
     /// This machine's host name (`gethostname`), "" if unknown.
-    public static func localHostname() -> String {
+    package static func localHostname() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return "" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -44,7 +44,7 @@ enum RecognitionFlags {
             guard parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }) else {
                 throw UsageError("--roi expects four numbers 0-1: X,Y,W,H, got '\(roi)'", command: command)
             }
-            o.regionOfInterest = NormalizedRect.with { $0.x = parts[0]; $0.y = parts[1]; $0.width = parts[2]; $0.height = parts[3] }
+            o.regionOfInterest = Ocr_V1_NormalizedRect.with { $0.x = parts[0]; $0.y = parts[1]; $0.width = parts[2]; $0.height = parts[3] }
         }
         if let h = try a.double("--min-text-height", range: 0...1) { o.minimumTextHeight = Float(h) }
         o.detectOnly = a.flag("--detect-only")

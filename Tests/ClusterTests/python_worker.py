@@ -5,11 +5,21 @@ protoc-generated classes). Used by ClusterTests as a peer this build did not wri
 Usage: python_worker.py rogue ENDPOINT PROTO_DIR JOB_ID PAGE_INDEX ATTEMPT
   Says Ready, then sends a TaskResult for a task it was never given (another worker's) and
   prints one JSON object with every command the coordinator sent it, in order.
+       python_worker.py newer ENDPOINT PROTO_DIR TASKS
+  A worker built from a newer proto/: PageResult and Word carry fields this build does not know
+  (added_by_newer_worker = 999, newer_word_field = 998). Answers TASKS tasks, then says
+  Disconnect and prints the tasks it answered as JSON.
+       python_worker.py check-newer - PROTO_DIR HEX
+  Decodes HEX (a PageResult as the client received it) with the newer proto and prints the two
+  fields as JSON.
 """
 import json
 import os
 import random
+import re
+import shutil
 import subprocess
+import time
 import sys
 import tempfile
 
@@ -17,6 +27,16 @@ import zmq
 
 mode, endpoint, proto_dir = sys.argv[1], sys.argv[2], sys.argv[3]
 gen = tempfile.mkdtemp()
+if mode in ("newer", "check-newer"):
+    # A newer contract: copy proto/ and add fields to PageResult and Word.
+    newer = os.path.join(gen, "proto")
+    shutil.copytree(proto_dir, newer)
+    page = os.path.join(newer, "ocr/v1/page.proto")
+    text = open(page).read()
+    text = re.sub(r"(message PageResult \{)", r"\1\n  string added_by_newer_worker = 999;", text)
+    text = re.sub(r"(message Word \{)", r"\1\n  uint32 newer_word_field = 998;", text)
+    open(page, "w").write(text)
+    proto_dir = newer
 protos = [os.path.join("ocr/v1", f) for f in sorted(os.listdir(os.path.join(proto_dir, "ocr/v1"))) if f.endswith(".proto")]
 subprocess.run(["protoc", f"-I{proto_dir}", f"--python_out={gen}", *protos], check=True)
 sys.path.insert(0, gen)
@@ -25,9 +45,10 @@ from ocr.v1 import page_pb2, worker_pb2  # noqa: E402
 SIGNATURE = b"OCRW01"
 ctx = zmq.Context()
 sock = ctx.socket(zmq.DEALER)
-sock.setsockopt(zmq.LINGER, 0)
+sock.setsockopt(zmq.LINGER, 1000)
 sock.setsockopt(zmq.RCVTIMEO, 10000)
-sock.connect(endpoint)
+if mode != "check-newer":
+    sock.connect(endpoint)
 
 
 def send(message):
@@ -64,5 +85,39 @@ if mode == "rogue":
         job_id=job_id, page_index=page_index, attempt=attempt, result=forged)))
     out["after"] = commands_until("disconnect")
     print(json.dumps(out))
+elif mode == "newer":
+    wanted = int(sys.argv[4])
+    send(worker_pb2.WorkerMessage(ready=worker_pb2.Ready(
+        worker_uid=random.getrandbits(63) | 1, slots=1, version="newer", hostname="newer")))
+    answered, last_sent = [], time.monotonic()
+    sock.setsockopt(zmq.RCVTIMEO, 200)
+    deadline = time.monotonic() + 60
+    while len(answered) < wanted and time.monotonic() < deadline:
+        try:
+            message = receive()
+        except zmq.Again:
+            message = None
+        if message is not None and message.HasField("task"):
+            task = message.task
+            word = page_pb2.Word(text="newer", confidence=0.5, newer_word_field=7)
+            line = page_pb2.TextLine(text="newer", words=[word])
+            result = page_pb2.PageResult(page_index=task.page_index, file=task.file, text="newer\n",
+                                         added_by_newer_worker="kept by every hop",
+                                         blocks=[page_pb2.Block(paragraphs=[page_pb2.Paragraph(lines=[line])])])
+            send(worker_pb2.WorkerMessage(result=worker_pb2.TaskResult(
+                job_id=task.job_id, page_index=task.page_index, attempt=task.attempt, result=result)))
+            answered.append({"job_id": task.job_id, "page_index": task.page_index})
+            last_sent = time.monotonic()
+        if time.monotonic() - last_sent > 0.5:
+            send(worker_pb2.WorkerMessage(heartbeat=worker_pb2.Heartbeat()))
+            last_sent = time.monotonic()
+    send(worker_pb2.WorkerMessage(disconnect=worker_pb2.Disconnect(reason="done")))
+    print(json.dumps({"answered": answered}))
+elif mode == "check-newer":
+    result = page_pb2.PageResult()
+    result.ParseFromString(bytes.fromhex(sys.argv[4]))
+    word = result.blocks[0].paragraphs[0].lines[0].words[0]
+    print(json.dumps({"added_by_newer_worker": result.added_by_newer_worker,
+                      "newer_word_field": word.newer_word_field, "text": result.text}))
 else:
     sys.exit(f"unknown mode {mode}")

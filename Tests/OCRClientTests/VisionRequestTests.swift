@@ -67,7 +67,7 @@ import Testing
         #expect(options.languages == "eng+deu+chi_sim+frk+por")
         #expect(options.customWords == ["Zwölfkampf", "OCRmyPDF"])
         #expect(options.minimumTextHeight == 0.05)
-        #expect(options.regionOfInterest == OCRWire.NormalizedRect.with { $0.x = 0.25; $0.y = 0.25; $0.width = 0.5; $0.height = 0.25 })
+        #expect(options.regionOfInterest == Ocr_V1_NormalizedRect.with { $0.x = 0.25; $0.y = 0.25; $0.width = 0.5; $0.height = 0.25 })
         #expect(options.candidates == 10)
         #expect(options.deskew)
 

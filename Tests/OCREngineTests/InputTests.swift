@@ -162,7 +162,7 @@ extension EngineTests {
             opts.candidates = 11
             #expect(await ocrError { _ = try await recognize(Fixtures.page("text.png"), opts) }?.code == .invalidArgument)
             opts = RecognitionOptions()
-            var roi = NormalizedRect()
+            var roi = Ocr_V1_NormalizedRect()
             roi.x = 0.9; roi.width = 0.5; roi.height = 0.5
             opts.regionOfInterest = roi
             #expect(await ocrError { _ = try await recognize(Fixtures.page("text.png"), opts) }?.code == .invalidArgument)

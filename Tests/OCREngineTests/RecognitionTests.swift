@@ -89,7 +89,7 @@ extension EngineTests {
 
         @Test func regionOfInterestLimitsText() async throws {
             var opts = RecognitionOptions()
-            var roi = NormalizedRect()
+            var roi = Ocr_V1_NormalizedRect()
             roi.x = 0; roi.y = 0; roi.width = 1; roi.height = 0.45
             opts.regionOfInterest = roi
             let result = try await recognize(Fixtures.page("text.png"), opts)

@@ -87,9 +87,11 @@ import Testing
         #expect(try RecognitionOptions(serializedBytes: []).languageCorrection == nil)
     }
 
-    @Test func unknownFieldsAreNotReEncoded() throws {
+    @Test func unknownFieldsAreReEncodedAfterTheKnownOnes() throws {
         let s = try Status(serializedBytes: [0x78, 0x01, 0x08, 0x05])
-        #expect(s.serializedBytes() == [0x08, 0x05])
+        #expect(s.code == .notFound)  // 5
+        #expect(s.unknownFields == [0x78, 0x01])
+        #expect(s.serializedBytes() == [0x08, 0x05, 0x78, 0x01])
     }
 
     @Test func concatenatedEncodingsMerge() throws {

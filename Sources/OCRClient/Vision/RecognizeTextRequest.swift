@@ -192,7 +192,7 @@ extension NormalizedRect {
     /// The wire's region of interest: top-left origin, `y = 1 - (y + height)`. Nil (the whole
     /// page) for the full image. Throws INVALID_ARGUMENT for an empty rectangle or one outside 0...1.
     /// Vision: the check `VNRequest.regionOfInterest` makes when performed.
-    public func wireRegionOfInterest() throws(OCRError) -> OCRWire.NormalizedRect? {
+    public func wireRegionOfInterest() throws(OCRError) -> Ocr_V1_NormalizedRect? {
         let tolerance = 1e-9
         guard width > 0, height > 0, minX >= -tolerance, minY >= -tolerance,
               maxX <= 1 + tolerance, maxY <= 1 + tolerance, [x, y, width, height].allSatisfy(\.isFinite) else {
@@ -201,7 +201,7 @@ extension NormalizedRect {
         if abs(x) < tolerance, abs(y) < tolerance, abs(width - 1) < tolerance, abs(height - 1) < tolerance { return nil }
         let clampedX = min(1, max(0, x)), clampedY = min(1, max(0, y))
         let w = min(1 - clampedX, width), h = min(1 - clampedY, height)
-        return OCRWire.NormalizedRect.with {
+        return Ocr_V1_NormalizedRect.with {
             $0.x = clampedX
             $0.y = 1 - (clampedY + h)
             $0.width = w
@@ -210,7 +210,7 @@ extension NormalizedRect {
     }
 
     /// From the wire's top-left-origin rectangle to Vision's bottom-left origin.
-    public init(wire rect: OCRWire.NormalizedRect) {
+    public init(wire rect: Ocr_V1_NormalizedRect) {
         self.init(x: rect.x, y: 1 - (rect.y + rect.height), width: rect.width, height: rect.height)
     }
 

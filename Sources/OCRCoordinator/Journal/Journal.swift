@@ -2,7 +2,7 @@ import OCRPages
 import OCRWire
 
 /// How hard a journal commit waits for the disk (`PRAGMA synchronous` in WAL mode).
-public enum JournalSync: String, Sendable, CaseIterable {
+package enum JournalSync: String, Sendable, CaseIterable {
     /// The WAL is fsynced at checkpoints only. A committed change survives `kill -9` and any
     /// crash of the coordinator process (the bytes are in the OS page cache); an OS crash or
     /// power cut may lose the last commits. The default: DESIGN's failure model is a process
@@ -28,7 +28,7 @@ public enum JournalSync: String, Sendable, CaseIterable {
 /// bytes are dropped (NULL). An eviction is one more row; the rows of evicted jobs are deleted
 /// when the journal is opened (compaction), so a commit while running touches one table page
 /// and no index (cost: see README's status table).
-public final class Journal {
+package final class Journal {
     private let db: SQLiteConnection
     private let startedAtUnixUs: Int64
     private let insertChange: SQLiteStatement
@@ -44,7 +44,7 @@ public final class Journal {
     /// Opens or creates the journal at `path`.
     /// - Parameter startedAtUnixMs: wall-clock time of this process's `now == .zero` (the same
     ///   value the scheduler was given), for re-basing times.
-    public init(path: String, startedAtUnixMs: Int64, sync: JournalSync = .normal) throws(SQLiteError) {
+    package init(path: String, startedAtUnixMs: Int64, sync: JournalSync = .normal) throws(SQLiteError) {
         db = try SQLiteConnection(path: path)
         startedAtUnixUs = startedAtUnixMs * 1000
         // One coordinator per journal: the exclusive lock (taken by the first write below and
@@ -84,7 +84,7 @@ public final class Journal {
     // MARK: Writing
 
     /// Writes `changes` in one transaction; when it returns they are durable (see `JournalSync`).
-    public func append(_ changes: [JobChange]) throws(SQLiteError) {
+    package func append(_ changes: [JobChange]) throws(SQLiteError) {
         guard !changes.isEmpty else { return }
         try begin.run([])
         do throws(SQLiteError) {
@@ -139,7 +139,7 @@ public final class Journal {
     // MARK: Reading
 
     /// Every journaled change in order, with times re-based to this process's start.
-    public func load() throws -> [JobChange] {
+    package func load() throws -> [JobChange] {
         var pagesByJob: [String: [PageDescriptor]] = [:]
         let pages = try db.prepare("SELECT job, idx, file, file_page, format, content FROM pages ORDER BY job, idx")
         try pages.bind([])
@@ -198,7 +198,7 @@ public final class Journal {
 }
 
 /// A journal whose content does not make sense (written by a different version, or damaged).
-public struct JournalError: Error, Sendable, CustomStringConvertible {
-    public var description: String
+package struct JournalError: Error, Sendable, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = "journal: " + description }
 }

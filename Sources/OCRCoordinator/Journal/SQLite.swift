@@ -2,10 +2,10 @@ import CSQLite
 
 /// A SQLite failure: the result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, ...) and the message of
 /// the connection at the time, with what was being done.
-public struct SQLiteError: Error, Sendable, CustomStringConvertible {
-    public var code: Int32
-    public var message: String
-    public var description: String { "sqlite error \(code): \(message)" }
+package struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    package var code: Int32
+    package var message: String
+    package var description: String { "sqlite error \(code): \(message)" }
 }
 
 /// The one Swift file that touches SQLite's C API: a connection and its prepared statements.

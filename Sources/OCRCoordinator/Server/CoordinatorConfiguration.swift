@@ -6,43 +6,43 @@ import OCRWire
 
 /// How a coordinator is started: endpoints, scheduler tunables, limits, and how input files
 /// are split into pages (OCRPages' ``PageSplitter`` unless a test injects another).
-public struct CoordinatorConfiguration: Sendable {
+package struct CoordinatorConfiguration: Sendable {
     /// ROUTER for clients (`--client-endpoint`). `tcp://127.0.0.1:*` picks a free port.
-    public var clientEndpoint = "tcp://*:5555"
+    package var clientEndpoint = "tcp://*:5555"
     /// ROUTER for workers (`--worker-endpoint`).
-    public var workerEndpoint = "tcp://*:5556"
-    public var scheduler = SchedulerSettings()
+    package var workerEndpoint = "tcp://*:5556"
+    package var scheduler = SchedulerSettings()
     /// Largest ZeroMQ message accepted on either socket (`ZMQ_MAXMSGSIZE`).
-    public var maxMessageBytes = 512 << 20
+    package var maxMessageBytes = 512 << 20
     /// A WatchJob stream that has sent nothing for this long gets a progress snapshot, so
     /// clients can tell a slow page from a lost coordinator.
-    public var watchKeepalive: Duration = .seconds(5)
+    package var watchKeepalive: Duration = .seconds(5)
     /// Splits one submitted file into pages (first page index within the job given). Throws
     /// `OCRError` naming the file for corrupt or unsupported input. Called off the I/O thread.
-    public var splitter: @Sendable (InputFile) throws -> [PageDescriptor]
-    public var logger: Logger
+    package var splitter: @Sendable (InputFile) throws -> [PageDescriptor]
+    package var logger: Logger
     /// SQLite write-ahead journal (`--journal PATH`): jobs, pages and results survive a crash
     /// and are restored on start. nil: in memory only.
-    public var journalPath: String?
+    package var journalPath: String?
     /// How hard each journal commit waits for the disk (`--journal-sync`).
-    public var journalSync: JournalSync = .normal
+    package var journalSync: JournalSync = .normal
     /// Submissions split at the same time (each on a thread of the split pool; PDFs run
     /// subprocesses). Default: the number of cores.
-    public var maxConcurrentSplits = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    package var maxConcurrentSplits = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Bytes of submissions being split or waiting to be; beyond, SubmitJob is RESOURCE_EXHAUSTED
     /// (one submission larger than this alone is still taken). Default 1 GiB.
-    public var maxSplittingBytes = 1 << 30
+    package var maxSplittingBytes = 1 << 30
     /// CURVE encryption and key allow-lists on both endpoints (DESIGN section 6); nil: plain TCP.
-    public var security: CurveServerSecurity?
+    package var security: CurveServerSecurity?
 
-    public init(splitter: @escaping @Sendable (InputFile) throws -> [PageDescriptor], logger: Logger) {
+    package init(splitter: @escaping @Sendable (InputFile) throws -> [PageDescriptor], logger: Logger) {
         self.splitter = splitter
         self.logger = logger
     }
 
     /// Splits with OCRPages' ``PageSplitter`` (TIFF directories copied raw, PDFs cut by
     /// `pdfseparate`; nothing decoded).
-    public init(logger: Logger) {
+    package init(logger: Logger) {
         let pages = PageSplitter()
         self.init(splitter: { file in try pages.pages(file: file.name, content: file.content, format: file.format) }, logger: logger)
     }

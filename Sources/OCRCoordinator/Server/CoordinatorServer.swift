@@ -9,10 +9,10 @@ import OCRWire
 /// ROUTER sockets (clients and workers), the scheduler and the watchers, so the state machine
 /// sees one event at a time; splitting submitted files runs on other threads and comes back
 /// through the loop.
-public final class CoordinatorServer: Sendable {
+package final class CoordinatorServer: Sendable {
     /// The endpoints actually bound (real ports when configured with `:*`).
-    public let clientEndpoint: String
-    public let workerEndpoint: String
+    package let clientEndpoint: String
+    package let workerEndpoint: String
     let loop: SocketLoop
     let context: ZMQContext
     let core: CoordinatorCore
@@ -21,7 +21,7 @@ public final class CoordinatorServer: Sendable {
     /// the journal. Throws `TransportError` when an endpoint cannot be bound, `SQLiteError` or
     /// `JournalError` when the journal cannot be opened (another coordinator holds it) or read
     /// (startup failures, not `OCRError`s).
-    public init(_ configuration: CoordinatorConfiguration) throws {
+    package init(_ configuration: CoordinatorConfiguration) throws {
         let context = try ZMQContext()
         let logger = configuration.logger
         let loop = SocketLoop(context: context, name: "ocr.coordinator") { error in
@@ -37,7 +37,7 @@ public final class CoordinatorServer: Sendable {
 
     /// Stops serving: open calls end with UNAVAILABLE, sockets close, the loop thread exits,
     /// and the journal commits what it was given.
-    public func stop() {
+    package func stop() {
         loop.execute { [core] _ in core.shutdown() }
         loop.stop()
         core.journal?.stop()

@@ -10,8 +10,8 @@ import OCRWire
 /// crashed; libzmq's socket monitor says so at once) every call in flight fails with
 /// UNAVAILABLE right away: the server that held them is gone, and callers can re-attach
 /// (`WatchJob` from a page) or retry (with a job key) as soon as the link is back.
-public final class RPCClient: Sendable {
-    public let endpoint: String
+package final class RPCClient: Sendable {
+    package let endpoint: String
     private let loop: SocketLoop
     private let ownsContext: Bool
     private let socketID: SocketID
@@ -41,7 +41,7 @@ public final class RPCClient: Sendable {
     private let pending: Pending
 
     /// Connects to `endpoint` (e.g. "tcp://127.0.0.1:5555").
-    public init(endpoint: String, context: ZMQContext? = nil, configure: @escaping @Sendable (ZMQSocket) throws -> Void = { _ in }) throws {
+    package init(endpoint: String, context: ZMQContext? = nil, configure: @escaping @Sendable (ZMQSocket) throws -> Void = { _ in }) throws {
         let context = try context ?? ZMQContext()
         self.ownsContext = true
         self.endpoint = endpoint
@@ -78,7 +78,7 @@ public final class RPCClient: Sendable {
     }
 
     /// Fails every call in flight with CANCELLED and closes the socket. Idempotent.
-    public func close() {
+    package func close() {
         let wasOpen = state.withLock { s in
             defer { s.closed = true }
             return !s.closed
@@ -98,7 +98,7 @@ public final class RPCClient: Sendable {
 
     /// A unary call. Throws `OCRError` with the server's status, or UNAVAILABLE when nothing
     /// came back within `timeout` (the deadline is also sent to the server).
-    public func unary(_ method: String, request: [UInt8], timeout: Duration = .seconds(30),
+    package func unary(_ method: String, request: [UInt8], timeout: Duration = .seconds(30),
                       metadata: [String: String] = [:]) async throws -> [UInt8] {
         let callID = try nextCallID()
         let header = Self.requestHeader(callID, method, timeout: timeout, metadata: metadata)
@@ -120,7 +120,7 @@ public final class RPCClient: Sendable {
     /// A server-streaming call. The stream ends normally on STREAM_END with OK, throws
     /// `OCRError` on an error status, and throws UNAVAILABLE after `idleTimeout` without any
     /// message. Stopping iteration sends CANCEL.
-    public func serverStream(_ method: String, request: [UInt8], idleTimeout: Duration? = .seconds(60),
+    package func serverStream(_ method: String, request: [UInt8], idleTimeout: Duration? = .seconds(60),
                              metadata: [String: String] = [:]) -> AsyncThrowingStream<[UInt8], any Error> {
         let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream(bufferingPolicy: .unbounded)
         let callID: UInt64

@@ -7,15 +7,15 @@ import OCRWire
 /// It lives on its loop's thread: create it inside `SocketLoop.start` or `execute`. Handlers run
 /// on the loop thread and must not block; they answer through the `RPCServerCall` they get,
 /// at once or later from any thread.
-public final class RPCServer {
+package final class RPCServer {
     /// Runs on the loop thread for each REQUEST whose method has this handler.
-    public typealias Handler = (RPCServerCall) -> Void
+    package typealias Handler = (RPCServerCall) -> Void
 
     /// A call in flight is named by the client's routing identity and its `call_id`.
-    public struct CallKey: Hashable, Sendable, CustomStringConvertible {
-        public let peer: [UInt8]
-        public let callID: UInt64
-        public var description: String { "call \(callID) from \(peer.prefix(8).map { String($0, radix: 16) }.joined())" }
+    package struct CallKey: Hashable, Sendable, CustomStringConvertible {
+        package let peer: [UInt8]
+        package let callID: UInt64
+        package var description: String { "call \(callID) from \(peer.prefix(8).map { String($0, radix: 16) }.joined())" }
     }
 
     struct ActiveCall {
@@ -26,7 +26,7 @@ public final class RPCServer {
     let control: SocketLoop.Control
     let socketID: SocketID
     /// The endpoint actually bound (the real port when bound to `:*`).
-    public let endpoint: String
+    package let endpoint: String
     private var handlers: [String: Handler] = [:]
     private var active: [CallKey: ActiveCall] = [:]
     private let streaming: Set<String>
@@ -36,7 +36,7 @@ public final class RPCServer {
     ///   - maxMessageBytes: messages larger than this are dropped by ZeroMQ (`ZMQ_MAXMSGSIZE`).
     ///   - streamingMethods: methods answered with STREAM_MESSAGE/STREAM_END instead of RESPONSE
     ///     (their CANCEL and deadline replies are STREAM_ENDs).
-    public init(bind endpoint: String, control: SocketLoop.Control, maxMessageBytes: Int = 512 << 20,
+    package init(bind endpoint: String, control: SocketLoop.Control, maxMessageBytes: Int = 512 << 20,
                 streamingMethods: Set<String>, configure: (ZMQSocket) throws -> Void = { _ in }) throws {
         let socket = try control.context.makeSocket(.router)
         try socket.set(.routerMandatory(true))   // a vanished client is an error we can act on, not a silent drop
@@ -53,15 +53,15 @@ public final class RPCServer {
     }
 
     /// Installs the handler for a full method path such as "/ocr.v1.Coordinator/Health".
-    public func handle(_ method: String, _ handler: @escaping Handler) {
+    package func handle(_ method: String, _ handler: @escaping Handler) {
         handlers[method] = handler
     }
 
     /// Number of calls in flight (for status pages and tests).
-    public var activeCallCount: Int { active.count }
+    package var activeCallCount: Int { active.count }
 
     /// Stops every call in flight with `status` (used at shutdown).
-    public func endAll(_ error: OCRError) {
+    package func endAll(_ error: OCRError) {
         for entry in Array(active.values) { entry.call.fail(error) }
     }
 

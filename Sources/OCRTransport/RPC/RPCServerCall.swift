@@ -6,15 +6,15 @@ import OCRWire
 /// (that is why the type is `@unchecked Sendable`: its mutable state is only touched on the loop
 /// thread). After the final answer (a RESPONSE, a STREAM_END, or an error) further answers are
 /// ignored.
-public final class RPCServerCall: @unchecked Sendable {
-    public let key: RPCServer.CallKey
-    public let method: String
-    public let metadata: [String: String]
+package final class RPCServerCall: @unchecked Sendable {
+    package let key: RPCServer.CallKey
+    package let method: String
+    package let metadata: [String: String]
     /// The request message's bytes; decode with `request(as:)`.
-    public let payload: [UInt8]
+    package let payload: [UInt8]
     /// Absolute deadline from the header's `timeout_ms`, if any.
-    public let deadline: ContinuousClock.Instant?
-    public let isStreaming: Bool
+    package let deadline: ContinuousClock.Instant?
+    package let isStreaming: Bool
 
     private unowned let server: RPCServer
     private let loop: SocketLoop
@@ -36,7 +36,7 @@ public final class RPCServerCall: @unchecked Sendable {
 
     /// Decodes the request; a payload that does not parse ends the call with INVALID_ARGUMENT
     /// and returns nil.
-    public func request<M: ProtoMessage>(as type: M.Type) -> M? {
+    package func request<M: ProtoMessage>(as type: M.Type) -> M? {
         do {
             return try M(serializedBytes: payload)
         } catch {
@@ -48,15 +48,15 @@ public final class RPCServerCall: @unchecked Sendable {
     /// Called once, on the loop thread, if the call ends without the handler's final answer:
     /// the client cancelled, the deadline passed, or the client vanished. Set it on the loop
     /// thread (in the handler).
-    public func onCancel(_ body: @escaping () -> Void) {
+    package func onCancel(_ body: @escaping () -> Void) {
         cancelHandler = body
     }
 
     /// Whether the call is still waiting for answers (loop thread only).
-    public var isActive: Bool { !ended }
+    package var isActive: Bool { !ended }
 
     /// The unary answer.
-    public func respond(_ message: some ProtoMessage) {
+    package func respond(_ message: some ProtoMessage) {
         let bytes = message.serializedBytes()
         onLoop { [self] in
             server.send(self, header: header(.response, status: Status()), payload: bytes, final: true)
@@ -64,7 +64,7 @@ public final class RPCServerCall: @unchecked Sendable {
     }
 
     /// One stream message (server-streaming calls).
-    public func send(_ message: some ProtoMessage) {
+    package func send(_ message: some ProtoMessage) {
         let bytes = message.serializedBytes()
         onLoop { [self] in
             server.send(self, header: header(.streamMessage, status: nil), payload: bytes, final: false)
@@ -72,14 +72,14 @@ public final class RPCServerCall: @unchecked Sendable {
     }
 
     /// Ends a stream with OK.
-    public func finish() {
+    package func finish() {
         onLoop { [self] in
             server.send(self, header: header(.streamEnd, status: Status()), payload: [], final: true)
         }
     }
 
     /// Ends the call with an error status: a RESPONSE for unary calls, a STREAM_END for streams.
-    public func fail(_ error: OCRError) {
+    package func fail(_ error: OCRError) {
         onLoop { [self] in
             server.send(self, header: header(isStreaming ? .streamEnd : .response, status: error.status), payload: [], final: true)
         }

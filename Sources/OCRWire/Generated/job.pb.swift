@@ -2,7 +2,7 @@
 // Each field line ends with its .proto declaration so the two can be checked side by side.
 
 /// How the bytes of an input file are encoded. UNSPECIFIED: sniffed from the magic bytes.
-public enum ImageFormat: ProtoEnum, CaseIterable {
+public enum Ocr_V1_ImageFormat: ProtoEnum, CaseIterable {
     case unspecified  // IMAGE_FORMAT_UNSPECIFIED = 0
     case png  // IMAGE_FORMAT_PNG = 1
     case jpeg  // IMAGE_FORMAT_JPEG = 2
@@ -50,10 +50,10 @@ public enum ImageFormat: ProtoEnum, CaseIterable {
         }
     }
 
-    public static let allCases: [ImageFormat] = [.unspecified, .png, .jpeg, .tiff, .pnm, .bmp, .gif, .webp, .jp2, .pdf]
+    public static let allCases: [Ocr_V1_ImageFormat] = [.unspecified, .png, .jpeg, .tiff, .pnm, .bmp, .gif, .webp, .jp2, .pdf]
 }
 
-public enum JobState: ProtoEnum, CaseIterable {
+public enum Ocr_V1_JobState: ProtoEnum, CaseIterable {
     case unspecified  // JOB_STATE_UNSPECIFIED = 0
     /// Accepted, no page started yet.
     case queued  // JOB_STATE_QUEUED = 1
@@ -102,10 +102,10 @@ public enum JobState: ProtoEnum, CaseIterable {
         }
     }
 
-    public static let allCases: [JobState] = [.unspecified, .queued, .running, .succeeded, .partial, .failed, .cancelled, .expired]
+    public static let allCases: [Ocr_V1_JobState] = [.unspecified, .queued, .running, .succeeded, .partial, .failed, .cancelled, .expired]
 }
 
-public enum PageState: ProtoEnum, CaseIterable {
+public enum Ocr_V1_PageState: ProtoEnum, CaseIterable {
     case unspecified  // PAGE_STATE_UNSPECIFIED = 0
     /// Waiting in the queue.
     case pending  // PAGE_STATE_PENDING = 1
@@ -145,17 +145,21 @@ public enum PageState: ProtoEnum, CaseIterable {
         }
     }
 
-    public static let allCases: [PageState] = [.unspecified, .pending, .dispatched, .done, .failed, .cancelled]
+    public static let allCases: [Ocr_V1_PageState] = [.unspecified, .pending, .dispatched, .done, .failed, .cancelled]
 }
 
 /// One submitted file, inline. A directory is submitted as its image files in name order.
-public struct InputFile: ProtoMessage {
+public struct Ocr_V1_InputFile: ProtoMessage {
     /// Name shown in results and errors (usually the path as given).
     public var name: String = ""  // string name = 1
     /// The file's bytes, as stored on disk (compressed form).
     public var content: [UInt8] = []  // bytes content = 2
     /// Optional; sniffed when unspecified.
-    public var format: ImageFormat = .init()  // ImageFormat format = 3
+    public var format: Ocr_V1_ImageFormat = .init()  // ImageFormat format = 3
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -163,6 +167,7 @@ public struct InputFile: ProtoMessage {
         writer.writeString(1, name)
         writer.writeBytes(2, content)
         writer.writeEnum(3, format)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -171,18 +176,18 @@ public struct InputFile: ProtoMessage {
             case 1: name = try reader.readString(tag)
             case 2: content = try reader.readBytes(tag)
             case 3: format = try reader.readEnum(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// A job as GetJob / ListJobs report it.
-public struct Job: ProtoMessage {
+public struct Ocr_V1_Job: ProtoMessage {
     public var jobId: String = ""  // string job_id = 1
     /// The idempotency key it was submitted with, if any.
     public var jobKey: String = ""  // string job_key = 2
-    public var state: JobState = .init()  // JobState state = 3
+    public var state: Ocr_V1_JobState = .init()  // JobState state = 3
     public var pageCount: UInt32 = 0  // uint32 page_count = 4
     public var pagesDone: UInt32 = 0  // uint32 pages_done = 5
     public var pagesFailed: UInt32 = 0  // uint32 pages_failed = 6
@@ -194,10 +199,14 @@ public struct Job: ProtoMessage {
     /// Input file names, in submission order.
     public var files: [String] = []  // repeated string files = 10
     /// Final status once finished.
-    public var status: Status? = nil  // Status status = 11
+    public var status: Ocr_V1_Status? = nil  // Status status = 11
     /// One per page, by page index (packed).
-    public var pageStates: [PageState] = []  // repeated PageState page_states = 12
-    public var options: RecognitionOptions? = nil  // RecognitionOptions options = 13
+    public var pageStates: [Ocr_V1_PageState] = []  // repeated PageState page_states = 12
+    public var options: Ocr_V1_RecognitionOptions? = nil  // RecognitionOptions options = 13
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -215,6 +224,7 @@ public struct Job: ProtoMessage {
         writer.writeMessage(11, status)
         writer.writeRepeatedEnum(12, pageStates)
         writer.writeMessage(13, options)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -233,39 +243,48 @@ public struct Job: ProtoMessage {
             case 11: status = try reader.readMessage(tag, merging: status)
             case 12: try reader.readRepeatedEnum(tag, into: &pageStates)
             case 13: options = try reader.readMessage(tag, merging: options)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// Sent when one page has a result.
-public struct PageCompleted: ProtoMessage {
-    public var result: PageResult? = nil  // PageResult result = 1
+public struct Ocr_V1_PageCompleted: ProtoMessage {
+    public var result: Ocr_V1_PageResult? = nil  // PageResult result = 1
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
         writer.writeMessage(1, result)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
             case 1: result = try reader.readMessage(tag, merging: result)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// Sent when one page failed for good (after its attempts, or non-retryable).
-public struct PageFailed: ProtoMessage {
+public struct Ocr_V1_PageFailed: ProtoMessage {
     public var pageIndex: UInt32 = 0  // uint32 page_index = 1
     public var file: String = ""  // string file = 2
     public var filePage: UInt32 = 0  // uint32 file_page = 3
-    public var status: Status? = nil  // Status status = 4
+    public var status: Ocr_V1_Status? = nil  // Status status = 4
     public var attempts: UInt32 = 0  // uint32 attempts = 5
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -275,6 +294,7 @@ public struct PageFailed: ProtoMessage {
         writer.writeUInt32(3, filePage)
         writer.writeMessage(4, status)
         writer.writeUInt32(5, attempts)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -285,20 +305,24 @@ public struct PageFailed: ProtoMessage {
             case 3: filePage = try reader.readUInt32(tag)
             case 4: status = try reader.readMessage(tag, merging: status)
             case 5: attempts = try reader.readUInt32(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// Sent periodically and whenever counts change.
-public struct JobProgress: ProtoMessage {
+public struct Ocr_V1_JobProgress: ProtoMessage {
     public var pageCount: UInt32 = 0  // uint32 page_count = 1
     public var pagesDone: UInt32 = 0  // uint32 pages_done = 2
     public var pagesFailed: UInt32 = 0  // uint32 pages_failed = 3
     public var pagesRunning: UInt32 = 0  // uint32 pages_running = 4
     /// Over the job's lifetime so far.
     public var pagesPerSecond: Double = 0  // double pages_per_second = 5
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -308,6 +332,7 @@ public struct JobProgress: ProtoMessage {
         writer.writeUInt32(3, pagesFailed)
         writer.writeUInt32(4, pagesRunning)
         writer.writeDouble(5, pagesPerSecond)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -318,18 +343,22 @@ public struct JobProgress: ProtoMessage {
             case 3: pagesFailed = try reader.readUInt32(tag)
             case 4: pagesRunning = try reader.readUInt32(tag)
             case 5: pagesPerSecond = try reader.readDouble(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// The last event of a job: nothing follows.
-public struct JobFinished: ProtoMessage {
-    public var state: JobState = .init()  // JobState state = 1
-    public var status: Status? = nil  // Status status = 2
+public struct Ocr_V1_JobFinished: ProtoMessage {
+    public var state: Ocr_V1_JobState = .init()  // JobState state = 1
+    public var status: Ocr_V1_Status? = nil  // Status status = 2
     public var pagesDone: UInt32 = 0  // uint32 pages_done = 3
     public var pagesFailed: UInt32 = 0  // uint32 pages_failed = 4
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -338,6 +367,7 @@ public struct JobFinished: ProtoMessage {
         writer.writeMessage(2, status)
         writer.writeUInt32(3, pagesDone)
         writer.writeUInt32(4, pagesFailed)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -347,20 +377,20 @@ public struct JobFinished: ProtoMessage {
             case 2: status = try reader.readMessage(tag, merging: status)
             case 3: pagesDone = try reader.readUInt32(tag)
             case 4: pagesFailed = try reader.readUInt32(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// One item of a WatchJob stream.
-public struct JobEvent: ProtoMessage {
+public struct Ocr_V1_JobEvent: ProtoMessage {
     /// The `event` oneof: at most one of these is set.
     public enum Event: Sendable, Equatable {
-        case pageCompleted(PageCompleted)  // message page_completed = 3
-        case pageFailed(PageFailed)  // message page_failed = 4
-        case progress(JobProgress)  // message progress = 5
-        case finished(JobFinished)  // message finished = 6
+        case pageCompleted(Ocr_V1_PageCompleted)  // message page_completed = 3
+        case pageFailed(Ocr_V1_PageFailed)  // message page_failed = 4
+        case progress(Ocr_V1_JobProgress)  // message progress = 5
+        case finished(Ocr_V1_JobFinished)  // message finished = 6
     }
 
     public var jobId: String = ""  // string job_id = 1
@@ -369,28 +399,32 @@ public struct JobEvent: ProtoMessage {
     public var event: Event? = nil
 
     /// `event` when it holds `page_completed`, else nil.
-    public var pageCompleted: PageCompleted? {
+    public var pageCompleted: Ocr_V1_PageCompleted? {
         if case .pageCompleted(let v)? = event { return v }
         return nil
     }
 
     /// `event` when it holds `page_failed`, else nil.
-    public var pageFailed: PageFailed? {
+    public var pageFailed: Ocr_V1_PageFailed? {
         if case .pageFailed(let v)? = event { return v }
         return nil
     }
 
     /// `event` when it holds `progress`, else nil.
-    public var progress: JobProgress? {
+    public var progress: Ocr_V1_JobProgress? {
         if case .progress(let v)? = event { return v }
         return nil
     }
 
     /// `event` when it holds `finished`, else nil.
-    public var finished: JobFinished? {
+    public var finished: Ocr_V1_JobFinished? {
         if case .finished(let v)? = event { return v }
         return nil
     }
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -404,6 +438,7 @@ public struct JobEvent: ProtoMessage {
         case .finished(let v)?: writer.writeMessage(6, v)
         case nil: break
         }
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -415,8 +450,20 @@ public struct JobEvent: ProtoMessage {
             case 4: event = .pageFailed(try reader.readMessage(tag, merging: pageFailed))
             case 5: event = .progress(try reader.readMessage(tag, merging: progress))
             case 6: event = .finished(try reader.readMessage(tag, merging: finished))
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
+
+// Short names for this package's own code; other packages see the namespaced ones.
+package typealias ImageFormat = Ocr_V1_ImageFormat
+package typealias JobState = Ocr_V1_JobState
+package typealias PageState = Ocr_V1_PageState
+package typealias InputFile = Ocr_V1_InputFile
+package typealias Job = Ocr_V1_Job
+package typealias PageCompleted = Ocr_V1_PageCompleted
+package typealias PageFailed = Ocr_V1_PageFailed
+package typealias JobProgress = Ocr_V1_JobProgress
+package typealias JobFinished = Ocr_V1_JobFinished
+package typealias JobEvent = Ocr_V1_JobEvent

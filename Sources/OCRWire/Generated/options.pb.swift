@@ -2,7 +2,7 @@
 // Each field line ends with its .proto declaration so the two can be checked side by side.
 
 /// Vision's VNRequestTextRecognitionLevel.
-public enum RecognitionLevel: ProtoEnum, CaseIterable {
+public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     /// Same as RECOGNITION_LEVEL_ACCURATE.
     case unspecified  // RECOGNITION_LEVEL_UNSPECIFIED = 0
     /// LSTM engine, full models, Tesseract's default internal resolution.
@@ -32,11 +32,11 @@ public enum RecognitionLevel: ProtoEnum, CaseIterable {
         }
     }
 
-    public static let allCases: [RecognitionLevel] = [.unspecified, .accurate, .fast]
+    public static let allCases: [Ocr_V1_RecognitionLevel] = [.unspecified, .accurate, .fast]
 }
 
 /// Binarisation applied before recognition.
-public enum Binarization: ProtoEnum, CaseIterable {
+public enum Ocr_V1_Binarization: ProtoEnum, CaseIterable {
     /// Tesseract's own (Otsu inside the engine).
     case unspecified  // BINARIZATION_UNSPECIFIED = 0
     /// Leptonica Otsu, adaptive tiles.
@@ -70,11 +70,11 @@ public enum Binarization: ProtoEnum, CaseIterable {
         }
     }
 
-    public static let allCases: [Binarization] = [.unspecified, .otsu, .sauvola, .disabled]
+    public static let allCases: [Ocr_V1_Binarization] = [.unspecified, .otsu, .sauvola, .disabled]
 }
 
 /// Tesseract page segmentation modes (tesseract --psm).
-public enum PageSegmentationMode: ProtoEnum, CaseIterable {
+public enum Ocr_V1_PageSegmentationMode: ProtoEnum, CaseIterable {
     /// Same as PSM_AUTO.
     case unspecified  // PSM_UNSPECIFIED = 0
     /// Orientation and script detection only (Tesseract psm 0).
@@ -152,12 +152,12 @@ public enum PageSegmentationMode: ProtoEnum, CaseIterable {
         }
     }
 
-    public static let allCases: [PageSegmentationMode] = [.unspecified, .osdOnly, .autoOsd, .autoOnly, .auto, .singleColumn, .singleBlockVertText, .singleBlock, .singleLine, .singleWord, .circleWord, .singleChar, .sparseText, .sparseTextOsd, .rawLine]
+    public static let allCases: [Ocr_V1_PageSegmentationMode] = [.unspecified, .osdOnly, .autoOsd, .autoOnly, .auto, .singleColumn, .singleBlockVertText, .singleBlock, .singleLine, .singleWord, .circleWord, .singleChar, .sparseText, .sparseTextOsd, .rawLine]
 }
 
 /// A rectangle in normalised image coordinates (0...1), top-left origin. Used for the region of
 /// interest. (The client library offers Vision's bottom-left view and converts.)
-public struct NormalizedRect: ProtoMessage {
+public struct Ocr_V1_NormalizedRect: ProtoMessage {
     /// Left edge, 0...1.
     public var x: Double = 0  // double x = 1
     /// Top edge, 0...1.
@@ -167,6 +167,10 @@ public struct NormalizedRect: ProtoMessage {
     /// 0...1.
     public var height: Double = 0  // double height = 4
 
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
@@ -174,6 +178,7 @@ public struct NormalizedRect: ProtoMessage {
         writer.writeDouble(2, y)
         writer.writeDouble(3, width)
         writer.writeDouble(4, height)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -183,22 +188,27 @@ public struct NormalizedRect: ProtoMessage {
             case 2: y = try reader.readDouble(tag)
             case 3: width = try reader.readDouble(tag)
             case 4: height = try reader.readDouble(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// An inclusive range of 1-based page numbers, as users write them ("3-7"). last = 0: to the end.
-public struct PageRange: ProtoMessage {
+public struct Ocr_V1_PageRange: ProtoMessage {
     public var first: UInt32 = 0  // uint32 first = 1
     public var last: UInt32 = 0  // uint32 last = 2
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
         writer.writeUInt32(1, first)
         writer.writeUInt32(2, last)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -206,23 +216,23 @@ public struct PageRange: ProtoMessage {
             switch tag.number {
             case 1: first = try reader.readUInt32(tag)
             case 2: last = try reader.readUInt32(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
-public struct RecognitionOptions: ProtoMessage {
+public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     /// Tesseract language codes joined with '+', e.g. "eng+deu". Empty: "eng".
     /// Vision: recognitionLanguages.
     public var languages: String = ""  // string languages = 1
     /// Vision: recognitionLevel.
-    public var level: RecognitionLevel = .init()  // RecognitionLevel level = 2
+    public var level: Ocr_V1_RecognitionLevel = .init()  // RecognitionLevel level = 2
     /// Use dictionaries to correct words (Tesseract load_system_dawg/load_freq_dawg).
     /// Vision: usesLanguageCorrection. Default (false in proto3) means "off" is explicit:
     /// the field is `optional` so that unset means "on", as in Vision.
     public var languageCorrection: Bool? = nil  // optional bool language_correction = 3
-    public var pageSegmentationMode: PageSegmentationMode = .init()  // PageSegmentationMode page_segmentation_mode = 4
+    public var pageSegmentationMode: Ocr_V1_PageSegmentationMode = .init()  // PageSegmentationMode page_segmentation_mode = 4
     /// Resolution hint in dots per inch when the image does not say (0: from the file, else 300).
     public var dpi: UInt32 = 0  // uint32 dpi = 5
     /// Candidates per word, 1...10 (0 means 1). Vision: topCandidates(n).
@@ -232,7 +242,7 @@ public struct RecognitionOptions: ProtoMessage {
     /// Only these characters may be recognised (tessedit_char_whitelist). Empty: all.
     public var characterWhitelist: String = ""  // string character_whitelist = 8
     /// Only recognise inside this region. Unset: the whole page. Vision: regionOfInterest.
-    public var regionOfInterest: NormalizedRect? = nil  // NormalizedRect region_of_interest = 9
+    public var regionOfInterest: Ocr_V1_NormalizedRect? = nil  // NormalizedRect region_of_interest = 9
     /// Ignore text smaller than this fraction of the image height (0...1). Vision: minimumTextHeight.
     public var minimumTextHeight: Float = 0  // float minimum_text_height = 10
     /// Layout analysis only: blocks, lines, words, no text. Vision: VNDetectTextRectanglesRequest.
@@ -243,15 +253,19 @@ public struct RecognitionOptions: ProtoMessage {
     public var deskew: Bool = false  // bool deskew = 13
     /// Detect 90/180/270 degree rotation with Tesseract OSD and undo it before recognition.
     public var autoRotate: Bool = false  // bool auto_rotate = 14
-    public var binarization: Binarization = .init()  // Binarization binarization = 15
+    public var binarization: Ocr_V1_Binarization = .init()  // Binarization binarization = 15
     /// Per-page recognition deadline in milliseconds (0: no per-page limit beyond the job timeout).
     public var pageTimeoutMs: UInt32 = 0  // uint32 page_timeout_ms = 16
     /// Only these pages (1-based, inclusive). Empty: every page.
-    public var pageRanges: [PageRange] = []  // repeated PageRange page_ranges = 17
+    public var pageRanges: [Ocr_V1_PageRange] = []  // repeated PageRange page_ranges = 17
     /// Extra words for the dictionary (Tesseract user words). Vision: customWords.
     public var customWords: [String] = []  // repeated string custom_words = 18
     /// Refuse pages larger than this many pixels before decoding them (0: 150,000,000).
     public var maxPagePixels: UInt64 = 0  // uint64 max_page_pixels = 19
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -275,6 +289,7 @@ public struct RecognitionOptions: ProtoMessage {
         writer.writeRepeatedMessage(17, pageRanges)
         writer.writeRepeatedString(18, customWords)
         writer.writeUInt64(19, maxPagePixels)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -299,8 +314,15 @@ public struct RecognitionOptions: ProtoMessage {
             case 17: try reader.readRepeatedMessage(tag, into: &pageRanges)
             case 18: try reader.readRepeatedString(tag, into: &customWords)
             case 19: maxPagePixels = try reader.readUInt64(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
+
+// Short names for this package's own code; other packages see the namespaced ones.
+package typealias RecognitionLevel = Ocr_V1_RecognitionLevel
+package typealias Binarization = Ocr_V1_Binarization
+package typealias PageSegmentationMode = Ocr_V1_PageSegmentationMode
+package typealias PageRange = Ocr_V1_PageRange
+package typealias RecognitionOptions = Ocr_V1_RecognitionOptions

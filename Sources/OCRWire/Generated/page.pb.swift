@@ -2,7 +2,7 @@
 // Each field line ends with its .proto declaration so the two can be checked side by side.
 
 /// Tesseract's PolyBlockType, reduced to what users act on.
-public enum BlockType: ProtoEnum, CaseIterable {
+public enum Ocr_V1_BlockType: ProtoEnum, CaseIterable {
     case unspecified  // BLOCK_TYPE_UNSPECIFIED = 0
     case text  // BLOCK_TYPE_TEXT = 1
     case image  // BLOCK_TYPE_IMAGE = 2
@@ -38,17 +38,21 @@ public enum BlockType: ProtoEnum, CaseIterable {
         }
     }
 
-    public static let allCases: [BlockType] = [.unspecified, .text, .image, .table, .separator, .other]
+    public static let allCases: [Ocr_V1_BlockType] = [.unspecified, .text, .image, .table, .separator, .other]
 }
 
 /// A pixel rectangle in the ORIGINAL page image (before any deskew or rotation), top-left origin,
 /// like Tesseract's and Textract's boxes. Signed and zigzag-encoded: a box mapped back from a
 /// rotated image may start a pixel or two left of or above the page before clamping.
-public struct BoundingBox: ProtoMessage {
+public struct Ocr_V1_BoundingBox: ProtoMessage {
     public var x: Int32 = 0  // sint32 x = 1
     public var y: Int32 = 0  // sint32 y = 2
     public var width: UInt32 = 0  // uint32 width = 3
     public var height: UInt32 = 0  // uint32 height = 4
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -57,6 +61,7 @@ public struct BoundingBox: ProtoMessage {
         writer.writeSInt32(2, y)
         writer.writeUInt32(3, width)
         writer.writeUInt32(4, height)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -66,23 +71,28 @@ public struct BoundingBox: ProtoMessage {
             case 2: y = try reader.readSInt32(tag)
             case 3: width = try reader.readUInt32(tag)
             case 4: height = try reader.readUInt32(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// One alternative reading of a word, as Vision's VNRecognizedText.
-public struct Candidate: ProtoMessage {
+public struct Ocr_V1_Candidate: ProtoMessage {
     public var text: String = ""  // string text = 1
     /// 0...1.
     public var confidence: Float = 0  // float confidence = 2
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, text)
         writer.writeFloat(2, confidence)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -90,18 +100,22 @@ public struct Candidate: ProtoMessage {
             switch tag.number {
             case 1: text = try reader.readString(tag)
             case 2: confidence = try reader.readFloat(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// One character (Tesseract "symbol").
-public struct Symbol: ProtoMessage {
+public struct Ocr_V1_Symbol: ProtoMessage {
     public var text: String = ""  // string text = 1
     /// 0...1.
     public var confidence: Float = 0  // float confidence = 2
-    public var box: BoundingBox? = nil  // BoundingBox box = 3
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -109,6 +123,7 @@ public struct Symbol: ProtoMessage {
         writer.writeString(1, text)
         writer.writeFloat(2, confidence)
         writer.writeMessage(3, box)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -117,23 +132,27 @@ public struct Symbol: ProtoMessage {
             case 1: text = try reader.readString(tag)
             case 2: confidence = try reader.readFloat(tag)
             case 3: box = try reader.readMessage(tag, merging: box)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
-public struct Word: ProtoMessage {
+public struct Ocr_V1_Word: ProtoMessage {
     /// Best reading; empty when the page was detect-only.
     public var text: String = ""  // string text = 1
     /// 0...1.
     public var confidence: Float = 0  // float confidence = 2
-    public var box: BoundingBox? = nil  // BoundingBox box = 3
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
     /// Alternatives, best first, including the best reading itself as the first (at most 10).
-    public var candidates: [Candidate] = []  // repeated Candidate candidates = 4
-    public var symbols: [Symbol] = []  // repeated Symbol symbols = 5
+    public var candidates: [Ocr_V1_Candidate] = []  // repeated Candidate candidates = 4
+    public var symbols: [Ocr_V1_Symbol] = []  // repeated Symbol symbols = 5
     /// Tesseract found the word in a dictionary.
     public var fromDictionary: Bool = false  // bool from_dictionary = 6
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -144,6 +163,7 @@ public struct Word: ProtoMessage {
         writer.writeRepeatedMessage(4, candidates)
         writer.writeRepeatedMessage(5, symbols)
         writer.writeBool(6, fromDictionary)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -155,20 +175,24 @@ public struct Word: ProtoMessage {
             case 4: try reader.readRepeatedMessage(tag, into: &candidates)
             case 5: try reader.readRepeatedMessage(tag, into: &symbols)
             case 6: fromDictionary = try reader.readBool(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
-public struct TextLine: ProtoMessage {
+public struct Ocr_V1_TextLine: ProtoMessage {
     /// Words joined with single spaces.
     public var text: String = ""  // string text = 1
     public var confidence: Float = 0  // float confidence = 2
-    public var box: BoundingBox? = nil  // BoundingBox box = 3
-    public var words: [Word] = []  // repeated Word words = 4
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
+    public var words: [Ocr_V1_Word] = []  // repeated Word words = 4
     /// Baseline as two points x1, y1, x2, y2 in original-image pixels (packed).
     public var baseline: [Int32] = []  // repeated sint32 baseline = 5
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -178,6 +202,7 @@ public struct TextLine: ProtoMessage {
         writer.writeMessage(3, box)
         writer.writeRepeatedMessage(4, words)
         writer.writeRepeatedSInt32(5, baseline)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -188,18 +213,22 @@ public struct TextLine: ProtoMessage {
             case 3: box = try reader.readMessage(tag, merging: box)
             case 4: try reader.readRepeatedMessage(tag, into: &words)
             case 5: try reader.readRepeatedSInt32(tag, into: &baseline)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
-public struct Paragraph: ProtoMessage {
+public struct Ocr_V1_Paragraph: ProtoMessage {
     /// Lines joined with '\n'.
     public var text: String = ""  // string text = 1
     public var confidence: Float = 0  // float confidence = 2
-    public var box: BoundingBox? = nil  // BoundingBox box = 3
-    public var lines: [TextLine] = []  // repeated TextLine lines = 4
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
+    public var lines: [Ocr_V1_TextLine] = []  // repeated TextLine lines = 4
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -208,6 +237,7 @@ public struct Paragraph: ProtoMessage {
         writer.writeFloat(2, confidence)
         writer.writeMessage(3, box)
         writer.writeRepeatedMessage(4, lines)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -217,19 +247,23 @@ public struct Paragraph: ProtoMessage {
             case 2: confidence = try reader.readFloat(tag)
             case 3: box = try reader.readMessage(tag, merging: box)
             case 4: try reader.readRepeatedMessage(tag, into: &lines)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
-public struct Block: ProtoMessage {
+public struct Ocr_V1_Block: ProtoMessage {
     /// Paragraphs joined with "\n\n".
     public var text: String = ""  // string text = 1
     public var confidence: Float = 0  // float confidence = 2
-    public var box: BoundingBox? = nil  // BoundingBox box = 3
-    public var type: BlockType = .init()  // BlockType type = 4
-    public var paragraphs: [Paragraph] = []  // repeated Paragraph paragraphs = 5
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
+    public var type: Ocr_V1_BlockType = .init()  // BlockType type = 4
+    public var paragraphs: [Ocr_V1_Paragraph] = []  // repeated Paragraph paragraphs = 5
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -239,6 +273,7 @@ public struct Block: ProtoMessage {
         writer.writeMessage(3, box)
         writer.writeEnum(4, type)
         writer.writeRepeatedMessage(5, paragraphs)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -249,14 +284,14 @@ public struct Block: ProtoMessage {
             case 3: box = try reader.readMessage(tag, merging: box)
             case 4: type = try reader.readEnum(tag)
             case 5: try reader.readRepeatedMessage(tag, into: &paragraphs)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// Time spent on the page, in microseconds.
-public struct Timings: ProtoMessage {
+public struct Ocr_V1_Timings: ProtoMessage {
     /// Image decode (and PDF rasterisation) time.
     public var decodeUs: UInt64 = 0  // uint64 decode_us = 1
     /// Deskew, rotation, binarisation.
@@ -268,6 +303,10 @@ public struct Timings: ProtoMessage {
     /// Time the task waited on the coordinator before dispatch.
     public var queueUs: UInt64 = 0  // uint64 queue_us = 5
 
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
@@ -276,6 +315,7 @@ public struct Timings: ProtoMessage {
         writer.writeUInt64(3, recognizeUs)
         writer.writeUInt64(4, totalUs)
         writer.writeUInt64(5, queueUs)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -286,13 +326,13 @@ public struct Timings: ProtoMessage {
             case 3: recognizeUs = try reader.readUInt64(tag)
             case 4: totalUs = try reader.readUInt64(tag)
             case 5: queueUs = try reader.readUInt64(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
-public struct PageResult: ProtoMessage {
+public struct Ocr_V1_PageResult: ProtoMessage {
     /// Zero-based index of the page within its job (across all files of the job).
     public var pageIndex: UInt32 = 0  // uint32 page_index = 1
     /// Input file the page came from, and the 1-based page number inside that file.
@@ -308,16 +348,20 @@ public struct PageResult: ProtoMessage {
     public var rotationDegrees: Int32 = 0  // int32 rotation_degrees = 7
     /// Skew angle in degrees that deskew corrected (positive: counter-clockwise). 0 if none.
     public var skewDegrees: Double = 0  // double skew_degrees = 8
-    public var timings: Timings? = nil  // Timings timings = 9
+    public var timings: Ocr_V1_Timings? = nil  // Timings timings = 9
     /// Worker that produced the result (a fresh random id per worker process).
     public var workerUid: UInt64 = 0  // fixed64 worker_uid = 10
-    public var blocks: [Block] = []  // repeated Block blocks = 11
+    public var blocks: [Ocr_V1_Block] = []  // repeated Block blocks = 11
     /// Whole-page text as Tesseract's GetUTF8Text gives it (blocks in reading order).
     public var text: String = ""  // string text = 12
     /// 0...1, Tesseract's mean text confidence.
     public var meanConfidence: Float = 0  // float mean_confidence = 13
     /// Which attempt produced this result (1 for the first).
     public var attempt: UInt32 = 0  // uint32 attempt = 14
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -336,6 +380,7 @@ public struct PageResult: ProtoMessage {
         writer.writeString(12, text)
         writer.writeFloat(13, meanConfidence)
         writer.writeUInt32(14, attempt)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -355,8 +400,20 @@ public struct PageResult: ProtoMessage {
             case 12: text = try reader.readString(tag)
             case 13: meanConfidence = try reader.readFloat(tag)
             case 14: attempt = try reader.readUInt32(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
+
+// Short names for this package's own code; other packages see the namespaced ones.
+package typealias BlockType = Ocr_V1_BlockType
+package typealias BoundingBox = Ocr_V1_BoundingBox
+package typealias Candidate = Ocr_V1_Candidate
+package typealias Symbol = Ocr_V1_Symbol
+package typealias Word = Ocr_V1_Word
+package typealias TextLine = Ocr_V1_TextLine
+package typealias Paragraph = Ocr_V1_Paragraph
+package typealias Block = Ocr_V1_Block
+package typealias Timings = Ocr_V1_Timings
+package typealias PageResult = Ocr_V1_PageResult

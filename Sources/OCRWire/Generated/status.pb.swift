@@ -2,7 +2,7 @@
 // Each field line ends with its .proto declaration so the two can be checked side by side.
 
 /// gRPC status codes (https://grpc.github.io/grpc/core/md_doc_statuscodes.html).
-public enum StatusCode: ProtoEnum, CaseIterable {
+public enum Ocr_V1_StatusCode: ProtoEnum, CaseIterable {
     /// Success.
     case ok  // OK = 0
     /// The caller or a CancelJob stopped the work.
@@ -88,14 +88,14 @@ public enum StatusCode: ProtoEnum, CaseIterable {
         }
     }
 
-    public static let allCases: [StatusCode] = [.ok, .cancelled, .unknown, .invalidArgument, .deadlineExceeded, .notFound, .alreadyExists, .permissionDenied, .resourceExhausted, .failedPrecondition, .aborted, .outOfRange, .unimplemented, .`internal`, .unavailable, .dataLoss, .unauthenticated]
+    public static let allCases: [Ocr_V1_StatusCode] = [.ok, .cancelled, .unknown, .invalidArgument, .deadlineExceeded, .notFound, .alreadyExists, .permissionDenied, .resourceExhausted, .failedPrecondition, .aborted, .outOfRange, .unimplemented, .`internal`, .unavailable, .dataLoss, .unauthenticated]
 }
 
 /// The outcome of a call or of one page. Mirrors google.rpc.Status, plus the file and page an
 /// error concerns so a user with a pile of scans can find the bad one.
-public struct Status: ProtoMessage {
+public struct Ocr_V1_Status: ProtoMessage {
     /// gRPC status code (see StatusCode). Kept as an enum; unknown future codes are preserved.
-    public var code: StatusCode = .init()  // StatusCode code = 1
+    public var code: Ocr_V1_StatusCode = .init()  // StatusCode code = 1
     /// Human-readable English message. Not for programs to parse.
     public var message: String = ""  // string message = 2
     /// Name of the input file the error concerns, as submitted (empty when not about a file).
@@ -106,6 +106,10 @@ public struct Status: ProtoMessage {
     /// Extra machine-readable details (for example "installed_languages" -> "eng,osd").
     public var details: [String: String] = [:]  // map<string, string> details = 5
 
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
@@ -114,6 +118,7 @@ public struct Status: ProtoMessage {
         writer.writeString(3, file)
         writer.writeSInt32(4, pageIndex)
         writer.writeStringMap(5, details)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -124,8 +129,12 @@ public struct Status: ProtoMessage {
             case 3: file = try reader.readString(tag)
             case 4: pageIndex = try reader.readSInt32(tag)
             case 5: try reader.readStringMapEntry(tag, into: &details)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
+
+// Short names for this package's own code; other packages see the namespaced ones.
+package typealias StatusCode = Ocr_V1_StatusCode
+package typealias Status = Ocr_V1_Status

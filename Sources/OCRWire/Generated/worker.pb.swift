@@ -2,7 +2,7 @@
 // Each field line ends with its .proto declaration so the two can be checked side by side.
 
 /// First message of a worker: who it is and what it can take.
-public struct Ready: ProtoMessage {
+public struct Ocr_V1_Ready: ProtoMessage {
     /// A fresh random id per worker process (never reused across restarts), non-zero.
     public var workerUid: UInt64 = 0  // fixed64 worker_uid = 1
     /// Pages it recognises at the same time (engine threads).
@@ -23,6 +23,10 @@ public struct Ready: ProtoMessage {
     /// UNAVAILABLE. The coordinator never sends more than this (0: no limit announced).
     public var maxTasks: UInt32 = 0  // uint32 max_tasks = 8
 
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
@@ -34,6 +38,7 @@ public struct Ready: ProtoMessage {
         writer.writeString(6, hostname)
         writer.writeStringMap(7, labels)
         writer.writeUInt32(8, maxTasks)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -47,7 +52,7 @@ public struct Ready: ProtoMessage {
             case 6: hostname = try reader.readString(tag)
             case 7: try reader.readStringMapEntry(tag, into: &labels)
             case 8: maxTasks = try reader.readUInt32(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
@@ -57,11 +62,15 @@ public struct Ready: ProtoMessage {
 /// which both sides follow from now on: heartbeat at least every `heartbeat_interval_ms`
 /// (the larger of the worker's wish, capped by the coordinator, and the coordinator's own
 /// interval), and take the peer for dead after `liveness` intervals without a message from it.
-public struct Welcome: ProtoMessage {
+public struct Ocr_V1_Welcome: ProtoMessage {
     public var heartbeatIntervalMs: UInt32 = 0  // uint32 heartbeat_interval_ms = 1
     public var liveness: UInt32 = 0  // uint32 liveness = 2
     /// Slots the coordinator counts for this worker (Ready.slots, capped).
     public var slots: UInt32 = 0  // uint32 slots = 3
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -69,6 +78,7 @@ public struct Welcome: ProtoMessage {
         writer.writeUInt32(1, heartbeatIntervalMs)
         writer.writeUInt32(2, liveness)
         writer.writeUInt32(3, slots)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -77,24 +87,29 @@ public struct Welcome: ProtoMessage {
             case 1: heartbeatIntervalMs = try reader.readUInt32(tag)
             case 2: liveness = try reader.readUInt32(tag)
             case 3: slots = try reader.readUInt32(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// Liveness, both directions. Any message also counts as a heartbeat.
-public struct Heartbeat: ProtoMessage {
+public struct Ocr_V1_Heartbeat: ProtoMessage {
     /// Sender's counter; fixed32 so heartbeats are a constant size on the wire.
     public var sequence: UInt32 = 0  // fixed32 sequence = 1
     /// Worker -> coordinator: tasks it currently holds (running or prefetched).
     public var busy: UInt32 = 0  // uint32 busy = 2
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
         writer.writeFixed32(1, sequence)
         writer.writeUInt32(2, busy)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -102,14 +117,14 @@ public struct Heartbeat: ProtoMessage {
             switch tag.number {
             case 1: sequence = try reader.readFixed32(tag)
             case 2: busy = try reader.readUInt32(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// Coordinator -> worker: recognise one page.
-public struct PageTask: ProtoMessage {
+public struct Ocr_V1_PageTask: ProtoMessage {
     public var jobId: String = ""  // string job_id = 1
     /// Zero-based index within the job.
     public var pageIndex: UInt32 = 0  // uint32 page_index = 2
@@ -124,12 +139,16 @@ public struct PageTask: ProtoMessage {
     /// when it has one page. A worker decodes the only page of single-page content whatever
     /// file_page says; content with several pages (a whole multipage file) is decoded at file_page.
     public var content: [UInt8] = []  // bytes content = 6
-    public var format: ImageFormat = .init()  // ImageFormat format = 7
-    public var options: RecognitionOptions? = nil  // RecognitionOptions options = 8
+    public var format: Ocr_V1_ImageFormat = .init()  // ImageFormat format = 7
+    public var options: Ocr_V1_RecognitionOptions? = nil  // RecognitionOptions options = 8
     /// Time left for this page in milliseconds (min of the job deadline and page timeout; 0: none).
     public var remainingMs: UInt64 = 0  // uint64 remaining_ms = 9
     /// How long it waited in the coordinator queue.
     public var queuedUs: UInt64 = 0  // uint64 queued_us = 10
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -144,6 +163,7 @@ public struct PageTask: ProtoMessage {
         writer.writeMessage(8, options)
         writer.writeUInt64(9, remainingMs)
         writer.writeUInt64(10, queuedUs)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -159,7 +179,7 @@ public struct PageTask: ProtoMessage {
             case 8: options = try reader.readMessage(tag, merging: options)
             case 9: remainingMs = try reader.readUInt64(tag)
             case 10: queuedUs = try reader.readUInt64(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
@@ -168,11 +188,11 @@ public struct PageTask: ProtoMessage {
 /// Worker -> coordinator: the outcome of one PageTask, sent once, on the connection the task came
 /// on. A result for a task the coordinator did not give this connection (another worker's, an
 /// unknown job, another attempt, or a second answer) gets Disconnect and is never recorded.
-public struct TaskResult: ProtoMessage {
+public struct Ocr_V1_TaskResult: ProtoMessage {
     /// The `outcome` oneof: at most one of these is set.
     public enum Outcome: Sendable, Equatable {
-        case result(PageResult)  // message result = 4
-        case error(Status)  // message error = 5
+        case result(Ocr_V1_PageResult)  // message result = 4
+        case error(Ocr_V1_Status)  // message error = 5
     }
 
     public var jobId: String = ""  // string job_id = 1
@@ -181,16 +201,20 @@ public struct TaskResult: ProtoMessage {
     public var outcome: Outcome? = nil
 
     /// `outcome` when it holds `result`, else nil.
-    public var result: PageResult? {
+    public var result: Ocr_V1_PageResult? {
         if case .result(let v)? = outcome { return v }
         return nil
     }
 
     /// `outcome` when it holds `error`, else nil.
-    public var error: Status? {
+    public var error: Ocr_V1_Status? {
         if case .error(let v)? = outcome { return v }
         return nil
     }
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -203,6 +227,7 @@ public struct TaskResult: ProtoMessage {
         case .error(let v)?: writer.writeMessage(5, v)
         case nil: break
         }
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -213,7 +238,7 @@ public struct TaskResult: ProtoMessage {
             case 3: attempt = try reader.readUInt32(tag)
             case 4: outcome = .result(try reader.readMessage(tag, merging: result))
             case 5: outcome = .error(try reader.readMessage(tag, merging: error))
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
@@ -221,15 +246,20 @@ public struct TaskResult: ProtoMessage {
 
 /// Coordinator -> worker: stop a page (job cancelled or expired). The worker answers with a
 /// TaskResult carrying CANCELLED or DEADLINE_EXCEEDED, or the result if it was already done.
-public struct CancelTask: ProtoMessage {
+public struct Ocr_V1_CancelTask: ProtoMessage {
     public var jobId: String = ""  // string job_id = 1
     public var pageIndex: UInt32 = 0  // uint32 page_index = 2
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, jobId)
         writer.writeUInt32(2, pageIndex)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -237,66 +267,75 @@ public struct CancelTask: ProtoMessage {
             switch tag.number {
             case 1: jobId = try reader.readString(tag)
             case 2: pageIndex = try reader.readUInt32(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
 /// Either direction: the sender is going away. A worker that receives it reconnects afresh.
-public struct Disconnect: ProtoMessage {
+public struct Ocr_V1_Disconnect: ProtoMessage {
     public var reason: String = ""  // string reason = 1
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, reason)
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
             case 1: reason = try reader.readString(tag)
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
-public struct WorkerMessage: ProtoMessage {
+public struct Ocr_V1_WorkerMessage: ProtoMessage {
     /// The `command` oneof: at most one of these is set.
     public enum Command: Sendable, Equatable {
-        case ready(Ready)  // message ready = 1
-        case heartbeat(Heartbeat)  // message heartbeat = 2
-        case result(TaskResult)  // message result = 3
-        case disconnect(Disconnect)  // message disconnect = 4
+        case ready(Ocr_V1_Ready)  // message ready = 1
+        case heartbeat(Ocr_V1_Heartbeat)  // message heartbeat = 2
+        case result(Ocr_V1_TaskResult)  // message result = 3
+        case disconnect(Ocr_V1_Disconnect)  // message disconnect = 4
     }
 
     public var command: Command? = nil
 
     /// `command` when it holds `ready`, else nil.
-    public var ready: Ready? {
+    public var ready: Ocr_V1_Ready? {
         if case .ready(let v)? = command { return v }
         return nil
     }
 
     /// `command` when it holds `heartbeat`, else nil.
-    public var heartbeat: Heartbeat? {
+    public var heartbeat: Ocr_V1_Heartbeat? {
         if case .heartbeat(let v)? = command { return v }
         return nil
     }
 
     /// `command` when it holds `result`, else nil.
-    public var result: TaskResult? {
+    public var result: Ocr_V1_TaskResult? {
         if case .result(let v)? = command { return v }
         return nil
     }
 
     /// `command` when it holds `disconnect`, else nil.
-    public var disconnect: Disconnect? {
+    public var disconnect: Ocr_V1_Disconnect? {
         if case .disconnect(let v)? = command { return v }
         return nil
     }
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -308,6 +347,7 @@ public struct WorkerMessage: ProtoMessage {
         case .disconnect(let v)?: writer.writeMessage(4, v)
         case nil: break
         }
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -317,53 +357,57 @@ public struct WorkerMessage: ProtoMessage {
             case 2: command = .heartbeat(try reader.readMessage(tag, merging: heartbeat))
             case 3: command = .result(try reader.readMessage(tag, merging: result))
             case 4: command = .disconnect(try reader.readMessage(tag, merging: disconnect))
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
 
-public struct CoordinatorMessage: ProtoMessage {
+public struct Ocr_V1_CoordinatorMessage: ProtoMessage {
     /// The `command` oneof: at most one of these is set.
     public enum Command: Sendable, Equatable {
-        case task(PageTask)  // message task = 1
-        case heartbeat(Heartbeat)  // message heartbeat = 2
-        case cancel(CancelTask)  // message cancel = 3
-        case disconnect(Disconnect)  // message disconnect = 4
-        case welcome(Welcome)  // message welcome = 5
+        case task(Ocr_V1_PageTask)  // message task = 1
+        case heartbeat(Ocr_V1_Heartbeat)  // message heartbeat = 2
+        case cancel(Ocr_V1_CancelTask)  // message cancel = 3
+        case disconnect(Ocr_V1_Disconnect)  // message disconnect = 4
+        case welcome(Ocr_V1_Welcome)  // message welcome = 5
     }
 
     public var command: Command? = nil
 
     /// `command` when it holds `task`, else nil.
-    public var task: PageTask? {
+    public var task: Ocr_V1_PageTask? {
         if case .task(let v)? = command { return v }
         return nil
     }
 
     /// `command` when it holds `heartbeat`, else nil.
-    public var heartbeat: Heartbeat? {
+    public var heartbeat: Ocr_V1_Heartbeat? {
         if case .heartbeat(let v)? = command { return v }
         return nil
     }
 
     /// `command` when it holds `cancel`, else nil.
-    public var cancel: CancelTask? {
+    public var cancel: Ocr_V1_CancelTask? {
         if case .cancel(let v)? = command { return v }
         return nil
     }
 
     /// `command` when it holds `disconnect`, else nil.
-    public var disconnect: Disconnect? {
+    public var disconnect: Ocr_V1_Disconnect? {
         if case .disconnect(let v)? = command { return v }
         return nil
     }
 
     /// `command` when it holds `welcome`, else nil.
-    public var welcome: Welcome? {
+    public var welcome: Ocr_V1_Welcome? {
         if case .welcome(let v)? = command { return v }
         return nil
     }
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
 
     public init() {}
 
@@ -376,6 +420,7 @@ public struct CoordinatorMessage: ProtoMessage {
         case .welcome(let v)?: writer.writeMessage(5, v)
         case nil: break
         }
+        writer.writeUnknown(unknownFields)
     }
 
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
@@ -386,8 +431,19 @@ public struct CoordinatorMessage: ProtoMessage {
             case 3: command = .cancel(try reader.readMessage(tag, merging: cancel))
             case 4: command = .disconnect(try reader.readMessage(tag, merging: disconnect))
             case 5: command = .welcome(try reader.readMessage(tag, merging: welcome))
-            default: try reader.skip(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
     }
 }
+
+// Short names for this package's own code; other packages see the namespaced ones.
+package typealias Ready = Ocr_V1_Ready
+package typealias Welcome = Ocr_V1_Welcome
+package typealias Heartbeat = Ocr_V1_Heartbeat
+package typealias PageTask = Ocr_V1_PageTask
+package typealias TaskResult = Ocr_V1_TaskResult
+package typealias CancelTask = Ocr_V1_CancelTask
+package typealias Disconnect = Ocr_V1_Disconnect
+package typealias WorkerMessage = Ocr_V1_WorkerMessage
+package typealias CoordinatorMessage = Ocr_V1_CoordinatorMessage

@@ -86,11 +86,12 @@ public struct ProtoReader {
     @inline(__always)
     public mutating func nextTag() throws(WireDecodingError) -> FieldTag? {
         guard position < limit else { return nil }
+        let start = position
         let key = try readVarint()
         let number = key >> 3
         guard number > 0, number <= UInt64(WireLimits.maxFieldNumber) else { throw .invalidFieldNumber(number) }
         guard let wireType = WireType(rawValue: UInt8(key & 7)) else { throw .invalidWireType(UInt8(key & 7)) }
-        return FieldTag(number: Int(number), wireType: wireType)
+        return FieldTag(number: Int(number), wireType: wireType, start: start)
     }
 
     /// Skips a field this message does not know (or no longer knows).
@@ -103,6 +104,13 @@ public struct ProtoReader {
         case .startGroup: try skipGroup(number: tag.number)
         case .endGroup: throw .malformedGroup
         }
+    }
+
+    /// Skips a field this message does not know, appending its bytes (key and value, exactly as
+    /// they came) to `unknown` so that encoding the message again writes them back.
+    public mutating func skip(_ tag: FieldTag, keepingIn unknown: inout [UInt8]) throws(WireDecodingError) {
+        try skip(tag)
+        unknown.append(contentsOf: UnsafeRawBufferPointer(rebasing: base[tag.start..<position]))
     }
 
     private mutating func skipGroup(number: Int) throws(WireDecodingError) {

@@ -100,6 +100,16 @@ public struct ProtoWriter: ~Copyable {
         count += bytes.count
     }
 
+    /// Writes back the bytes of fields the message did not know (`unknownFields`), as they came.
+    public mutating func writeUnknown(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBufferPointer { buffer in
+            reserve(buffer.count)
+            (storage + count).update(from: buffer.baseAddress!, count: buffer.count)
+            count += buffer.count
+        }
+    }
+
     @inline(__always)
     mutating func appendLengthDelimited(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { appendLengthDelimited($0) }

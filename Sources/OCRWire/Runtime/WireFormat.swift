@@ -13,6 +13,8 @@ public enum WireType: UInt8, Sendable {
 public struct FieldTag: Sendable, Equatable {
     public let number: Int
     public let wireType: WireType
+    /// Offset of the key in the message's bytes (where an unknown field's bytes begin).
+    let start: Int
 }
 
 /// Limits the decoder enforces on untrusted input.

@@ -6,7 +6,7 @@ struct Fixture: Sendable {
     var id: String
     var message: any ProtoMessage
     /// Full proto name, e.g. "ocr.v1.PageResult" (every message is top-level in package ocr.v1).
-    var typeName: String { "ocr.v1.\(type(of: message))" }
+    var typeName: String { "ocr.v1." + String(describing: type(of: message)).replacingOccurrences(of: "Ocr_V1_", with: "") }
 
     init(_ id: String, _ message: any ProtoMessage) {
         self.id = id
@@ -125,8 +125,8 @@ enum Fixtures {
 
     // MARK: options.proto
 
-    static func normalizedRect() -> NormalizedRect {
-        NormalizedRect.with { $0.x = -0.0; $0.y = .infinity; $0.width = -.infinity; $0.height = Sample.nanDouble }
+    static func normalizedRect() -> Ocr_V1_NormalizedRect {
+        Ocr_V1_NormalizedRect.with { $0.x = -0.0; $0.y = .infinity; $0.width = -.infinity; $0.height = Sample.nanDouble }
     }
 
     static func options(correction: Bool = false) -> RecognitionOptions {
@@ -273,7 +273,7 @@ enum Fixtures {
         Fixture("Status-unknown-code", status(.unrecognized(Int32.max))),
         Fixture("RpcHeader", rpcHeader()),
         Fixture("NormalizedRect", normalizedRect()),
-        Fixture("NormalizedRect-extremes", NormalizedRect.with {
+        Fixture("NormalizedRect-extremes", Ocr_V1_NormalizedRect.with {
             $0.x = Double.leastNonzeroMagnitude; $0.y = Double.greatestFiniteMagnitude; $0.width = 0.1; $0.height = -1e-300
         }),
         Fixture("PageRange", PageRange.with { $0.first = UInt32.max; $0.last = 1 }),

@@ -1,0 +1,61 @@
+import OCRTransport
+import OCRWire
+
+// The wire and CURVE types this library's API takes and returns, under their short names, so that
+// `import OCRClient` alone is enough to use it. They are OCRWire's namespaced types
+// (`Ocr_V1_...`, as swift-protobuf names them); importing OCRWire as well is fine, since these
+// are the same types. The wire's NormalizedRect (top-left origin) is not here: this library's
+// `NormalizedRect` is Vision's (bottom-left origin), and `Ocr_V1_NormalizedRect` is the wire's.
+
+/// An error with a gRPC status code and the file and page it concerns.
+public typealias OCRError = OCRWire.OCRError
+/// gRPC's status codes (`OCRError.code`).
+public typealias StatusCode = Ocr_V1_StatusCode
+/// A status as it travels on the wire (`PageFailed.status`, `JobFinished.status`).
+public typealias Status = Ocr_V1_Status
+
+/// How pages are recognised (languages, level, candidates, preprocessing, page ranges, ...).
+public typealias RecognitionOptions = Ocr_V1_RecognitionOptions
+public typealias RecognitionLevel = Ocr_V1_RecognitionLevel
+public typealias Binarization = Ocr_V1_Binarization
+public typealias PageSegmentationMode = Ocr_V1_PageSegmentationMode
+public typealias PageRange = Ocr_V1_PageRange
+/// One submitted file (name and bytes).
+public typealias InputFile = Ocr_V1_InputFile
+public typealias ImageFormat = Ocr_V1_ImageFormat
+
+/// A job as the coordinator reports it, and its events.
+public typealias SubmitJobResponse = Ocr_V1_SubmitJobResponse
+public typealias Job = Ocr_V1_Job
+public typealias JobState = Ocr_V1_JobState
+public typealias PageState = Ocr_V1_PageState
+public typealias JobEvent = Ocr_V1_JobEvent
+public typealias PageCompleted = Ocr_V1_PageCompleted
+public typealias PageFailed = Ocr_V1_PageFailed
+public typealias JobProgress = Ocr_V1_JobProgress
+public typealias JobFinished = Ocr_V1_JobFinished
+public typealias ListJobsResponse = Ocr_V1_ListJobsResponse
+public typealias ClusterStatusResponse = Ocr_V1_ClusterStatusResponse
+public typealias WorkerInfo = Ocr_V1_WorkerInfo
+public typealias HealthCheckResponse = Ocr_V1_HealthCheckResponse
+
+/// One recognised page: blocks, paragraphs, lines, words and symbols with boxes and confidences.
+public typealias PageResult = Ocr_V1_PageResult
+public typealias Block = Ocr_V1_Block
+public typealias BlockType = Ocr_V1_BlockType
+public typealias Paragraph = Ocr_V1_Paragraph
+public typealias TextLine = Ocr_V1_TextLine
+public typealias Word = Ocr_V1_Word
+public typealias Symbol = Ocr_V1_Symbol
+public typealias Candidate = Ocr_V1_Candidate
+/// A pixel box, top-left origin (as Tesseract and Textract report them).
+public typealias BoundingBox = Ocr_V1_BoundingBox
+public typealias Timings = Ocr_V1_Timings
+
+/// CURVE towards a coordinator that requires it: its public key and this client's key pair.
+public typealias CurveClientSecurity = OCRTransport.CurveClientSecurity
+public typealias CurveKey = OCRTransport.CurveKey
+public typealias CurveKeyPair = OCRTransport.CurveKeyPair
+/// Reads and writes CURVE key files (`ocr-coordinator keygen`).
+public typealias CurveKeyFile = OCRTransport.CurveKeyFile
+public typealias TransportError = OCRTransport.TransportError
