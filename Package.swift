@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // ocr-cluster: a Swift OCR worker cluster for Linux. Layers, one direction only:
-// CZeroMQ/CTesseract/CTIFF/CSQLite -> OCRWire -> OCRTransport, OCRPages -> OCREngine -> OCRCoordinator/OCRWorker -> OCRClient -> executables.
+// CZeroMQ, CTesseract, CTIFF, CSQLite -> OCRWire -> OCRZeroMQ -> OCRRPC; OCRPages -> OCREngine; then OCRCoordinator, OCRWorker, OCRClient -> executables (README: "How the code is laid out").
 // OCRLog and OCRCommandLine are leaf utilities (logging, option parsing) any layer may use.
 import PackageDescription
 
@@ -17,32 +17,38 @@ let package = Package(
         .executable(name: "ocr-bench", targets: ["ocr-bench"]),
     ],
     targets: [
-        .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
+        // No pkgConfig: libzmq.pc adds `-isystem /usr/include/mit-krb5`, which SwiftPM refuses with a
+        // warning; zmq.h is in /usr/include and the module map links libzmq.
+        .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "OCRLog"),
         .target(name: "OCRCommandLine"),
         .target(name: "OCRWire"),
-        .target(name: "OCRTransport", dependencies: ["CZeroMQ", "OCRWire"]),
+        .target(name: "OCRZeroMQ", dependencies: ["CZeroMQ"]),
+        .target(name: "OCRRPC", dependencies: ["OCRZeroMQ", "OCRWire"]),
         .target(name: "OCRPages", dependencies: ["OCRWire", "CTIFF"]),
         .target(name: "OCREngine", dependencies: ["OCRWire", "OCRPages", "CTesseract"]),
-        .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRTransport", "OCRPages", "OCRLog", "CSQLite"]),
-        .target(name: "OCRWorker", dependencies: ["OCRTransport", "OCREngine", "OCRPages", "OCRWire", "OCRLog"]),
-        .target(name: "OCRClient", dependencies: ["OCRWire", "OCRTransport"]),
+        .target(name: "OCRCoordinator", dependencies: ["OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "CSQLite"]),
+        .target(name: "OCRWorker", dependencies: ["OCRZeroMQ", "OCREngine", "OCRPages", "OCRWire", "OCRLog"]),
+        .target(name: "OCRClient", dependencies: ["OCRWire", "OCRZeroMQ", "OCRRPC"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRLog"]),
-        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRTransport", "OCRCommandLine", "OCRLog"]),
-        .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRTransport", "OCRCommandLine", "OCRLog", "OCRWire"]),
-        .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRTransport", "OCRCommandLine", "OCRLog"]),
-        .executableTarget(name: "ocr-bench", dependencies: ["OCRClient", "OCRTransport", "OCRWire", "OCREngine", "OCRPages"]),
+        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire"]),
+        .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-bench", dependencies: ["OCRClient", "OCRZeroMQ", "OCRWire", "OCREngine", "OCRPages"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
-        .testTarget(name: "OCRTransportTests", dependencies: ["OCRTransport", "OCRWire"]),
+        // Helpers every test tier shares: bounded waits, shared values, processes.
+        .target(name: "OCRTestSupport", dependencies: ["OCRZeroMQ"], path: "Tests/OCRTestSupport"),
+        .testTarget(name: "OCRZeroMQTests", dependencies: ["OCRZeroMQ", "OCRTestSupport"]),
+        .testTarget(name: "OCRRPCTests", dependencies: ["OCRRPC", "OCRZeroMQ", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPages", "OCRWire"]),
-        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRPages", "OCRClient", "OCRTransport", "OCRLog"]),
-        .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCREngine", "OCRTransport", "OCRWire", "OCRLog"]),
+        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
+        .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire"],
                     exclude: ["python_client.py", "python_worker.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),

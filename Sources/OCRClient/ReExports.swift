@@ -1,4 +1,4 @@
-import OCRTransport
+import OCRZeroMQ
 import OCRWire
 
 // The wire and CURVE types this library's API takes and returns, under their short names, so that
@@ -53,9 +53,9 @@ public typealias BoundingBox = Ocr_V1_BoundingBox
 public typealias Timings = Ocr_V1_Timings
 
 /// CURVE towards a coordinator that requires it: its public key and this client's key pair.
-public typealias CurveClientSecurity = OCRTransport.CurveClientSecurity
-public typealias CurveKey = OCRTransport.CurveKey
-public typealias CurveKeyPair = OCRTransport.CurveKeyPair
+public typealias CurveClientSecurity = OCRZeroMQ.CurveClientSecurity
+public typealias CurveKey = OCRZeroMQ.CurveKey
+public typealias CurveKeyPair = OCRZeroMQ.CurveKeyPair
 /// Reads and writes CURVE key files (`ocr-coordinator keygen`).
-public typealias CurveKeyFile = OCRTransport.CurveKeyFile
-public typealias TransportError = OCRTransport.TransportError
+public typealias CurveKeyFile = OCRZeroMQ.CurveKeyFile
+public typealias TransportError = OCRZeroMQ.TransportError

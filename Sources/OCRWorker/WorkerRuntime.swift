@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import OCRLog
-import OCRTransport
+import OCRZeroMQ
 import OCRWire
 
 /// How a worker joins the cluster. Defaults follow PROTOCOL.md section 2.

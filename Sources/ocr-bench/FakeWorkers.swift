@@ -1,5 +1,5 @@
 import Foundation
-import OCRTransport
+import OCRZeroMQ
 import OCRWire
 
 /// Many lightweight worker connections in one process, for the scale benchmark: each is a real

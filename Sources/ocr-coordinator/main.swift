@@ -5,7 +5,7 @@ import Foundation
 import OCRCommandLine
 import OCRCoordinator
 import OCRLog
-import OCRTransport
+import OCRZeroMQ
 
 // Before any thread starts: a SIGTERM during startup waits for the handler (see ShutdownSignals).
 ShutdownSignals.block()

@@ -3,7 +3,7 @@ import OCRClient
 import OCRCommandLine
 import OCRLocalCluster
 import OCRLog
-import OCRTransport
+import OCRZeroMQ
 import OCRWire
 import OCRWorker
 

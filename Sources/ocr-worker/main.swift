@@ -4,7 +4,7 @@ import Foundation
 import OCRCommandLine
 import OCREngine
 import OCRLog
-import OCRTransport
+import OCRZeroMQ
 import OCRWorker
 
 // Before any thread starts: a SIGTERM during startup waits for the handler below (see ShutdownSignals).

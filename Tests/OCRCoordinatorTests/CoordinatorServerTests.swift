@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import OCRClient
 import OCRLog
-import OCRTransport
+import OCRZeroMQ
 import OCRWire
 @testable import OCRCoordinator
 

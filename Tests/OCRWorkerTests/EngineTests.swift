@@ -1,4 +1,4 @@
-import OCRTransport
+import OCRZeroMQ
 import Foundation
 import OCREngine
 import OCRWire

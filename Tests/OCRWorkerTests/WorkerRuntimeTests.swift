@@ -1,6 +1,6 @@
 import Foundation
 import OCRLog
-import OCRTransport
+import OCRZeroMQ
 import OCRWire
 import Testing
 @testable import OCRWorker

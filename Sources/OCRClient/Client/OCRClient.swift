@@ -1,5 +1,6 @@
 import Foundation
-import OCRTransport
+import OCRRPC
+import OCRZeroMQ
 import OCRWire
 
 /// The Swift client of an ocr-cluster coordinator: submit scans, watch them progress, fetch the

@@ -1,7 +1,7 @@
 import Foundation
 import OCRLog
 import OCRPages
-import OCRTransport
+import OCRZeroMQ
 import OCRWire
 
 /// How a coordinator is started: endpoints, scheduler tunables, limits, and how input files

@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 import OCRLog
 import OCRPages
-import OCRTransport
+import OCRRPC
+import OCRZeroMQ
 import OCRWire
 
 /// A running coordinator: the shell around `Scheduler`. One `SocketLoop` thread owns both

@@ -1,7 +1,9 @@
 import Foundation
+import OCRTestSupport
 import OCRWire
 import Testing
-@testable import OCRTransport
+@testable import OCRRPC
+@testable import OCRZeroMQ
 
 @Suite("Typed envelopes over OCRWire messages")
 struct TypedEnvelopeTests {

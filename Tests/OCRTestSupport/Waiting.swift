@@ -1,23 +1,27 @@
 import Dispatch
 import Foundation
 import Testing
-@testable import OCRTransport
+import OCRZeroMQ
+import Synchronization
+
+// Shared by the test targets: waiting with a bound that only a failing test reaches, and a
+// value shared between a test and the threads it starts.
 
 /// Generous upper bound for anything that should take milliseconds; only hit when a test fails.
-let generous: DispatchTimeInterval = .seconds(20)
+package let generous: DispatchTimeInterval = .seconds(20)
 
 /// A value shared between the test thread and a loop thread.
-final class Box<Value: Sendable>: Sendable {
-    let value: Locked<Value>
-    init(_ value: Value) { self.value = Locked(value) }
-    func with<R: Sendable>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
-    var current: Value { value.withLock { $0 } }
+package final class Box<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    package init(_ value: Value) { self.value = Mutex(value) }
+    package func with<R: Sendable>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
+    package var current: Value { value.withLock { $0 } }
 }
 
 /// Runs `body` on its own thread and waits for it at most `timeout`. Returns `false` (and
 /// records an issue) if it did not finish: the test fails instead of hanging the suite.
 @discardableResult
-func finishes(within timeout: DispatchTimeInterval = generous, _ what: String,
+package func finishes(within timeout: DispatchTimeInterval = generous, _ what: String,
               sourceLocation: SourceLocation = #_sourceLocation,
               _ body: @escaping @Sendable () -> Void) -> Bool {
     let done = DispatchSemaphore(value: 0)
@@ -34,7 +38,7 @@ func finishes(within timeout: DispatchTimeInterval = generous, _ what: String,
 }
 
 /// Waits for a semaphore with the generous timeout, recording an issue when it expires.
-func wait(_ semaphore: DispatchSemaphore, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+package func wait(_ semaphore: DispatchSemaphore, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
     if semaphore.wait(timeout: .now() + generous) == .timedOut {
         Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
     }
@@ -42,7 +46,7 @@ func wait(_ semaphore: DispatchSemaphore, _ what: String, sourceLocation: Source
 
 extension ZMQSocket {
     /// A blocking receive that gives up after the generous timeout instead of hanging a test.
-    func receiveOrFail(sourceLocation: SourceLocation = #_sourceLocation) throws -> [[UInt8]] {
+    package func receiveOrFail(sourceLocation: SourceLocation = #_sourceLocation) throws -> [[UInt8]] {
         try set(.receiveTimeout(20_000))
         guard let frames = try receive() else {
             Issue.record("no message within 20 s", sourceLocation: sourceLocation)
@@ -52,4 +56,4 @@ extension ZMQSocket {
     }
 }
 
-func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+package func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -1,7 +1,9 @@
 import Foundation
+import OCRTestSupport
 import Testing
 import OCRWire
-@testable import OCRTransport
+@testable import OCRRPC
+@testable import OCRZeroMQ
 
 /// The gRPC-style client link end to end: a real RPCServer and RPCClient over tcp://127.0.0.1.
 @Suite struct RPCTests {

@@ -1,4 +1,6 @@
-// OCRTransport: the ZeroMQ layer every ocr-cluster process uses (DESIGN sections 2, 3, 6).
+// OCRZeroMQ: the ZeroMQ layer every ocr-cluster process uses (DESIGN sections 2, 3, 6). It knows
+// sockets, frames and keys, nothing of protobuf or OCR: the RPC layer (OCRRPC) and the worker
+// link (OCRWire's envelopes, OCRWorker, OCRCoordinator) are built on it.
 //
 // Pieces, one file each:
 // - ZMQCall.swift       the one helper turning libzmq return codes into `TransportError`
@@ -9,11 +11,9 @@
 // - SocketLoop.swift    `SocketLoop`: a dedicated thread owning sockets, timers and a work queue
 //                       woken through an inproc PUSH/PULL pair. `SocketID`.
 // - TimerQueue.swift    the loop's timer heap (pure). `TimerID`.
-// - Envelope.swift      client-link `[RpcHeader][payload]` and worker-link `["OCRW01"][body]`
-//                       frames, `Routed<_>` for the ROUTER's identity frame, `EnvelopeError`.
-// - TypedEnvelopes.swift the same over OCRWire's `RpcHeader`, `WorkerMessage`,
-//                       `CoordinatorMessage`.
+// - SocketMonitor.swift `SocketMonitor`: zmq_socket_monitor events (a DEALER's peer went away).
 // - Curve.swift         `CurveKey`, `CurveKeyPair` (zmq_curve_keypair / zmq_curve_public).
+// - CurveSecurity.swift client and server CURVE settings, key files, allow-lists.
 // - ZAPHandler.swift    `ZAPHandler`, `CurveAllowList`: RFC 27 authentication on a loop.
 //
 // Rules for users:
@@ -26,5 +26,6 @@
 // 3. Shutdown order: `loop.stop()` for every loop (queued work runs, sockets close with a small
 //    linger), `close()` any other socket, then `context.terminate()`. If a loop is forgotten,
 //    `terminate()` still ends it: its poll fails with ETERM and it closes its sockets.
-// 4. Peer input is never trusted: envelopes and decoding throw `EnvelopeError`, never trap.
+// 4. Peer input is never trusted: frames are handed over as bytes; whoever decodes them
+//    (OCRWire's envelopes) throws, never traps.
 // No unsafe pointer leaves this module.

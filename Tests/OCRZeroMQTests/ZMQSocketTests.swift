@@ -1,6 +1,7 @@
 import Foundation
+import OCRTestSupport
 import Testing
-@testable import OCRTransport
+@testable import OCRZeroMQ
 
 @Suite("ZMQ sockets over real transports")
 struct ZMQSocketTests {

@@ -1,4 +1,5 @@
 import OCRWire
+import OCRZeroMQ
 
 /// One call in flight on an `RPCServer`: its request and the means to answer it.
 ///

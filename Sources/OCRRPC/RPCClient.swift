@@ -1,4 +1,5 @@
 import OCRWire
+import OCRZeroMQ
 
 /// The client side of the gRPC-style link (PROTOCOL.md section 1): one DEALER socket on its own
 /// `SocketLoop`, calls multiplexed by `call_id`, unary calls as `async` functions and

@@ -1,4 +1,7 @@
-import OCRWire
+
+// Envelopes: the frames of one message on a link, without the ROUTER identity (ZeroMQ
+// multipart messages as byte arrays; no sockets here). The worker link's envelope lives here,
+// beside the worker protocol it carries; the client link's (`RpcEnvelope`) is OCRRPC's.
 
 /// Why frames received from a peer are not a valid envelope. Peer input is never trusted: every
 /// malformed message becomes one of these (the coordinator answers it with INVALID_ARGUMENT or
@@ -39,31 +42,6 @@ extension FrameEnvelope {
     package init(frames: [[UInt8]]) throws(EnvelopeError) {
         try self.init(frames: frames[...])
     }
-}
-
-/// Client link (DESIGN section 3): `[RpcHeader][payload]`, both protobuf bytes; the payload is
-/// empty for CANCEL, STREAM_END and error RESPONSEs.
-package struct RpcEnvelope: FrameEnvelope {
-    package static let frameCount = 2
-    /// The serialized `RpcHeader`.
-    package var header: [UInt8]
-    /// The serialized request, response or stream message.
-    package var payload: [UInt8]
-
-    package init(header: [UInt8], payload: [UInt8] = []) {
-        self.header = header
-        self.payload = payload
-    }
-
-    package init(frames: ArraySlice<[UInt8]>) throws(EnvelopeError) {
-        guard frames.count == Self.frameCount else {
-            throw .wrongFrameCount(expected: Self.frameCount, actual: frames.count)
-        }
-        header = frames[frames.startIndex]
-        payload = frames[frames.startIndex + 1]
-    }
-
-    package var frames: [[UInt8]] { [header, payload] }
 }
 
 /// Worker link (DESIGN section 3, Majordomo-style): `["OCRW01"][WorkerMessage or

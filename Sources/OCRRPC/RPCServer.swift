@@ -1,4 +1,5 @@
 import OCRWire
+import OCRZeroMQ
 
 /// The server side of the gRPC-style client link (PROTOCOL.md section 1) on a `SocketLoop`:
 /// a ROUTER socket, a table of method handlers, the calls in flight with their deadlines, and

@@ -1,5 +1,6 @@
+import OCRTestSupport
 import Testing
-@testable import OCRTransport
+@testable import OCRZeroMQ
 
 /// The loop's timer heap, without a loop or a clock: times are arguments.
 @Suite("TimerQueue (pure)")

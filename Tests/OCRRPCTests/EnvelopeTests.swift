@@ -1,5 +1,7 @@
+import OCRTestSupport
+import OCRWire
 import Testing
-@testable import OCRTransport
+@testable import OCRRPC
 
 @Suite("Envelopes: frame tables")
 struct EnvelopeTests {
