@@ -66,7 +66,9 @@ final class EngineThreads: Sendable {
 
     /// Starts `slots` threads and waits until every engine has been made. Throws the first
     /// factory error (the threads that did start then stop when `queue` closes).
+    /// `began` is called on the engine thread as it begins a task, `finished` when it is done.
     init(slots: Int, factory: PageEngineFactory, queue: EngineQueue,
+         began: @escaping @Sendable (EngineWork) -> Void = { _ in },
          finished: @escaping @Sendable (EngineWork, Result<PageResult, OCRError>) -> Void) throws {
         let made = DispatchGroup()
         let failure = Locked<(any Error)?>(nil)
@@ -87,7 +89,7 @@ final class EngineThreads: Sendable {
                     return
                 }
                 while let work = queue.take() {
-                    finished(work, EngineThreads.execute(work, on: engine))
+                    finished(work, EngineThreads.execute(work, on: engine, began: began))
                 }
             }
             thread.name = name
@@ -107,11 +109,13 @@ final class EngineThreads: Sendable {
     }
 
     /// Runs one task and turns whatever the engine does into an outcome that names the page.
-    static func execute(_ work: EngineWork, on engine: any PageEngine) -> Result<PageResult, OCRError> {
+    static func execute(_ work: EngineWork, on engine: any PageEngine,
+                        began: @Sendable (EngineWork) -> Void = { _ in }) -> Result<PageResult, OCRError> {
         let task = work.task
         let control = work.control
         let started = ContinuousClock.now
         control.begin(at: started)
+        began(work)
         if let code = control.stopCode { return .failure(control.stopError(code, task: task)) }
         do {
             var page = try engine.recognize(task: task, control: control)

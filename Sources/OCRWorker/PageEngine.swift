@@ -34,22 +34,22 @@ package struct PageEngineFactory: Sendable {
     }
 }
 
-/// What an engine needs to know while it works on one page: when the page is due and whether it
-/// has been called off. Thread-safe: the worker's socket thread cancels, the engine thread polls.
+/// What an engine needs to know while it works on one page: whether it has been called off and
+/// when it is due. A flag the engine reads, thread-safe: the worker's socket thread cancels and
+/// arms it, the engine thread polls. The worker link (pure) keeps its own account of when pages
+/// were asked to stop; nothing here feeds it.
 package final class PageControl: Sendable {
-    /// When the task says the page is due (from its `remaining_ms`, counted from arrival).
-    private let taskDeadline: ContinuousClock.Instant?
-    /// The worker's own limit on one page's running time (`ocr-worker --max-page-ms`), counted
-    /// from `begin()`.
-    private let maxRunTime: Duration?
     private struct State {
         var code: StatusCode?
         var hooks: [@Sendable () -> Void] = []
-        var cancelledAt: ContinuousClock.Instant?
-        var startedAt: ContinuousClock.Instant?
+        /// When the task says the page is due (from its `remaining_ms`, counted from arrival).
+        var taskDeadline: ContinuousClock.Instant?
+        /// The worker's own limit on one page's running time (`ocr-worker --max-page-ms`),
+        /// counted from `begin()`.
+        var maxRunTime: Duration?
         var runDeadline: ContinuousClock.Instant?
     }
-    /// `stopCode` set by `cancel`, and the hooks to run when it is.
+    /// `stopCode` set by `cancel`, the hooks to run when it is, and the deadlines.
     private let state: Locked<State>
     /// Wakes engines waiting in `sleep(for:)` when the page is cancelled.
     private let condition: ConditionBox
@@ -58,39 +58,33 @@ package final class PageControl: Sendable {
     ///   - deadline: when the page is due; `nil` for no limit.
     ///   - maxRunTime: the longest the page may run once an engine thread begins it.
     package init(deadline: ContinuousClock.Instant? = nil, maxRunTime: Duration? = nil) {
-        self.taskDeadline = deadline
-        self.maxRunTime = maxRunTime
-        self.state = Locked(State())
+        self.state = Locked(State(taskDeadline: deadline, maxRunTime: maxRunTime))
         self.condition = ConditionBox()
+    }
+
+    /// Sets the deadlines before the page is queued (the worker runtime, from the link's
+    /// `run` directive).
+    package func arm(deadline: ContinuousClock.Instant?, maxRunTime: Duration?) {
+        state.withLock { state in
+            state.taskDeadline = deadline
+            state.maxRunTime = maxRunTime
+        }
     }
 
     /// When the page must be done: the task's deadline or, once begun, the end of the worker's
     /// running-time limit, whichever is sooner; `nil` for no limit.
     package var deadline: ContinuousClock.Instant? {
-        let run = state.withLock { $0.runDeadline }
-        guard let run else { return taskDeadline }
-        return min(taskDeadline ?? run, run)
+        let (task, run) = state.withLock { ($0.taskDeadline, $0.runDeadline) }
+        guard let run else { return task }
+        return min(task ?? run, run)
     }
 
     /// An engine thread starts the page now: the running-time limit starts counting.
     package func begin(at now: ContinuousClock.Instant = .now) {
         state.withLock { state in
-            guard state.startedAt == nil else { return }
-            state.startedAt = now
-            if let maxRunTime { state.runDeadline = now + maxRunTime }
+            guard state.runDeadline == nil, let limit = state.maxRunTime else { return }
+            state.runDeadline = now + limit
         }
-    }
-
-    /// Since when the engine running this page has been expected to stop: the later of when the
-    /// page was called off (cancelled, or its deadline, whichever came first) and when an engine
-    /// began it; `nil` while it may run on, and for a page no engine has begun (one queued
-    /// behind long pages is not stuck: the engine that takes it stops at once).
-    package func stopRequested(asOf now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        let (cancelledAt, startedAt) = state.withLock { ($0.cancelledAt, $0.startedAt) }
-        guard let startedAt else { return nil }
-        let due = deadline.flatMap { $0 <= now ? $0 : nil }
-        guard let asked = [cancelledAt, due].compactMap({ $0 }).min() else { return nil }
-        return max(asked, startedAt)
     }
 
     /// Calls the page off. `code` is what the page's result will carry: CANCELLED when the
@@ -100,7 +94,6 @@ package final class PageControl: Sendable {
         let hooks = state.withLock { state -> [@Sendable () -> Void] in
             guard state.code == nil else { return [] }
             state.code = code
-            state.cancelledAt = .now
             defer { state.hooks = [] }
             return state.hooks
         }
@@ -147,7 +140,7 @@ package final class PageControl: Sendable {
     /// The error a page stopped with `code` reports, saying when it was the worker's own
     /// running-time limit that stopped it.
     func stopError(_ code: StatusCode, task: PageTask) -> OCRError {
-        let run = state.withLock { $0.runDeadline }
+        let (run, taskDeadline, maxRunTime) = state.withLock { ($0.runDeadline, $0.taskDeadline, $0.maxRunTime) }
         if code == .deadlineExceeded, let run, let maxRunTime, run <= (taskDeadline ?? run) {
             return OCRError(.deadlineExceeded, "page ran longer than this worker's limit of \(maxRunTime) (ocr-worker --max-page-ms)",
                             file: task.file.isEmpty ? nil : task.file, page: Int(task.pageIndex))

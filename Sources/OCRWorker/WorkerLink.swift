@@ -2,8 +2,10 @@ import OCRLog
 import OCRWire
 
 /// The worker's side of the worker link (PROTOCOL.md section 2) as a value: events and the
-/// current time in, directives out. It does no I/O and reads no clock; `WorkerRuntime` is the
-/// shell that owns the socket, the timers and the engine threads and carries out the directives.
+/// current time in, directives out. It does no I/O and reads no clock (time is a `Duration` since
+/// the shell started, and an engine thread beginning a page reaches it as an event); the
+/// `PageControl`s it hands out are only the flags engines read. `WorkerRuntime` is the shell
+/// that owns the socket, the timers and the engine threads and carries out the directives.
 ///
 /// States and the legal moves between them:
 ///
@@ -20,7 +22,8 @@ import OCRWire
 /// comes back later is dropped.
 ///
 /// **Wedged engines.** A page asked to stop (cancelled, past its deadline or past the worker's
-/// `maxPageTime`) whose engine thread has not returned `stuckGrace` later is stuck in native code
+/// `maxPageTime`, counted from the engine's `began` event) whose engine thread has not returned
+/// `stuckGrace` later is stuck in native code
 /// that no one can interrupt, and its slot is lost for good. The link then fails that page with
 /// DEADLINE_EXCEEDED (or the code it was stopped with), gives back every other page at once
 /// (pages queued behind a stuck engine thread would never run), says Disconnect, which has the
@@ -55,16 +58,34 @@ struct WorkerLink {
         var description: String { "\(jobID)/\(pageIndex)#\(attempt)" }
     }
 
-    /// A task queued for or running on an engine thread.
+    /// A task queued for or running on an engine thread, and what the link knows of its timing.
     struct Held {
         var uid: UInt64
         var control: PageControl
+        /// When the task is due (its `remaining_ms` from arrival); nil: no deadline.
+        var deadline: Duration?
+        /// When an engine thread began it (the `began` event); nil while it waits for one.
+        var beganAt: Duration?
+        /// When the link asked it to stop (cancel or give back), and with which code.
+        var stopAskedAt: Duration?
+        var stopCode: StatusCode?
+
+        /// Since when its engine has been expected to stop: the earliest of the stop asked,
+        /// the deadline and the end of `maxPageTime` that has passed, but never before the engine
+        /// began it (a page queued behind long pages is not stuck); nil while it may run on.
+        func stopExpected(asOf now: Duration, maxPageTime: Duration?) -> Duration? {
+            guard let beganAt else { return nil }
+            let limit = maxPageTime.map { beganAt + $0 }
+            let due = [deadline, limit].compactMap { $0 }.filter { $0 <= now }
+            guard let asked = (due + [stopAskedAt].compactMap { $0 }).min() else { return nil }
+            return max(asked, beganAt)
+        }
     }
 
     enum Phase: Equatable {
         case idle
         case connected(uid: UInt64)
-        case backingOff(until: ContinuousClock.Instant)
+        case backingOff(until: Duration)
         case stopped
     }
 
@@ -76,6 +97,8 @@ struct WorkerLink {
         case received(CoordinatorMessage)
         /// Frames from the coordinator that are not a valid envelope.
         case malformed(String)
+        /// An engine thread began a task that arrived on connection `uid`.
+        case began(TaskKey, uid: UInt64)
         /// An engine thread finished a task that arrived on connection `uid`.
         case finished(TaskKey, uid: UInt64, Result<PageResult, OCRError>)
         /// SIGTERM/SIGINT: drain. A second one gives back what is still running.
@@ -90,8 +113,9 @@ struct WorkerLink {
         /// Close the current socket; `lingerMilliseconds` gives queued messages time to leave.
         case closeSocket(lingerMilliseconds: Int)
         case send(WorkerMessage)
-        /// Queue the task for an engine thread.
-        case run(PageTask, TaskKey, uid: UInt64, PageControl)
+        /// Queue the task for an engine thread, due at `deadline` (nil: no deadline; the shell
+        /// turns it into the control's clock time) and limited to `maxPageTime` once begun.
+        case run(PageTask, TaskKey, uid: UInt64, PageControl, deadline: Duration?)
         case cancel(PageControl, StatusCode)
         case log(@Sendable (Logger) -> Void)
         /// Everything is done: stop the loop and the engine threads.
@@ -103,14 +127,14 @@ struct WorkerLink {
     private(set) var phase = Phase.idle
     private(set) var held: [TaskKey: Held] = [:]
     /// Tasks given back with their connection whose engine has not returned yet.
-    private var abandoned: [TaskKey: PageControl] = [:]
+    private var abandoned: [TaskKey: Held] = [:]
     /// An engine did not stop: the worker stops so that a fresh process replaces it.
     private(set) var wedged = false
-    private(set) var draining: ContinuousClock.Instant?
+    private(set) var draining: Duration?
     private var drainCancelled = false
     private(set) var backoff: Duration
-    private var lastSent: ContinuousClock.Instant?
-    private var lastReceived: ContinuousClock.Instant?
+    private var lastSent: Duration?
+    private var lastReceived: Duration?
     private var heartbeatSequence: UInt32 = 0
     /// The link's heartbeat rules: ours until the coordinator's `Welcome` says its own.
     private(set) var linkInterval: Duration
@@ -135,7 +159,7 @@ struct WorkerLink {
         return nil
     }
 
-    mutating func handle(_ event: Event, now: ContinuousClock.Instant) -> [Directive] {
+    mutating func handle(_ event: Event, now: Duration) -> [Directive] {
         if phase == .stopped { return [] }
         switch event {
         case .start:
@@ -153,6 +177,10 @@ struct WorkerLink {
             // Still a sign of life; a worker does not assert on its peer's input.
             lastReceived = now
             return [.log { $0.warning("ignored a malformed message from the coordinator", ["error": why]) }]
+        case .began(let key, let uid):
+            if held[key]?.uid == uid { held[key]!.beganAt = held[key]!.beganAt ?? now }
+            if abandoned[key]?.uid == uid { abandoned[key]!.beganAt = abandoned[key]!.beganAt ?? now }
+            return []
         case .finished(let key, let uid, let outcome):
             return finished(key, uid: uid, outcome, now: now)
         case .shutdown:
@@ -164,7 +192,7 @@ struct WorkerLink {
 
     // MARK: Connection
 
-    private mutating func connect(now: ContinuousClock.Instant) -> [Directive] {
+    private mutating func connect(now: Duration) -> [Directive] {
         let uid = makeUID()
         phase = .connected(uid: uid)
         lastReceived = now
@@ -189,14 +217,13 @@ struct WorkerLink {
 
     /// Ends the current connection: its tasks are given back (cancelled with UNAVAILABLE, their
     /// results dropped) and, unless draining, the worker reconnects after the backoff.
-    private mutating func lose(now: ContinuousClock.Instant, reason: String, level: LogLevel) -> [Directive] {
+    private mutating func lose(now: Duration, reason: String, level: LogLevel) -> [Directive] {
         guard case .connected(let uid) = phase else { return [] }
         var directives: [Directive] = [.closeSocket(lingerMilliseconds: 0)]
         let lost = held.filter { $0.value.uid == uid }
-        for (key, task) in lost {
-            held[key] = nil
-            abandoned[key] = task.control
-            directives.append(.cancel(task.control, .unavailable))
+        for key in lost.keys {
+            directives.append(stop(key, .unavailable, now: now))
+            abandoned[key] = held.removeValue(forKey: key)
         }
         let count = lost.count
         if draining != nil {
@@ -215,14 +242,14 @@ struct WorkerLink {
         return directives
     }
 
-    private mutating func tick(now: ContinuousClock.Instant) -> [Directive] {
+    private mutating func tick(now: Duration) -> [Directive] {
         var directives = checkWedged(now: now)
         if phase == .stopped { return directives }
         if let draining, now >= draining, !drainCancelled {
             drainCancelled = true
             let count = held.count
             directives.append(.log { $0.warning("drain timeout; giving back the pages still held", ["held": count]) })
-            directives += held.values.map { .cancel($0.control, .unavailable) }
+            directives += held.keys.sorted(by: Self.order).map { stop($0, .unavailable, now: now) }
         }
         switch phase {
         case .idle, .stopped:
@@ -251,7 +278,7 @@ struct WorkerLink {
 
     // MARK: Messages
 
-    private mutating func received(_ message: CoordinatorMessage, uid: UInt64, now: ContinuousClock.Instant) -> [Directive] {
+    private mutating func received(_ message: CoordinatorMessage, uid: UInt64, now: Duration) -> [Directive] {
         switch message.command {
         case .task(let task):
             let key = TaskKey(jobID: task.jobId, pageIndex: task.pageIndex, attempt: task.attempt)
@@ -266,14 +293,14 @@ struct WorkerLink {
                 return [refuse(task, .unavailable, "worker already holds \(count) tasks", now: now)]
             }
             let deadline = task.remainingMs > 0 ? now + .milliseconds(Int64(clamping: task.remainingMs)) : nil
-            let control = PageControl(deadline: deadline, maxRunTime: configuration.maxPageTime)
-            held[key] = Held(uid: uid, control: control)
-            return [.run(task, key, uid: uid, control), .log { $0.debug("task received", ["task": key]) }]
+            let control = PageControl()
+            held[key] = Held(uid: uid, control: control, deadline: deadline)
+            return [.run(task, key, uid: uid, control, deadline: deadline), .log { $0.debug("task received", ["task": key]) }]
         case .cancel(let cancel):
             let matching = held.filter {
                 $0.key.jobID == cancel.jobId && $0.key.pageIndex == cancel.pageIndex && $0.value.uid == uid
             }
-            return matching.map { .cancel($0.value.control, .cancelled) }
+            return matching.keys.sorted(by: Self.order).map { stop($0, .cancelled, now: now) }
         case .disconnect(let disconnect):
             return lose(now: now, reason: "coordinator sent Disconnect: \(disconnect.reason)", level: .warning)
         case .welcome(let welcome):
@@ -289,7 +316,7 @@ struct WorkerLink {
         }
     }
 
-    private mutating func refuse(_ task: PageTask, _ code: StatusCode, _ why: String, now: ContinuousClock.Instant) -> Directive {
+    private mutating func refuse(_ task: PageTask, _ code: StatusCode, _ why: String, now: Duration) -> Directive {
         let error = OCRError(code, why, file: task.file.isEmpty ? nil : task.file, page: Int(task.pageIndex))
         let key = TaskKey(jobID: task.jobId, pageIndex: task.pageIndex, attempt: task.attempt)
         return send(Self.result(for: key, .failure(error)), now: now)
@@ -298,7 +325,7 @@ struct WorkerLink {
     // MARK: Tasks
 
     private mutating func finished(_ key: TaskKey, uid: UInt64, _ outcome: Result<PageResult, OCRError>,
-                                   now: ContinuousClock.Instant) -> [Directive] {
+                                   now: Duration) -> [Directive] {
         var directives: [Directive] = []
         if let task = held[key], task.uid == uid {
             held[key] = nil
@@ -329,19 +356,19 @@ struct WorkerLink {
 
     /// Finds pages whose engine has ignored a stop for longer than `stuckGrace`; on the first,
     /// fails them, gives back the rest and drains towards a stop (see the type's documentation).
-    private mutating func checkWedged(now: ContinuousClock.Instant) -> [Directive] {
-        let grace = configuration.stuckGrace
-        func stuck(_ control: PageControl) -> Bool {
-            guard let asked = control.stopRequested(asOf: now) else { return false }
-            return now - asked >= grace
+    private mutating func checkWedged(now: Duration) -> [Directive] {
+        let grace = configuration.stuckGrace, limit = configuration.maxPageTime
+        func stuck(_ task: Held) -> Bool {
+            guard let expected = task.stopExpected(asOf: now, maxPageTime: limit) else { return false }
+            return now - expected >= grace
         }
-        let stuckHeld = held.filter { stuck($0.value.control) }.sorted { $0.key.description < $1.key.description }
+        let stuckHeld = held.filter { stuck($0.value) }.sorted { Self.order($0.key, $1.key) }
         let stuckAbandoned = abandoned.filter { stuck($0.value) }
         guard !stuckHeld.isEmpty || !stuckAbandoned.isEmpty else { return [] }
         var directives: [Directive] = []
         for (key, task) in stuckHeld {
             held[key] = nil
-            let code = task.control.stopCode ?? .deadlineExceeded
+            let code = task.stopCode ?? .deadlineExceeded
             let error = OCRError(code, "the engine did not stop within \(grace) of being asked to (\(Self.reason(code))); "
                                  + "the worker restarts to free the slot", page: Int(key.pageIndex))
             if currentUID == task.uid { directives.append(send(Self.result(for: key, .failure(error)), now: now)) }
@@ -352,15 +379,26 @@ struct WorkerLink {
         let count = held.count
         directives.append(.log { $0.error("an engine ignored a stop: failing its page, giving back the others and restarting",
                                            ["pages": pages.joined(separator: ","), "grace_ms": grace.milliseconds, "giving_back": count]) })
-        for (key, task) in held {
-            directives.append(.cancel(task.control, .unavailable))
-            abandoned[key] = task.control
+        for key in held.keys.sorted(by: Self.order) {
+            directives.append(stop(key, .unavailable, now: now))
+            abandoned[key] = held.removeValue(forKey: key)
         }
-        held.removeAll()
         draining = draining ?? now
         drainCancelled = true
         return directives + finish()
     }
+
+    /// Asks a held task to stop with `code` (the first ask counts) and says so to the shell.
+    private mutating func stop(_ key: TaskKey, _ code: StatusCode, now: Duration) -> Directive {
+        if held[key]!.stopAskedAt == nil {
+            held[key]!.stopAskedAt = now
+            held[key]!.stopCode = code
+        }
+        return .cancel(held[key]!.control, code)
+    }
+
+    /// Tasks in a fixed order, so the same events always give the same directives.
+    static func order(_ a: TaskKey, _ b: TaskKey) -> Bool { a.description < b.description }
 
     private static func reason(_ code: StatusCode) -> String {
         switch code {
@@ -372,13 +410,13 @@ struct WorkerLink {
 
     // MARK: Shutdown
 
-    private mutating func shutdown(now: ContinuousClock.Instant) -> [Directive] {
+    private mutating func shutdown(now: Duration) -> [Directive] {
         let count = held.count
         if draining != nil {
             guard !drainCancelled else { return [] }
             drainCancelled = true
             return [.log { $0.warning("second shutdown signal; giving back the pages still held", ["held": count]) }]
-                + held.values.map { .cancel($0.control, .unavailable) }
+                + held.keys.sorted(by: Self.order).map { stop($0, .unavailable, now: now) }
         }
         draining = now + configuration.drainTimeout
         let timeout = configuration.drainTimeout.milliseconds
@@ -402,7 +440,7 @@ struct WorkerLink {
         return directives
     }
 
-    private mutating func send(_ message: WorkerMessage, now: ContinuousClock.Instant) -> Directive {
+    private mutating func send(_ message: WorkerMessage, now: Duration) -> Directive {
         lastSent = now
         return .send(message)
     }

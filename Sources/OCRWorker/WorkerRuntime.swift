@@ -114,9 +114,14 @@ package final class WorkerRuntime: Sendable {
                 shell.process(.finished(work.key, uid: work.uid, outcome), control: control, runtime: self, logger: logger)
             }
         }
+        let began: @Sendable (EngineWork) -> Void = { [loop, shell, logger] work in
+            loop.execute { control in
+                shell.process(.began(work.key, uid: work.uid), control: control, runtime: self, logger: logger)
+            }
+        }
         let tick = max(.milliseconds(5), min(.milliseconds(100), configuration.heartbeatInterval / 10))
         do {
-            let threads = try EngineThreads(slots: configuration.slots, factory: engine, queue: queue, finished: finished)
+            let threads = try EngineThreads(slots: configuration.slots, factory: engine, queue: queue, began: began, finished: finished)
             self.threads.withLock { $0 = threads }
             try loop.start { [shell, logger] control in
                 shell.process(.start, control: control, runtime: self, logger: logger)
@@ -196,6 +201,8 @@ private final class Shell: @unchecked Sendable {
     /// Set when the very first connect fails (a malformed endpoint): `start` throws it.
     var startupError: (any Error)?
     private var started = false
+    /// The link's time zero: it sees `now` as the time since.
+    private let epoch = ContinuousClock.now
 
     init(link: WorkerLink) {
         self.link = link
@@ -206,7 +213,7 @@ private final class Shell: @unchecked Sendable {
     func process(_ event: WorkerLink.Event, control: SocketLoop.Control, runtime: WorkerRuntime, logger: Logger) {
         var events = [event]
         while !events.isEmpty {
-            let directives = link.handle(events.removeFirst(), now: control.now)
+            let directives = link.handle(events.removeFirst(), now: control.now - epoch)
             for directive in directives {
                 if let followUp = execute(directive, control: control, runtime: runtime, logger: logger) {
                     events.append(followUp)
@@ -247,7 +254,8 @@ private final class Shell: @unchecked Sendable {
             } catch {
                 return .connectionFailed("send failed: \(error)")
             }
-        case .run(let task, let key, let uid, let pageControl):
+        case .run(let task, let key, let uid, let pageControl, let deadline):
+            pageControl.arm(deadline: deadline.map { epoch + $0 }, maxRunTime: runtime.configuration.maxPageTime)
             runtime.enqueue(EngineWork(task: task, key: key, uid: uid, control: pageControl, receivedAt: control.now))
         case .cancel(let pageControl, let code):
             pageControl.cancel(code)

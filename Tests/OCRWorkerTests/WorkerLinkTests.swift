@@ -5,8 +5,8 @@ import Testing
 /// The link state machine alone: no sockets, no threads, time as an argument.
 @Suite("WorkerLink state machine")
 struct WorkerLinkTests {
-    static let t0 = ContinuousClock.now
-    static func at(_ ms: Int) -> ContinuousClock.Instant { t0 + .milliseconds(ms) }
+    /// Link time: a `Duration` since the shell started (no clock is read in these tests).
+    static func at(_ ms: Int) -> Duration { .milliseconds(ms) }
 
     static func makeLink(uids: [UInt64] = Array(1...20), stuckGrace: Duration = .seconds(60)) -> WorkerLink {
         var remaining = uids
@@ -24,7 +24,7 @@ struct WorkerLinkTests {
         directives.compactMap { if case .connect(let uid) = $0 { uid } else { nil } }
     }
     static func runs(_ directives: [WorkerLink.Directive]) -> [(WorkerLink.TaskKey, UInt64, PageControl)] {
-        directives.compactMap { if case .run(_, let key, let uid, let control) = $0 { (key, uid, control) } else { nil } }
+        directives.compactMap { if case .run(_, let key, let uid, let control, _) = $0 { (key, uid, control) } else { nil } }
     }
     static func stops(_ directives: [WorkerLink.Directive]) -> Bool {
         directives.contains { if case .stop = $0 { true } else { false } }
@@ -100,7 +100,7 @@ struct WorkerLinkTests {
             #expect(lost.contains { if case .closeSocket = $0 { true } else { false } })
             guard case .backingOff(let until) = link.phase else { Issue.record("not backing off"); return }
             delays.append(until - Self.at(now))
-            now = Int((until - Self.t0).milliseconds)
+            now = Int(until.milliseconds)
             #expect(Self.connects(link.handle(.tick, now: Self.at(now))).count == 1)
         }
         #expect(delays == [250, 500, 1000, 2000, 4000, 8000, 8000].map { .milliseconds($0) })
@@ -143,8 +143,9 @@ struct WorkerLinkTests {
         _ = link.handle(.start, now: Self.at(0))
         var task = pageTask(0)
         task.remainingMs = 1500
-        let run = Self.runs(link.handle(.received(CoordinatorMessage.with { $0.command = .task(task) }), now: Self.at(100)))
-        #expect(run.first?.2.deadline == Self.at(1600))
+        let directives = link.handle(.received(CoordinatorMessage.with { $0.command = .task(task) }), now: Self.at(100))
+        let deadlines = directives.compactMap { if case .run(_, _, _, _, let deadline) = $0 { deadline } else { nil } }
+        #expect(deadlines == [Self.at(1600)])
     }
 
     @Test("more tasks than maxHeldTasks are refused with UNAVAILABLE; duplicates are ignored")
@@ -203,7 +204,7 @@ struct WorkerLinkTests {
         _ = link.handle(.start, now: Self.at(0))
         let due = Self.runs(link.handle(.received(CoordinatorMessage.with { $0.command = .task(pageTask(0, remainingMs: 500)) }), now: Self.at(1)))
         let other = Self.runs(link.handle(Self.task(1), now: Self.at(1)))
-        due[0].2.begin(at: Self.at(2))  // what an engine thread does when it takes the page
+        _ = link.handle(.began(due[0].0, uid: 1), now: Self.at(2))  // an engine thread took the page
         _ = link.handle(Self.heartbeat, now: Self.at(1000))
         // 899 ms past the deadline: still within the grace.
         let early = link.handle(.tick, now: Self.at(1400))
@@ -230,22 +231,41 @@ struct WorkerLinkTests {
     @Test("a cancelled page whose engine keeps running past the grace is stuck too")
     func wedgedAfterCancel() {
         var link = Self.makeLink(stuckGrace: .milliseconds(200))
-        let start = ContinuousClock.now
-        _ = link.handle(.start, now: start)
-        let run = Self.runs(link.handle(Self.task(0), now: start))
-        _ = link.handle(.received(CoordinatorMessage.with {
+        _ = link.handle(.start, now: Self.at(0))
+        let run = Self.runs(link.handle(Self.task(0), now: Self.at(0)))
+        _ = link.handle(.began(run[0].0, uid: 1), now: Self.at(5))
+        let cancel = link.handle(.received(CoordinatorMessage.with {
             $0.command = .cancel(CancelTask.with { $0.jobId = "job-1"; $0.pageIndex = 0 })
-        }), now: start)
-        run[0].2.begin()
-        run[0].2.cancel(.cancelled)  // what the shell does with the .cancel directive
-        _ = link.handle(.tick, now: ContinuousClock.now)
-        #expect(!link.wedged)
-        _ = link.handle(Self.heartbeat, now: start + .milliseconds(900))
-        let late = link.handle(.tick, now: ContinuousClock.now + .milliseconds(1000))
+        }), now: Self.at(10))
+        #expect(cancel.contains { if case .cancel(let c, .cancelled) = $0 { c === run[0].2 } else { false } })
+        _ = link.handle(.tick, now: Self.at(209))
+        #expect(!link.wedged, "199 ms after the cancel: within the grace")
+        let late = link.handle(.tick, now: Self.at(210))
         #expect(link.wedged)
         #expect(Self.sent(late).first?.result?.error?.code == .cancelled)
         #expect(Self.stops(late), "nothing else was held: Disconnect and stop at once")
         #expect(Self.sent(late).last?.disconnect != nil)
+    }
+
+    @Test("the worker's running-time limit counts from the engine's begin: past it and the grace, the page is stuck")
+    func wedgedPastMaxPageTime() {
+        var remaining = Array(UInt64(1)...20)
+        var link = WorkerLink(configuration: .init(slots: 1, languages: [], version: "t", hostname: "h",
+                                                   heartbeatInterval: .seconds(1), liveness: 3, drainTimeout: .seconds(5),
+                                                   maxHeldTasks: 3, maxPageTime: .milliseconds(1000), stuckGrace: .milliseconds(500)),
+                              makeUID: { remaining.removeFirst() })
+        _ = link.handle(.start, now: Self.at(0))
+        let run = Self.runs(link.handle(Self.task(0), now: Self.at(0)))
+        _ = link.handle(Self.heartbeat, now: Self.at(2000))
+        _ = link.handle(.tick, now: Self.at(2000))
+        #expect(!link.wedged, "queued for 2 s without an engine: the limit has not started")
+        _ = link.handle(.began(run[0].0, uid: 1), now: Self.at(2000))
+        _ = link.handle(Self.heartbeat, now: Self.at(3400))
+        _ = link.handle(.tick, now: Self.at(3499))
+        #expect(!link.wedged)
+        let late = link.handle(.tick, now: Self.at(3500))
+        #expect(link.wedged)
+        #expect(Self.sent(late).first?.result?.error?.code == .deadlineExceeded)
     }
 
     @Test("a page given back with a lost connection whose engine never returns also stops the worker")
@@ -253,12 +273,12 @@ struct WorkerLinkTests {
         var link = Self.makeLink(stuckGrace: .milliseconds(500))
         _ = link.handle(.start, now: Self.at(0))
         let run = Self.runs(link.handle(Self.task(0), now: Self.at(1)))
-        run[0].2.begin()
+        _ = link.handle(.began(run[0].0, uid: 1), now: Self.at(2))
         let lost = link.handle(.tick, now: Self.at(3100))  // coordinator silent: reconnect later
         #expect(lost.contains { if case .cancel(let c, .unavailable) = $0 { c === run[0].2 } else { false } })
-        run[0].2.cancel(.unavailable)
+        _ = link.handle(.tick, now: Self.at(3340))  // still backing off (reconnect due at 3350)
         #expect(!link.wedged)
-        let late = link.handle(.tick, now: ContinuousClock.now + .seconds(5))
+        let late = link.handle(.tick, now: Self.at(3600))  // 500 ms after the give-back
         #expect(link.wedged)
         #expect(Self.stops(late))
         #expect(Self.sent(late).isEmpty, "no connection to say anything on")
@@ -267,19 +287,22 @@ struct WorkerLinkTests {
     @Test("a cancelled page still queued behind long pages is not stuck: no engine has begun it")
     func queuedCancelledPageIsNotStuck() {
         var link = Self.makeLink(stuckGrace: .milliseconds(100))
-        let start = ContinuousClock.now
-        _ = link.handle(.start, now: start)
-        let running = Self.runs(link.handle(Self.task(0), now: start))
-        let queued = Self.runs(link.handle(Self.task(1), now: start))
-        running[0].2.begin(at: start)
-        queued[0].2.cancel(.cancelled)
-        _ = link.handle(Self.heartbeat, now: start + .milliseconds(2000))
-        let later = link.handle(.tick, now: ContinuousClock.now + .milliseconds(2100))
+        _ = link.handle(.start, now: Self.at(0))
+        let running = Self.runs(link.handle(Self.task(0), now: Self.at(0)))
+        let queued = Self.runs(link.handle(Self.task(1), now: Self.at(0)))
+        _ = link.handle(.began(running[0].0, uid: 1), now: Self.at(0))
+        _ = link.handle(.received(CoordinatorMessage.with {
+            $0.command = .cancel(CancelTask.with { $0.jobId = "job-1"; $0.pageIndex = 1 })
+        }), now: Self.at(10))
+        _ = link.handle(Self.heartbeat, now: Self.at(2000))
+        let later = link.handle(.tick, now: Self.at(2100))
         #expect(!link.wedged)
         #expect(!Self.stops(later))
         // Once an engine takes it and still does not return within the grace, it is.
-        queued[0].2.begin()
-        _ = link.handle(.tick, now: ContinuousClock.now + .milliseconds(2200))
+        _ = link.handle(.began(queued[0].0, uid: 1), now: Self.at(2100))
+        _ = link.handle(.tick, now: Self.at(2199))
+        #expect(!link.wedged)
+        _ = link.handle(.tick, now: Self.at(2200))
         #expect(link.wedged)
     }
 }
