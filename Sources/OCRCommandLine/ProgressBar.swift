@@ -1,16 +1,21 @@
 import Foundation
+import Synchronization
 
 /// A one-line progress bar on stderr: `[#####.....] 12/40 pages  1.8 pages/s  ETA 16s`.
 ///
 /// It draws only when stderr is a terminal, so piped or logged runs stay quiet. Redraws are
 /// rate-limited to 10 per second.
-public final class ProgressBar: @unchecked Sendable {
-    // Only ever used from one task/thread (the submit loop); @unchecked because it holds timestamps.
+/// Safe to call from any thread (progress callbacks come from the client's threads): updates are
+/// serialised, and a redraw never interleaves with another.
+public final class ProgressBar: Sendable {
     private let enabled: Bool
     private let width: Int
     private let start = ContinuousClock.now
-    private var lastDraw: ContinuousClock.Instant?
-    private var drewSomething = false
+    private struct State {
+        var lastDraw: ContinuousClock.Instant?
+        var drewSomething = false
+    }
+    private let state = Mutex(State())
 
     public init(enabled: Bool = isatty(STDERR_FILENO) == 1, width: Int = 30) {
         self.enabled = enabled
@@ -33,22 +38,29 @@ public final class ProgressBar: @unchecked Sendable {
         return text
     }
 
+    /// Redraws for `done` and `failed` of `total` pages (at most 10 times a second, and always
+    /// for the last page).
     public func update(done: Int, failed: Int, total: Int) {
         guard enabled else { return }
-        let now = ContinuousClock.now
-        if let lastDraw, now - lastDraw < .milliseconds(100), done + failed < total { return }
-        lastDraw = now
-        draw(Self.render(done: done, failed: failed, total: total, elapsed: now - start, width: width))
+        state.withLock { state in
+            let now = ContinuousClock.now
+            if let lastDraw = state.lastDraw, now - lastDraw < .milliseconds(100), done + failed < total { return }
+            state.lastDraw = now
+            state.drewSomething = true
+            draw(Self.render(done: done, failed: failed, total: total, elapsed: now - start, width: width))
+        }
     }
 
     /// Clears the line so the document or a summary prints cleanly.
     public func finish() {
-        guard enabled, drewSomething else { return }
-        draw("")
+        guard enabled else { return }
+        state.withLock { state in
+            guard state.drewSomething else { return }
+            draw("")
+        }
     }
 
     private func draw(_ text: String) {
-        drewSomething = true
         FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text).utf8))
     }
 }

@@ -1,3 +1,4 @@
+import OCRBasics
 import OCRPages
 import OCRWire
 

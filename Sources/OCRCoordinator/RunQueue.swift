@@ -1,3 +1,6 @@
+import OCRBasics
+
+
 /// Jobs with pending pages, by priority: higher priority first, jobs of equal priority take
 /// turns one page at a time (round-robin), so a 1-page job waits for at most one page of each
 /// other job of its priority. O(1) per page (O(p) when a priority level appears or empties;

@@ -1,3 +1,4 @@
+import OCRBasics
 import OCRWire
 
 /// The coordinator's scheduler: a pure state machine in the style of swift-cluster-membership's
@@ -40,7 +41,7 @@ package struct Scheduler: Sendable {
     private var lru = Deque<Int>()
     private var runQueue = RunQueue()
     private var inRunQueue: Set<String> = []
-    private var deadlines = MinHeap<String>()
+    private var deadlines = Heap<JobDeadline>()
     private var progressDirty: Set<String> = []
     private var nextHeartbeatAt: Duration = .zero
     private var nextProgressAt: Duration = .zero
@@ -185,7 +186,7 @@ package struct Scheduler: Sendable {
             for serial in serials { if let worker = workers[serial] { out.append(.sendHeartbeat(worker.identity, heartbeat)) } }
             nextHeartbeatAt = now + settings.heartbeatInterval
         }
-        while let (deadline, jobID) = deadlines.popMin(notAfter: now) {
+        while let (deadline, jobID) = deadlines.popMin(if: { $0.at <= now }).map({ ($0.at, $0.jobID) }) {
             guard let job = store.summary(jobID), !job.isFinal, job.deadline == deadline else { continue }
             finish(jobID, .expired, OCRError(.deadlineExceeded, "job timeout passed before every page finished").status, now, &out)
         }
@@ -329,7 +330,7 @@ package struct Scheduler: Sendable {
                                      options: s.options, priority: s.priority, maxAttempts: max(1, maxAttempts),
                                      deadline: deadline, labels: s.labels, requestDigest: s.requestDigest,
                                      createdAt: now, createdUnixMs: unixMs(now))), &out)
-        if let deadline { deadlines.insert(deadline, s.jobID) }
+        if let deadline { deadlines.insert(JobDeadline(at: deadline, jobID: s.jobID)) }
         enqueueJob(s.jobID)
         out.append(.submitReply(request: s.request, .success(SubmitJobResponse.with {
             $0.jobId = s.jobID; $0.pageCount = UInt32(s.pages.count)
@@ -554,7 +555,7 @@ package struct Scheduler: Sendable {
     /// coalesced progress.
     private mutating func reschedule(_ now: Duration, _ out: inout [SchedulerDirective]) {
         var next = nextHeartbeatAt
-        if let deadline = deadlines.minKey { next = min(next, deadline) }
+        if let deadline = deadlines.min?.at { next = min(next, deadline) }
         // When progress is already due this is a time in the past ("tick now"); keeping the due
         // time rather than `now` avoids a new directive on every event until the tick runs.
         if !progressDirty.isEmpty { next = min(next, nextProgressAt) }
@@ -579,7 +580,7 @@ package struct Scheduler: Sendable {
             for (page, _) in store.dispatchedPages(id) {
                 commit(.requeued(jobID: id, page: page, failure: nil, at: now), &out)
             }
-            if let deadline = store.summary(id)?.deadline { deadlines.insert(deadline, id) }
+            if let deadline = store.summary(id)?.deadline { deadlines.insert(JobDeadline(at: deadline, jobID: id)) }
             enqueueJob(id)
         }
         reschedule(now, &out)
@@ -652,21 +653,16 @@ package struct Scheduler: Sendable {
     package var workerCount: Int { workers.count }
 }
 
-extension Duration {
-    /// Whole milliseconds (truncated).
-    var milliseconds: Int64 {
-        let c = components
-        return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
-    }
-
-    /// Whole microseconds (truncated).
-    var microseconds: Int64 {
-        let c = components
-        return c.seconds * 1_000_000 + c.attoseconds / 1_000_000_000_000
-    }
-}
 
 private func hex(_ v: UInt64) -> String {
     let s = String(v, radix: 16)
     return String(repeating: "0", count: max(0, 16 - s.count)) + s
+}
+
+/// A job's deadline in the scheduler's heap. Entries are never removed from the middle: a pop
+/// checks that the job still has that deadline.
+private struct JobDeadline: Comparable, Sendable {
+    var at: Duration
+    var jobID: String
+    static func < (a: JobDeadline, b: JobDeadline) -> Bool { a.at < b.at }
 }

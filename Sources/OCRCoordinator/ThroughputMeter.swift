@@ -1,3 +1,4 @@
+
 /// Events per second over a sliding window, in one-second buckets: O(1) per `record`.
 struct ThroughputMeter: Sendable {
     private var buckets: [UInt64]

@@ -1,4 +1,5 @@
 import Foundation
+import OCRBasics
 import OCRPages
 import OCRWire
 
@@ -87,7 +88,7 @@ package struct PageDecoder: Sendable {
             // reads it from the pix, not from SetSourceResolution.
             if dpi != fileDPI { pix.setResolution(dpi) }
             let elapsed = ContinuousClock.now - start
-            return DecodedPage(pix: pix, dpi: dpi, decodeMicroseconds: elapsed.microseconds)
+            return DecodedPage(pix: pix, dpi: dpi, decodeMicroseconds: UInt64(clamping: elapsed.microseconds))
         }
     }
 
@@ -101,9 +102,3 @@ package struct PageDecoder: Sendable {
     }
 }
 
-extension Duration {
-    var microseconds: UInt64 {
-        let (s, atto) = components
-        return UInt64(max(0, s)) * 1_000_000 + UInt64(max(0, atto) / 1_000_000_000_000)
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import OCRBasics
 import OCRPages
 import OCRWire
 
@@ -227,9 +228,9 @@ package final class Recognizer {
         result.meanConfidence = meanConfidence
         var timings = Timings()
         timings.decodeUs = page.decodeMicroseconds
-        timings.preprocessUs = (preprocessed - start).microseconds
-        timings.recognizeUs = (recognized - preprocessed).microseconds
-        timings.totalUs = page.decodeMicroseconds + (clock.now - start).microseconds
+        timings.preprocessUs = UInt64(clamping: (preprocessed - start).microseconds)
+        timings.recognizeUs = UInt64(clamping: (recognized - preprocessed).microseconds)
+        timings.totalUs = page.decodeMicroseconds + UInt64(clamping: (clock.now - start).microseconds)
         result.timings = timings
         return result
     }

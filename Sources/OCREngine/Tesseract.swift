@@ -248,8 +248,14 @@ final class Monitor {
 /// runs, so setting the variable in-process is too late; limiting the active levels to 0 on each
 /// engine thread serialises every parallel region (even those with a `num_threads` clause).
 enum OpenMP {
+    /// Runs once, on the first engine thread that starts (a `static let` is initialised once,
+    /// thread-safely).
+    private static let setEnvironmentOnce: Void = { setenv("OMP_THREAD_LIMIT", "1", 1) }()
+
     static func limitToCallingThread() {
-        setenv("OMP_THREAD_LIMIT", "1", 1)  // For child processes and anyone reading it later.
+        // The environment is the process's: set once (setenv is not safe while other threads
+        // read the environment), for child processes and anyone reading it later.
+        _ = setEnvironmentOnce
         typealias SetInt = @convention(c) (Int32) -> Void
         // dlsym: NULL when libgomp is not loaded (Tesseract built without OpenMP): nothing to do.
         if let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "omp_set_max_active_levels") {

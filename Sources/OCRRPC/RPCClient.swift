@@ -41,10 +41,11 @@ package final class RPCClient: Sendable {
     }
     private let pending: Pending
 
-    /// Connects to `endpoint` (e.g. "tcp://127.0.0.1:5555").
+    /// Connects to `endpoint` (e.g. "tcp://127.0.0.1:5555"). With `context`, the client uses it
+    /// and leaves it to its owner; without, it makes its own and terminates it on `close()`.
     package init(endpoint: String, context: ZMQContext? = nil, configure: @escaping @Sendable (ZMQSocket) throws -> Void = { _ in }) throws {
+        self.ownsContext = context == nil
         let context = try context ?? ZMQContext()
-        self.ownsContext = true
         self.endpoint = endpoint
         self.loop = SocketLoop(context: context, name: "ocr.rpc-client")
         self.state = Locked(State())

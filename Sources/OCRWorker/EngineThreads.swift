@@ -1,3 +1,4 @@
+import OCRBasics
 import OCRZeroMQ
 import Foundation
 import OCRWire
@@ -14,9 +15,8 @@ struct EngineWork: Sendable {
 
 /// The FIFO the engine threads take work from: blocking `take`, `close` wakes every taker.
 final class EngineQueue: Sendable {
-    private struct State {
-        var items: [EngineWork] = []
-        var head = 0
+    private struct State: Sendable {
+        var items = Deque<EngineWork>()
         var closed = false
     }
     private let condition = NSCondition()
@@ -37,14 +37,7 @@ final class EngineQueue: Sendable {
         while true {
             let next = state.withLock { state -> EngineWork?? in
                 if state.closed { return .some(nil) }
-                guard state.head < state.items.count else { return nil }
-                let work = state.items[state.head]
-                state.head += 1
-                if state.head > 64, state.head * 2 > state.items.count {
-                    state.items.removeFirst(state.head)
-                    state.head = 0
-                }
-                return work
+                return state.items.popFirst().map { .some($0) }
             }
             if let next { return next }
             condition.wait()
@@ -125,8 +118,8 @@ final class EngineThreads: Sendable {
             page.workerUid = work.uid
             page.attempt = task.attempt
             var timings = page.timings ?? Timings()
-            timings.queueUs = task.queuedUs &+ (started - work.receivedAt).microseconds
-            if timings.totalUs == 0 { timings.totalUs = (ContinuousClock.now - started).microseconds }
+            timings.queueUs = task.queuedUs &+ UInt64(clamping: (started - work.receivedAt).microseconds)
+            if timings.totalUs == 0 { timings.totalUs = UInt64(clamping: (ContinuousClock.now - started).microseconds) }
             page.timings = timings
             return .success(page)
         } catch var error as OCRError {

@@ -191,24 +191,3 @@ private final class ConditionBox: @unchecked Sendable {
     let lock = NSCondition()
 }
 
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (s, attoseconds) = components
-        return Double(s) + Double(attoseconds) / 1e18
-    }
-
-    /// Whole milliseconds, rounded down, never negative.
-    var milliseconds: UInt64 {
-        let (s, attoseconds) = components
-        guard s >= 0 else { return 0 }
-        return UInt64(s) * 1000 + UInt64(attoseconds / 1_000_000_000_000_000)
-    }
-
-    /// Whole microseconds, rounded down, never negative.
-    var microseconds: UInt64 {
-        let (s, attoseconds) = components
-        guard s >= 0 else { return 0 }
-        return UInt64(s) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
-    }
-}

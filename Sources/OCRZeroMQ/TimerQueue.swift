@@ -1,3 +1,6 @@
+import OCRBasics
+
+
 /// Identifies a timer scheduled on a `SocketLoop`.
 package struct TimerID: Hashable, Sendable {
     let raw: UInt64
@@ -12,17 +15,18 @@ struct TimerQueue<Payload> {
         var payload: Payload
     }
 
-    private struct HeapEntry {
+    private struct HeapEntry: Comparable {
         var deadline: ContinuousClock.Instant
         var sequence: UInt64
         var id: TimerID
 
-        func precedes(_ other: HeapEntry) -> Bool {
-            deadline < other.deadline || (deadline == other.deadline && sequence < other.sequence)
+        static func < (a: HeapEntry, b: HeapEntry) -> Bool {
+            a.deadline < b.deadline || (a.deadline == b.deadline && a.sequence < b.sequence)
         }
+        static func == (a: HeapEntry, b: HeapEntry) -> Bool { a.sequence == b.sequence }
     }
 
-    private var heap: [HeapEntry] = []
+    private var heap = Heap<HeapEntry>()
     private var timers: [TimerID: Timer] = [:]
     private var sequence: UInt64 = 0
     private var nextID: UInt64 = 0
@@ -47,7 +51,7 @@ struct TimerQueue<Payload> {
     /// The earliest deadline of a live timer.
     mutating func nextDeadline() -> ContinuousClock.Instant? {
         dropStale()
-        return heap.first?.deadline
+        return heap.min?.deadline
     }
 
     /// Removes and returns the earliest timer due at `now`, re-arming it first if it repeats
@@ -56,9 +60,9 @@ struct TimerQueue<Payload> {
     /// a pass that stops at `sequenceLimit` never runs a timer scheduled by another timer.
     mutating func popDue(now: ContinuousClock.Instant, sequenceLimit: UInt64) -> (TimerID, Payload)? {
         dropStale()
-        guard let top = heap.first, top.deadline <= now, top.sequence < sequenceLimit,
+        guard let top = heap.min, top.deadline <= now, top.sequence < sequenceLimit,
               let timer = timers[top.id] else { return nil }
-        popTop()
+        heap.popMin()
         if let interval = timer.interval {
             var next = timer.deadline + interval
             if next <= now { next = now + interval }
@@ -76,37 +80,14 @@ struct TimerQueue<Payload> {
     // MARK: Heap
 
     private mutating func dropStale() {
-        while let top = heap.first {
+        while let top = heap.min {
             if let timer = timers[top.id], timer.deadline == top.deadline { return }
-            popTop()
+            heap.popMin()
         }
     }
 
     private mutating func push(deadline: ContinuousClock.Instant, id: TimerID) {
-        heap.append(HeapEntry(deadline: deadline, sequence: sequence, id: id))
+        heap.insert(HeapEntry(deadline: deadline, sequence: sequence, id: id))
         sequence += 1
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func popTop() {
-        heap.swapAt(0, heap.count - 1)
-        heap.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
-            if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }
-            if smallest == parent { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
     }
 }

@@ -1,3 +1,4 @@
+import OCRBasics
 import OCRCoordinator
 import OCRPages
 import OCRWire
@@ -58,20 +59,5 @@ import Testing
         let mode = "release"
         #endif
         print("scheduler throughput (\(mode)): \(cycles) dispatch+result cycles in \((seconds * 100).rounded() / 100) s = \(Int(rate)) cycles/s (\(workers) workers x 4 slots, \(jobs) jobs x \(pagesPerJob) pages)")
-    }
-}
-
-/// A tiny FIFO for the benchmark (the module's own `Deque` is internal).
-struct Deque<Element> {
-    private var items: [Element] = []
-    private var head = 0
-    mutating func append(_ e: Element) { items.append(e) }
-    mutating func popFirst() -> Element? {
-        guard head < items.count else { return nil }
-        defer {
-            head += 1
-            if head > 4096, head * 2 > items.count { items.removeFirst(head); head = 0 }
-        }
-        return items[head]
     }
 }

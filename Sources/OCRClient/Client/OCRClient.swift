@@ -213,12 +213,6 @@ public enum OCRClientVersion {
     public static let current = "0.1.0"
 }
 
-extension Duration {
-    var milliseconds: Int64 {
-        let (s, atto) = components
-        return s * 1000 + atto / 1_000_000_000_000_000
-    }
-}
 
 /// How `OCRClient.document(for:)` re-attaches to a job whose event stream failed with
 /// UNAVAILABLE: exponential backoff from `initialDelay`, capped at `maxDelay`, at most

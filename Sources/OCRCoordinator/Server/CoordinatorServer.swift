@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import OCRBasics
 import OCRLog
 import OCRPages
 import OCRRPC

@@ -3,31 +3,31 @@
 ///
 /// Capacity is a power of two so indices wrap with a mask. Popped slots are set to `nil` so the
 /// buffer never keeps an element alive.
-struct Deque<Element: Sendable>: Sendable {
+package struct Deque<Element> {
     private var storage: [Element?] = []
     private var head = 0
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init() {}
+    package init() {}
 
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
-    var first: Element? { count == 0 ? nil : storage[head] }
+    package var first: Element? { count == 0 ? nil : storage[head] }
 
-    mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         if count == storage.count { grow() }
         storage[(head &+ count) & (storage.count &- 1)] = element
         count &+= 1
     }
 
-    mutating func prepend(_ element: Element) {
+    package mutating func prepend(_ element: Element) {
         if count == storage.count { grow() }
         head = (head &- 1) & (storage.count &- 1)
         storage[head] = element
         count &+= 1
     }
 
-    mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil
@@ -37,7 +37,7 @@ struct Deque<Element: Sendable>: Sendable {
     }
 
     /// The elements front to back (for tests and for status views; O(n)).
-    var elements: [Element] {
+    package var elements: [Element] {
         (0..<count).map { storage[(head &+ $0) & (storage.count &- 1)]! }
     }
 
@@ -49,3 +49,5 @@ struct Deque<Element: Sendable>: Sendable {
         head = 0
     }
 }
+
+extension Deque: Sendable where Element: Sendable {}
