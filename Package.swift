@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "ocr-bench", dependencies: ["OCRClient", "OCRZeroMQ", "OCRWire", "OCREngine", "OCRPages"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire"]),
 
-        .testTarget(name: "OCRWireTests", dependencies: ["OCRWire"]),
+        .testTarget(name: "OCRWireTests", dependencies: ["OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         // Helpers every test tier shares: bounded waits, shared values, processes.
         .target(name: "OCRTestSupport", dependencies: ["OCRZeroMQ"], path: "Tests/OCRTestSupport"),
@@ -50,9 +50,9 @@ let package = Package(
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPages", "OCRWire"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
-        .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire"],
+        .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],
                     exclude: ["python_client.py", "python_worker.py"]),
-        .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire"]),
+        .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire", "OCRTestSupport"]),
         // The README's examples, compiled against OCRClient alone.
         .testTarget(name: "ReadmeExamplesTests", dependencies: ["OCRClient"]),
     ],

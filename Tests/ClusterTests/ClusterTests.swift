@@ -1,5 +1,6 @@
 import Foundation
 import OCRPages
+import OCRTestSupport
 import Testing
 import OCRClient
 import OCREngine
@@ -23,7 +24,6 @@ import OCRWire
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 1, engine: "tesseract")
         try await cluster.addWorker(slots: 1, engine: "tesseract")
-        defer { Task { await cluster.stop() } }
         try await cluster.waitForWorkers(2)
 
         let result = try await cluster.submit(["--format", "json", "--quiet", multipage, pdf])
@@ -45,7 +45,6 @@ import OCRWire
     @Test func pythonClientSubmitsAndReadsTheStream() async throws {
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 2, engine: "tesseract")
-        defer { Task { await cluster.stop() } }
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = ["python3", Binaries.repoRoot.appendingPathComponent("Tests/ClusterTests/python_client.py").path,
@@ -73,7 +72,6 @@ import OCRWire
         let cluster = try await TestCluster()
         let victim = try await cluster.addWorker(slots: 2, engine: "sleep:150")
         try await cluster.addWorker(slots: 2, engine: "sleep:150")
-        defer { Task { await cluster.stop() } }
         let pages = try makeManyPageTiff(count: 30)
         let submit = try ChildProcess("ocr-submit", ["--coordinator", cluster.clientEndpoint, "--format", "json", "--quiet", pages])
         try await Task.sleep(for: .milliseconds(600))
@@ -89,7 +87,6 @@ import OCRWire
     @Test func aPageThatCrashesItsWorkerEveryTimeFailsAndTheRestIsIntact() async throws {
         let cluster = try await TestCluster()
         for _ in 0..<4 { try await cluster.addWorker(slots: 1, engine: "crash-on:2") }
-        defer { Task { await cluster.stop() } }
         let pages = try makeManyPageTiff(count: 6)
         let result = try await cluster.submit(["--format", "json", "--quiet", pages])
         #expect(result.status == 2, "ocr-submit must exit with the partial code; stderr: \(result.stderr)")
@@ -105,7 +102,6 @@ import OCRWire
     @Test func cancelStopsTheJob() async throws {
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 2, engine: "sleep:200")
-        defer { Task { await cluster.stop() } }
         let client = try OCRClient(endpoint: cluster.clientEndpoint)
         defer { client.close() }
         let file = try makeManyPageTiff(count: 40)
@@ -123,7 +119,6 @@ import OCRWire
     @Test func smallJobsAreNotStarvedByABigOne() async throws {
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 2, engine: "sleep:100")
-        defer { Task { await cluster.stop() } }
         let client = try OCRClient(endpoint: cluster.clientEndpoint)
         defer { client.close() }
         let big = try await client.submit(files: [URL(fileURLWithPath: try makeManyPageTiff(count: 40))])
@@ -151,7 +146,7 @@ import OCRWire
         convert.arguments = ["convert"] + Array(repeating: source, count: count) + ["-monochrome", "-compress", "Group4", path + ".tmp.tif"]
         try convert.run()
         convert.waitUntilExit()
-        guard convert.terminationStatus == 0 else { throw ClusterTestError("convert failed") }
+        guard convert.terminationStatus == 0 else { throw TestProcessError("convert failed") }
         try FileManager.default.moveItem(atPath: path + ".tmp.tif", toPath: path)
         return path
     }

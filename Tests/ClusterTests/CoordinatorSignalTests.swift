@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import Testing
 
 /// `ocr-coordinator` stops cleanly on SIGTERM and SIGINT: exit 0, the stop logged.

@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import Testing
 import OCRClient
 import OCRWire

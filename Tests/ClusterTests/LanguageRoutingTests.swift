@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import Testing
 import OCREngine
 
@@ -31,7 +32,6 @@ import OCREngine
         let both = try Self.tessdata(["eng", "xeng"])
         defer { for d in [engOnly, both] { try? FileManager.default.removeItem(atPath: d) } }
         let cluster = try await TestCluster()
-        defer { Task { await cluster.stop() } }
         let plain = try await cluster.addWorker(slots: 1, engine: "tesseract", extra: ["--tessdata", engOnly])
         let polyglot = try await cluster.addWorker(slots: 1, engine: "tesseract", extra: ["--tessdata", both])
         try await cluster.waitForWorkers(2)

@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import Testing
 
 /// What the built executables link (DESIGN section 2: the coordinator links no OCR engine).

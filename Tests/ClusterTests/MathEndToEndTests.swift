@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import Testing
 import OCRClient
 import OCRWire
@@ -12,7 +13,6 @@ import OCRWire
     @Test func ocrSubmitMathPrintsAnswersAndNamesBadPages() async throws {
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 2, engine: "tesseract")
-        defer { Task { await cluster.stop() } }
 
         let one = try await cluster.submit(["--math", "--quiet", fixture("math-05.png")])
         #expect(one.status == 0, "stderr: \(one.stderr)")
@@ -43,7 +43,6 @@ import OCRWire
     @Test func visionStyleRequestsThroughTheCluster() async throws {
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 2, engine: "tesseract")
-        defer { Task { await cluster.stop() } }
         let client = try OCRClient(endpoint: cluster.clientEndpoint)
         defer { client.close() }
         let lines = URL(fileURLWithPath: fixture("lines.png"))
@@ -102,7 +101,6 @@ import OCRWire
         #expect(rows.count >= 50)
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 2, engine: "tesseract")
-        defer { Task { await cluster.stop() } }
         let client = try OCRClient(endpoint: cluster.clientEndpoint)
         defer { client.close() }
 

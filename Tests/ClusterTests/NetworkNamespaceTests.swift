@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import Testing
 
 /// The cross-machine path: `deploy/netns-cluster.sh` puts the coordinator and two workers in

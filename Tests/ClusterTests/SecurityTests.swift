@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import Testing
 
 /// CURVE on both endpoints with key allow-lists (DESIGN section 6), with real processes.
@@ -29,7 +30,6 @@ import Testing
 
         let cluster = try await TestCluster(coordinatorArguments: [
             "--curve-secret-key", server.secret, "--allow-client-keys", clients, "--allow-worker-keys", workers])
-        defer { Task { await cluster.stop() } }
         // A worker with a key not on the list never gets work; the listed one does.
         try await cluster.addWorker(slots: 1, engine: "null", extra: ["--curve-server-key", server.publicKey, "--curve-secret-key", stranger.secret])
         try await cluster.addWorker(slots: 1, engine: "tesseract", extra: ["--curve-server-key", server.publicKey, "--curve-secret-key", worker.secret])

@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import Testing
 
 /// A worker whose engine is stuck in a call nothing can interrupt (`wedge-on:N`, a fault engine
@@ -7,7 +8,6 @@ import Testing
 @Suite(.serialized) struct StuckEngineTests {
     @Test func aStuckEngineFailsItsPageAndTheWorkerExitsForARestartLosingNothingElse() async throws {
         let cluster = try await TestCluster()
-        defer { Task { await cluster.stop() } }
         let stuck = try await cluster.addWorker(slots: 1, engine: "wedge-on:1",
                                                 extra: ["--max-page-ms", "300", "--stuck-grace-ms", "300"])
         try await cluster.waitForWorkers(1)

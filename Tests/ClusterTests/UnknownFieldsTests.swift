@@ -1,5 +1,6 @@
 import Foundation
 import OCRClient
+import OCRTestSupport
 import Testing
 
 /// A field added by a newer worker survives the coordinator's relay (decode, journal, re-encode)

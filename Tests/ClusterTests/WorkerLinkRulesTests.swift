@@ -1,5 +1,6 @@
 import Foundation
 import OCRClient
+import OCRTestSupport
 import Testing
 
 /// The worker link's rules (PROTOCOL.md section 2) with real processes: a real coordinator, a

@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import OCRWire
 import Testing
 @testable import OCRClient
@@ -6,9 +7,9 @@ import Testing
 @Suite struct HOCRTests {
     /// `hocr-spec` (PyPI, installed by `make deps`; installed here on first use when pip can).
     static let hocrSpec: String? = {
-        if Shell.exists("hocr-spec") { return "hocr-spec" }
-        _ = try? Shell.run("python3", ["-m", "pip", "install", "-q", "hocr-spec"])
-        return Shell.exists("hocr-spec") ? "hocr-spec" : nil
+        if commandExists("hocr-spec") { return "hocr-spec" }
+        _ = try? runProcess(["python3", "-m", "pip", "install", "-q", "hocr-spec"])
+        return commandExists("hocr-spec") ? "hocr-spec" : nil
     }()
 
     static func validate(_ hocr: String) throws -> ProcessOutput {
@@ -17,7 +18,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("page.hocr")
         try hocr.write(to: file, atomically: true, encoding: .utf8)
-        return try Shell.run(tool, ["--profile", "standard", file.path])
+        return try runProcess([tool] + ["--profile", "standard", file.path])
     }
 
     static var handBuilt: Document {

@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import OCRWire
 import Testing
 @testable import OCRClient
@@ -8,14 +9,12 @@ import Testing
 /// parses every page strictly, and the binary it re-encodes decodes in Swift to the same page.
 @Suite struct ProtobufJSONTests {
     @Test func pythonProtobufParsesEveryPageBackToTheSameMessage() throws {
-        guard Shell.exists("protoc"), (try? Shell.run("python3", ["-c", "import google.protobuf"]).status) == 0 else {
-            Issue.record("protoc and Python's protobuf are needed (Makefile deps)")
-            return
-        }
+        try #require(commandExists("protoc") && (try? runProcess(["python3", "-c", "import google.protobuf"]).status) == 0,
+                     "protoc and Python's protobuf are needed (make deps installs them)")
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let proto = Paths.repository.appendingPathComponent("proto")
-        let protoc = try Shell.run("protoc", ["-I", proto.path, "--python_out=\(dir.path)",
+        let protoc = try runProcess(["protoc", "-I", proto.path, "--python_out=\(dir.path)",
                                               proto.appendingPathComponent("ocr/v1/page.proto").path,
                                               proto.appendingPathComponent("ocr/v1/status.proto").path])
         #expect(protoc.status == 0, "\(protoc.stderr)")
@@ -39,7 +38,7 @@ import Testing
                 m = json_format.ParseDict(page['status'], status_pb2.Status())
             print(page['state'], m.SerializeToString().hex())
         """
-        let result = try Shell.run("python3", ["-c", script, dir.path, json.path])
+        let result = try runProcess(["python3", "-c", script, dir.path, json.path])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         try #require(lines.map(\.first) == ["OK", "FAILED", "OK"] && lines.allSatisfy { $0.count == 2 }, "\(result.stdout)")

@@ -1,57 +1,8 @@
 import Foundation
+import OCRTestSupport
 import OCRWire
 @testable import OCRClient
 
-/// Runs an executable found on PATH and returns its exit status and output.
-struct ProcessOutput: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-enum Shell {
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    stdin: String? = nil) throws -> ProcessOutput {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes before waiting so a large output cannot block the child.
-        let errData = LockedData()
-        let errThread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        errThread.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errData.done { usleep(1000) }
-        return ProcessOutput(status: process.terminationStatus,
-                             stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData.value, as: UTF8.self))
-    }
-
-    static func exists(_ executable: String) -> Bool {
-        (try? run("sh", ["-c", "command -v \(executable)"]).status) == 0
-    }
-}
-
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private var finished = false
-    func set(_ value: Data) { lock.lock(); data = value; finished = true; lock.unlock() }
-    var done: Bool { lock.lock(); defer { lock.unlock() }; return finished }
-    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
-}
 
 enum Paths {
     /// The repository root (this file is Tests/OCRClientTests/Support.swift).
@@ -76,13 +27,13 @@ enum XMLCheck {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("page.alto.xml")
         try xml.write(to: file, atomically: true, encoding: .utf8)
-        return try Shell.run("xmllint", ["--nonet", "--noout", "--schema", Paths.schemas.appendingPathComponent("alto-4-4.xsd").path, file.path],
+        return try runProcess(["xmllint", "--nonet", "--noout", "--schema", Paths.schemas.appendingPathComponent("alto-4-4.xsd").path, file.path],
                              environment: ["XML_CATALOG_FILES": Paths.schemas.appendingPathComponent("catalog.xml").path])
     }
 
     /// Checks that `xml` is well-formed XML (no network, no DTD loading).
     static func wellFormed(_ xml: String) throws -> ProcessOutput {
-        try Shell.run("xmllint", ["--nonet", "--noout", "-"], stdin: xml)
+        try runProcess(["xmllint", "--nonet", "--noout", "-"], stdin: xml)
     }
 
     /// All matches of `pattern` (capture groups) in `text`.

@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import OCRWire
 @testable import OCRClient
 
@@ -20,17 +21,17 @@ struct TesseractRun: Sendable {
         defer { try? FileManager.default.removeItem(at: dir) }
         let env = ["OMP_THREAD_LIMIT": "1"]
         let base = dir.appendingPathComponent("out").path
-        let one = try Shell.run("tesseract", [Paths.phototest.path, base, "txt", "tsv", "hocr", "alto"], environment: env)
+        let one = try runProcess(["tesseract", Paths.phototest.path, base, "txt", "tsv", "hocr", "alto"], environment: env)
         guard one.status == 0 else { throw TesseractFixtureError(description: "tesseract failed: \(one.stderr)") }
         func read(_ ext: String, _ base: String) throws -> String { try String(contentsOfFile: base + "." + ext, encoding: .utf8) }
         var run = TesseractRun(txt: try read("txt", base), tsv: try read("tsv", base), hocr: try read("hocr", base),
                                alto: try read("xml", base), twoPageTxt: nil, twoPageTSV: nil)
-        if Shell.exists("convert") {
+        if commandExists("convert") {
             let two = dir.appendingPathComponent("two.tif").path
-            let made = try Shell.run("convert", [Paths.phototest.path, Paths.phototest.path, two])
+            let made = try runProcess(["convert", Paths.phototest.path, Paths.phototest.path, two])
             if made.status == 0 {
                 let base2 = dir.appendingPathComponent("two").path
-                let r = try Shell.run("tesseract", [two, base2, "txt", "tsv"], environment: env)
+                let r = try runProcess(["tesseract", two, base2, "txt", "tsv"], environment: env)
                 if r.status == 0 {
                     run.twoPageTxt = try read("txt", base2)
                     run.twoPageTSV = try read("tsv", base2)

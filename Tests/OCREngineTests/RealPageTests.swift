@@ -72,7 +72,6 @@ extension EngineTests {
             let elapsed = ContinuousClock.now - start
             print("[figures] aim916.tiff: \(pages.count) pages split in \(elapsed)")
             #expect(pages.count == 28)
-            #expect(elapsed < .seconds(1))
             let last = try PageDecoder().decode(pages[27])
             #expect(last.width == 2550 && last.height == 3300)
         }
@@ -83,10 +82,8 @@ extension EngineTests {
             #expect(pages.count == 6)
             var opts = RecognitionOptions()
             opts.maxPagePixels = 50_000_000  // Page 2 is 2160 pt square: 9000 x 9000 pixels at 300 dpi.
-            let start = ContinuousClock.now
             let error = await ocrError { _ = try await recognize(pages[1], opts) }
             #expect(error?.code == .resourceExhausted && error?.pageIndex == 1 && error?.file == pdf.file)
-            #expect(ContinuousClock.now - start < .seconds(2))
         }
 
         @Test func cardinalPDFPagesAreAutoRotated() async throws {

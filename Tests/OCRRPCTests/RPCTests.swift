@@ -105,13 +105,11 @@ import OCRWire
         let h = try Harness()
         let client = try RPCClient(endpoint: h.endpoint)
         defer { client.close() }
-        let start = ContinuousClock.now
+        // The error (its code and the 200 ms it names) shows that the deadline ended the call;
+        // how soon is for `make bench`, not a unit test.
         await #expect(throws: OCRError(.deadlineExceeded, "deadline of 200 ms exceeded")) {
             _ = try await client.unary(CoordinatorMethod.getJob.rawValue, request: [], timeout: .milliseconds(200))
         }
-        // Generous: the test runner's cooperative threads are shared with CPU-heavy suites; the
-        // code above proves the deadline ended the call, this only proves nothing hung.
-        #expect(ContinuousClock.now - start < .seconds(30))
         try await waitUntil { h.cancelled.withLock { $0 } == [CoordinatorMethod.getJob.rawValue] }
     }
 
@@ -142,18 +140,16 @@ import OCRWire
         }
         let unary = Task { try await client.unary(CoordinatorMethod.getJob.rawValue, request: [], timeout: .seconds(60)) }
         try await waitUntil { h.cancelled.withLock { $0 }.isEmpty && client.debugPendingCalls() == 2 }
-        let start = ContinuousClock.now
         h.loop.stop()  // closes the server's socket: the TCP connection drops
         for outcome in [await stream.result.map { _ in [UInt8]() }, await unary.result] {
             guard case .failure(let error as OCRError) = outcome else {
                 Issue.record("expected UNAVAILABLE, got \(outcome)")
                 continue
             }
+            // "was lost" is the socket monitor's verdict, not the minute's timeout running out.
             #expect(error.code == .unavailable)
-            #expect(error.message.contains("was lost"))
+            #expect(error.message.contains("was lost"), "\(error)")
         }
-        // Far less than the minute either call would otherwise wait (generous for a loaded machine).
-        #expect(ContinuousClock.now - start < .seconds(20))
     }
 
     @Test func silenceFromAnAbsentServerIsUnavailable() async throws {

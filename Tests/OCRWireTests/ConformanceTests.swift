@@ -1,4 +1,5 @@
 import Foundation
+import OCRTestSupport
 import Testing
 @testable import OCRWire
 
@@ -10,7 +11,7 @@ import Testing
 struct ConformanceTests {
     /// The generated Swift matches what `scripts/gen_wire.py` makes from proto/ today.
     @Test func generatedCodeIsFresh() throws {
-        let out = try Subprocess.run(["python3", "scripts/gen_wire.py", "--check"], in: Subprocess.packageRoot)
+        let out = try runProcess(["python3", "scripts/gen_wire.py", "--check"], in: Binaries.repoRoot)
         #expect(out.status == 0, "gen_wire.py --check: \(out.stderr)")
     }
 
@@ -120,8 +121,8 @@ struct ConformanceRun: Sendable {
     /// Message full name -> fields some fixture sets to a non-default value.
     var coverage: [String: Set<String>]
 
-    static let peersAvailable: Bool = Subprocess.available("protoc")
-        && (try? Subprocess.run(["python3", "-c", "import google.protobuf"]).status) == 0
+    static let peersAvailable: Bool = commandExists("protoc")
+        && (try? runProcess(["python3", "-c", "import google.protobuf"]).status) == 0
 
     static let shared: Result<ConformanceRun, any Error> = Result { try ConformanceRun.make() }
 
@@ -143,10 +144,10 @@ struct ConformanceRun: Sendable {
         }
         try JSONSerialization.data(withJSONObject: manifest).write(to: dir.appendingPathComponent("manifest.json"))
 
-        let script = Subprocess.packageRoot.appendingPathComponent("scripts/wire_conformance.py").path
-        let check = try Subprocess.run(["python3", script, "check", "--dir", dir.path])
+        let script = Binaries.repoRoot.appendingPathComponent("scripts/wire_conformance.py").path
+        let check = try runProcess(["python3", script, "check", "--dir", dir.path])
         guard check.status == 0 else { throw Failure(description: "wire_conformance.py check failed: \(check.stderr)") }
-        let describe = try Subprocess.run(["python3", script, "describe"])
+        let describe = try runProcess(["python3", script, "describe"])
         guard describe.status == 0 else { throw Failure(description: "wire_conformance.py describe failed: \(describe.stderr)") }
 
         let result = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("result.json"))) as? [String: Any]

@@ -99,16 +99,15 @@ struct WorkerRuntimeTests {
         #expect(second.workerUid != first.workerUid)
         #expect(second.workerUid != 0)
         #expect(secondIdentity != firstIdentity, "a new socket has a new routing identity")
-        // liveness x interval (300 ms) plus the first backoff (250 ms).
+        // Not before liveness x interval (300 ms) plus the first backoff (250 ms).
         #expect(gap >= .milliseconds(450))
-        #expect(gap < .seconds(3))
         fake.heartbeating = true
-        // The abandoned page (cancelled with UNAVAILABLE) never reports on the new connection.
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(fake.messages.compactMap(\.result).isEmpty)
-        // The new connection works.
+        // The new connection works. With one slot, page 1 runs after the abandoned page 0 has
+        // returned (cancelled with UNAVAILABLE), so by page 1's result page 0 has had its chance
+        // to report, and must not have.
         fake.sendTask(pageTask(1, job: "job-2", remainingMs: 100), to: secondIdentity)
         #expect(fake.results(1).first?.error?.code == .deadlineExceeded)
+        #expect(fake.messages.compactMap(\.result).map(\.pageIndex) == [1], "the abandoned page reported")
     }
 
     @Test("Disconnect from the coordinator: the worker reconnects afresh")
@@ -133,14 +132,10 @@ struct WorkerRuntimeTests {
         let (identity, _) = try #require(fake.ready())
         fake.sendTask(pageTask(3), to: identity)
         fake.sendTask(pageTask(4), to: identity)
-        // Page 4 completes while page 3 hangs.
+        // Page 4 completes while page 3 hangs (the hanging engine returns only when stopped).
         #expect(fake.results(1).first?.pageIndex == 4)
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(fake.messages.compactMap(\.result).count == 1)
-        let cancelled = ContinuousClock.now
         fake.send(CoordinatorMessage.with { $0.command = .cancel(CancelTask.with { $0.jobId = "job-1"; $0.pageIndex = 3 }) }, to: identity)
         let results = fake.results(2)
-        #expect(ContinuousClock.now - cancelled < .seconds(1))
         let status = try #require(results.last?.error)
         #expect(results.last?.pageIndex == 3)
         #expect(status.code == .cancelled)
@@ -160,8 +155,9 @@ struct WorkerRuntimeTests {
         let elapsed = ContinuousClock.now - sent
         #expect(result.error?.code == .deadlineExceeded)
         #expect(result.error?.pageIndex == 0)
+        // Not before the deadline; the 10 s engine did not run to its end (it would have
+        // succeeded), so the deadline stopped it.
         #expect(elapsed >= .milliseconds(190))
-        #expect(elapsed < .seconds(2))
     }
 
     @Test("an engine failure travels as a Status naming the page; other pages are fine")
@@ -228,10 +224,8 @@ struct WorkerRuntimeTests {
         let (identity, _) = try #require(fake.ready())
         fake.sendTask(pageTask(0), to: identity)
         Thread.sleep(forTimeInterval: 0.1)
-        let started = ContinuousClock.now
         worker.shutdown()
-        worker.wait()
-        #expect(ContinuousClock.now - started < .seconds(3))
+        worker.wait()  // the hanging engine never returns by itself: only the drain timeout ends this
         _ = fake.wait("Disconnect") { $0.contains { $0.message?.disconnect != nil } ? true : nil }
         let messages = fake.messages.filter { $0.heartbeat == nil }
         #expect(messages.compactMap(\.result).first?.error?.code == .unavailable)

@@ -137,7 +137,6 @@ struct ZMQSocketTests {
         #expect(try poller.poll(timeoutMilliseconds: 50) == 0)
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= .milliseconds(45))
-        #expect(elapsed < .seconds(20))
         #expect(poller.events(at: 0).isEmpty)
 
         try push.send([bytes("ready")])
