@@ -1,54 +1,29 @@
 import Foundation
 import OCRPages
 import OCRWire
+import OCRBasics
 import Synchronization
 
 /// A dedicated OS thread that owns one ``Recognizer`` and runs jobs on it one at a time, so
 /// Tesseract never blocks Swift's cooperative pool. The recognizer is created on the thread (its
 /// OpenMP limit applies there) and never leaves it; callers hand in closures and get results back.
+/// With `threads > 1`, several such threads (each with its own recognizer) take jobs from one
+/// FIFO. It is a `DedicatedThreads`, as the worker's slots are.
 package final class EngineThread: Sendable {
-    private struct State {
-        var jobs: [@Sendable (Recognizer) -> Void] = []
-        var stopping = false
-    }
-    /// What the thread and its callers share.
-    private final class Shared: Sendable {
-        let state = Mutex(State())
-        let wakeup = DispatchSemaphore(value: 0)
-        let finished = DispatchSemaphore(value: 0)
-    }
-    private let shared = Shared()
+    private let thread: DedicatedThreads<Recognizer>
 
-    /// Starts the thread. `name` shows in debuggers and `top -H`.
-    package init(name: String = "ocr-engine", configuration: EngineConfiguration = EngineConfiguration()) {
-        let thread = Thread { [shared] in
-            Self.serve(shared, configuration)  // The recognizer is freed when this returns, on this thread.
-            shared.finished.signal()
-        }
-        thread.name = name
-        thread.stackSize = 8 << 20  // Tesseract recurses in layout analysis; give it room.
-        thread.start()
-    }
-
-    /// The thread's loop: make the recognizer, run jobs until shutdown.
-    private static func serve(_ shared: Shared, _ configuration: EngineConfiguration) {
-        let recognizer = Recognizer(configuration: configuration)
-        while true {
-            shared.wakeup.wait()
-            let job: (@Sendable (Recognizer) -> Void)? = shared.state.withLock { s in
-                s.jobs.isEmpty ? nil : s.jobs.removeFirst()
-            }
-            if let job { job(recognizer); continue }
-            if shared.state.withLock({ $0.stopping }) { return }
-        }
+    /// Starts the thread(s). `name` shows in debuggers and `top -H`.
+    package init(name: String = "ocr-engine", threads: Int = 1, configuration: EngineConfiguration = EngineConfiguration()) {
+        // A Recognizer cannot fail to be made (a missing model fails its pages), so neither can this.
+        thread = try! DedicatedThreads(count: threads, name: name) { _ in Recognizer(configuration: configuration) }
     }
 
     /// Runs `body` with the thread's recognizer and returns its result. Jobs run in FIFO order.
-    /// Cancelling the calling task does not interrupt a running job: pass a ``CancellationToken``
+    /// Cancelling the calling task does not interrupt a running job: pass a ``PageControl``
     /// to the recognizer for that (``recognize(_:options:deadline:cancellation:)`` does).
     package func run<T: Sendable>(_ body: @escaping @Sendable (Recognizer) throws(OCRError) -> T) async throws(OCRError) -> T {
         let result: Result<T, OCRError> = await withCheckedContinuation { continuation in
-            enqueue { recognizer in
+            submit { recognizer in
                 do throws(OCRError) { continuation.resume(returning: .success(try body(recognizer))) }
                 catch { continuation.resume(returning: .failure(error)) }
             }
@@ -58,10 +33,10 @@ package final class EngineThread: Sendable {
 
     /// Recognises one page on this thread. Task cancellation reaches Tesseract's monitor.
     package func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
-                          deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken = CancellationToken()) async throws(OCRError) -> PageResult {
+                          deadline: ContinuousClock.Instant? = nil, cancellation: PageControl = PageControl()) async throws(OCRError) -> PageResult {
         let result: Result<PageResult, OCRError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                enqueue { recognizer in
+                submit { recognizer in
                     do throws(OCRError) {
                         continuation.resume(returning: .success(try recognizer.recognize(page, options: options, deadline: deadline, cancellation: cancellation)))
                     } catch { continuation.resume(returning: .failure(error)) }
@@ -75,54 +50,18 @@ package final class EngineThread: Sendable {
 
     /// Finishes queued jobs, then frees the recognizer and ends the thread. Blocks until done.
     package func shutdown() {
-        let already = shared.state.withLock { s in
-            defer { s.stopping = true }
-            return s.stopping
-        }
-        if already { return }
-        shared.wakeup.signal()
-        shared.finished.wait()
+        thread.close(discardingQueued: false)
+        _ = thread.join(timeout: .seconds(3600))
     }
 
-    /// Queues `job` (internal: the PageTask entry point uses it).
-    func submit(_ job: @escaping @Sendable (Recognizer) -> Void) { enqueue(job) }
-
-    private func enqueue(_ job: @escaping @Sendable (Recognizer) -> Void) {
-        let accepted = shared.state.withLock { s in
-            if s.stopping { return false }
-            s.jobs.append(job)
-            return true
-        }
-        if accepted { shared.wakeup.signal() } else { job(Recognizer.stopped) }
+    /// Queues `job`; after shutdown it runs at once with a recognizer that refuses every page
+    /// (UNAVAILABLE). Internal: the PageTask entry point uses it.
+    func submit(_ job: @escaping @Sendable (Recognizer) -> Void) {
+        if !thread.submit(job) { job(Recognizer.stopped) }
     }
 }
 
 extension Recognizer {
     /// Stand-in handed to jobs submitted after shutdown; every call throws UNAVAILABLE.
     fileprivate static var stopped: Recognizer { Recognizer(configuration: EngineConfiguration(tessdataPath: "/nonexistent"), stopped: true) }
-}
-
-/// `slots` engine threads (default: one per core) with least-busy dispatch.
-package final class EnginePool: Sendable {
-    package let threads: [EngineThread]
-    private let busy: Mutex<[Int]>
-
-    package init(slots: Int = ProcessInfo.processInfo.activeProcessorCount, configuration: EngineConfiguration = EngineConfiguration()) {
-        threads = (0..<max(1, slots)).map { EngineThread(name: "ocr-engine-\($0)", configuration: configuration) }
-        busy = Mutex(Array(repeating: 0, count: max(1, slots)))
-    }
-
-    /// Recognises `page` on the least busy thread.
-    package func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
-                          deadline: ContinuousClock.Instant? = nil) async throws(OCRError) -> PageResult {
-        let i = busy.withLock { b in
-            let i = b.indices.min { b[$0] < b[$1] }!
-            b[i] += 1
-            return i
-        }
-        defer { busy.withLock { $0[i] -= 1 } }
-        return try await threads[i].recognize(page, options: options, deadline: deadline)
-    }
-
-    package func shutdown() { threads.forEach { $0.shutdown() } }
 }

@@ -15,7 +15,7 @@ extension Recognizer {
     /// sooner), and the result carries the task's attempt and queue time. Failures are
     /// ``OCRError``s naming the file and page (`error.status` is the wire form).
     package func run(_ task: PageTask, deadline: ContinuousClock.Instant? = nil,
-                    cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
+                    cancellation: PageControl? = nil) throws(OCRError) -> PageResult {
         let due = deadline ?? (task.remainingMs > 0 ? .now.advanced(by: .milliseconds(Int64(clamping: task.remainingMs))) : nil)
         var result = try recognize(PageDescriptor(task), options: task.options ?? RecognitionOptions(),
                                    deadline: due, cancellation: cancellation)
@@ -31,7 +31,7 @@ extension Recognizer {
 extension EngineThread {
     /// Runs a coordinator's `PageTask` on this thread (see ``Recognizer/run(_:deadline:cancellation:)``).
     /// Cancelling the calling task cancels the page.
-    package func run(_ task: PageTask, cancellation: CancellationToken = CancellationToken()) async throws(OCRError) -> PageResult {
+    package func run(_ task: PageTask, cancellation: PageControl = PageControl()) async throws(OCRError) -> PageResult {
         let due: ContinuousClock.Instant? = task.remainingMs > 0 ? .now.advanced(by: .milliseconds(Int64(clamping: task.remainingMs))) : nil
         let result: Result<PageResult, OCRError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -59,7 +59,7 @@ package struct EngineConfiguration: Sendable {
 ///
 /// **Threads.** Every method is synchronous and blocks for as long as recognition takes (seconds).
 /// A `Recognizer` is not `Sendable`: create it on, and use it from, one dedicated thread, never
-/// Swift's cooperative pool. ``EngineThread`` and ``EnginePool`` do exactly that for async callers.
+/// Swift's cooperative pool. ``EngineThread`` does exactly that for async callers.
 /// The first Recognizer made on a thread limits OpenMP on that thread to one thread
 /// (`OMP_THREAD_LIMIT=1` semantics), so N engines use N cores.
 ///
@@ -110,7 +110,7 @@ package final class Recognizer {
     /// `page.pageIndex`: `DEADLINE_EXCEEDED`, `CANCELLED`, `INVALID_ARGUMENT` (bad input or
     /// options), `RESOURCE_EXHAUSTED` (pixel limit), `FAILED_PRECONDITION` (language data missing).
     package func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
-                          deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
+                          deadline: ContinuousClock.Instant? = nil, cancellation: PageControl? = nil) throws(OCRError) -> PageResult {
         if stopped { throw OCRError(.unavailable, "the engine thread has shut down", file: page.file, page: page.pageIndex) }
         // The page deadline covers decoding (PDF rasterisation) as well as recognition.
         let effective = Self.deadline(deadline, timeoutMs: options.pageTimeoutMs, from: .now)
@@ -121,7 +121,7 @@ package final class Recognizer {
 
     /// Recognises an already decoded page.
     package func recognize(_ page: DecodedPage, context: PageContext, options: RecognitionOptions = RecognitionOptions(),
-                          deadline: ContinuousClock.Instant? = nil, cancellation: CancellationToken? = nil) throws(OCRError) -> PageResult {
+                          deadline: ContinuousClock.Instant? = nil, cancellation: PageControl? = nil) throws(OCRError) -> PageResult {
         try context.stamp { () throws(OCRError) -> PageResult in
             if stopped { throw OCRError(.unavailable, "the engine thread has shut down") }
             return try recognizeUnstamped(page, context: context, options: options, deadline: deadline, cancellation: cancellation)
@@ -137,7 +137,7 @@ package final class Recognizer {
     // MARK: -
 
     private func recognizeUnstamped(_ page: DecodedPage, context: PageContext, options: RecognitionOptions,
-                                    deadline callerDeadline: ContinuousClock.Instant?, cancellation: CancellationToken?) throws(OCRError) -> PageResult {
+                                    deadline callerDeadline: ContinuousClock.Instant?, cancellation: PageControl?) throws(OCRError) -> PageResult {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = Self.deadline(callerDeadline, timeoutMs: options.pageTimeoutMs, from: start)

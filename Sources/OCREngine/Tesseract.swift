@@ -212,9 +212,9 @@ final class Monitor {
     /// Why recognition was asked to stop, if it was.
     final class State {
         let deadline: ContinuousClock.Instant?
-        let cancellation: CancellationToken?
+        let cancellation: PageControl?
         private(set) var stopReason: StatusCode?
-        init(deadline: ContinuousClock.Instant?, cancellation: CancellationToken?) {
+        init(deadline: ContinuousClock.Instant?, cancellation: PageControl?) {
             self.deadline = deadline
             self.cancellation = cancellation
         }

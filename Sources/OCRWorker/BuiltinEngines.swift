@@ -1,4 +1,5 @@
 import Foundation
+import OCREngine
 import OCRWire
 
 // Engines that need no Tesseract, for tests and benchmarks (as OCRmyPDF's tests/plugins): a

@@ -1,4 +1,5 @@
 import OCRBasics
+import OCREngine
 import OCRZeroMQ
 import Foundation
 import OCRWire
@@ -13,93 +14,35 @@ struct EngineWork: Sendable {
     var receivedAt: ContinuousClock.Instant
 }
 
-/// The FIFO the engine threads take work from: blocking `take`, `close` wakes every taker.
-final class EngineQueue: Sendable {
-    private struct State: Sendable {
-        var items = Deque<EngineWork>()
-        var closed = false
-    }
-    private let condition = NSCondition()
-    private let state = Locked(State())
-
-    func push(_ work: EngineWork) {
-        condition.lock()
-        state.withLock { $0.items.append(work) }
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// The next task, or `nil` once the queue is closed (what is still queued is dropped: its
-    /// tasks were already given back).
-    func take() -> EngineWork? {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            let next = state.withLock { state -> EngineWork?? in
-                if state.closed { return .some(nil) }
-                return state.items.popFirst().map { .some($0) }
-            }
-            if let next { return next }
-            condition.wait()
-        }
-    }
-
-    func close() {
-        condition.lock()
-        state.withLock { $0.closed = true }
-        condition.broadcast()
-        condition.unlock()
-    }
-}
-
-/// The dedicated engine threads (one per slot; never Swift's cooperative pool): each makes its
-/// engine on its own thread, then runs tasks from the queue one at a time.
+/// The worker's engine threads: one per slot, each with the engine its factory makes on it,
+/// running tasks one at a time from one FIFO (`DedicatedThreads`).
 final class EngineThreads: Sendable {
-    private let exited = DispatchGroup()
+    private let threads: DedicatedThreads<any PageEngine>
+    private let began: @Sendable (EngineWork) -> Void
+    private let finished: @Sendable (EngineWork, Result<PageResult, OCRError>) -> Void
 
-    /// Starts `slots` threads and waits until every engine has been made. Throws the first
-    /// factory error (the threads that did start then stop when `queue` closes).
-    /// `began` is called on the engine thread as it begins a task, `finished` when it is done.
-    init(slots: Int, factory: PageEngineFactory, queue: EngineQueue,
+    /// Starts `slots` threads and waits until every engine has been made; throws the first
+    /// factory error. `began` is called on the engine thread as it begins a task, `finished`
+    /// when it is done.
+    init(slots: Int, factory: PageEngineFactory,
          began: @escaping @Sendable (EngineWork) -> Void = { _ in },
          finished: @escaping @Sendable (EngineWork, Result<PageResult, OCRError>) -> Void) throws {
-        let made = DispatchGroup()
-        let failure = Locked<(any Error)?>(nil)
-        for slot in 0..<slots {
-            made.enter()
-            exited.enter()
-            let name = "ocr.engine.\(slot)"
-            let thread = Thread { [exited] in
-                defer { exited.leave() }
-                nameCurrentThread(name)
-                let engine: any PageEngine
-                do {
-                    engine = try factory.make(slot)
-                    made.leave()
-                } catch {
-                    failure.withLock { if $0 == nil { $0 = error } }
-                    made.leave()
-                    return
-                }
-                while let work = queue.take() {
-                    finished(work, EngineThreads.execute(work, on: engine, began: began))
-                }
-            }
-            thread.name = name
-            thread.start()
-        }
-        made.wait()
-        if let error = failure.withLock({ $0 }) {
-            queue.close()
-            throw error
-        }
+        threads = try DedicatedThreads(count: slots, name: "ocr.engine") { slot in try factory.make(slot) }
+        self.began = began
+        self.finished = finished
     }
 
-    /// Waits for the threads to end (after the queue closed); `false` if some are still inside
-    /// an engine that ignores cancellation after `timeout`.
-    func join(timeout: Duration) -> Bool {
-        exited.wait(timeout: .now() + timeout.seconds) == .success
+    /// Queues a task for the next free engine.
+    func push(_ work: EngineWork) {
+        threads.submit { [began, finished] engine in finished(work, Self.execute(work, on: engine, began: began)) }
     }
+
+    /// Takes no more tasks and drops the queued ones (their tasks were already given back).
+    func close() { threads.close(discardingQueued: true) }
+
+    /// Waits for the threads to end (after `close`); `false` if some are still inside an engine
+    /// that ignores cancellation after `timeout`.
+    func join(timeout: Duration) -> Bool { threads.join(timeout: timeout) }
 
     /// Runs one task and turns whatever the engine does into an outcome that names the page.
     static func execute(_ work: EngineWork, on engine: any PageEngine,
@@ -134,16 +77,4 @@ final class EngineThreads: Sendable {
                                      file: task.file.isEmpty ? nil : task.file, page: Int(task.pageIndex)))
         }
     }
-}
-
-/// Names the calling thread for `ps -L`, `top -H` and debuggers. A new Linux thread inherits its
-/// creator's name, and Foundation's `Thread.name` does not reliably reach the OS; glibc's
-/// `pthread_setname_np` is not visible to Swift, so write the name where the kernel keeps it
-/// (at most 15 bytes).
-func nameCurrentThread(_ name: String) {
-    let fd = open("/proc/thread-self/comm", O_WRONLY)
-    guard fd >= 0 else { return }
-    defer { close(fd) }
-    let bytes = Array(name.utf8.prefix(15))
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
 }

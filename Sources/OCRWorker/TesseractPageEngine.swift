@@ -6,8 +6,7 @@ import OCRWire
 ///
 /// One per engine thread, made on that thread by `PageEngineFactory.tesseract` and reused for
 /// every page it runs (the Recognizer keeps its initialised Tesseract instances), so models load
-/// once per slot. Cancellation reaches Tesseract's monitor through a `CancellationToken`; the
-/// task's deadline becomes the monitor's deadline.
+/// once per slot. The task's `PageControl` is Tesseract's monitor's cancellation and deadline.
 package final class TesseractPageEngine: PageEngine {
     private let recognizer: Recognizer
 
@@ -20,12 +19,10 @@ package final class TesseractPageEngine: PageEngine {
     }
 
     package func recognize(task: PageTask, control: PageControl) throws -> PageResult {
-        let token = CancellationToken()
-        control.onCancel { token.cancel() }
         let page = PageDescriptor(file: task.file, filePage: Int(task.filePage), pageIndex: Int(task.pageIndex),
                                   content: task.content, format: task.format)
         return try recognizer.recognize(page, options: task.options ?? RecognitionOptions(),
-                                        deadline: control.deadline, cancellation: token)
+                                        deadline: control.deadline, cancellation: control)
     }
 }
 

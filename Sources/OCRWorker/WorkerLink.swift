@@ -1,3 +1,4 @@
+import OCREngine
 import OCRLog
 import OCRWire
 

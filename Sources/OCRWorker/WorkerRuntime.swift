@@ -66,7 +66,6 @@ package final class WorkerRuntime: Sendable {
     let logger: Logger
     private let context: ZMQContext
     private let loop: SocketLoop
-    private let queue = EngineQueue()
     private let shell: Shell
     private let threads = Locked<EngineThreads?>(nil)
     private let stopped = DispatchSemaphore(value: 0)
@@ -121,7 +120,7 @@ package final class WorkerRuntime: Sendable {
         }
         let tick = max(.milliseconds(5), min(.milliseconds(100), configuration.heartbeatInterval / 10))
         do {
-            let threads = try EngineThreads(slots: configuration.slots, factory: engine, queue: queue, began: began, finished: finished)
+            let threads = try EngineThreads(slots: configuration.slots, factory: engine, began: began, finished: finished)
             self.threads.withLock { $0 = threads }
             try loop.start { [shell, logger] control in
                 shell.process(.start, control: control, runtime: self, logger: logger)
@@ -131,7 +130,7 @@ package final class WorkerRuntime: Sendable {
                 }
             }
         } catch {
-            queue.close()
+            threads.withLock { $0?.close() }
             stopped.signal()
             throw error
         }
@@ -162,7 +161,7 @@ package final class WorkerRuntime: Sendable {
         }
         guard first else { return }
         loop.stop()
-        queue.close()
+        threads.withLock { $0?.close() }
         // A wedged engine thread will not end: do not wait for it.
         if let threads = threads.withLock({ $0 }), !threads.join(timeout: wedged ? .milliseconds(100) : .seconds(5)) {
             logger.warning("an engine thread is still busy after shutdown; leaving it behind")
@@ -177,10 +176,10 @@ package final class WorkerRuntime: Sendable {
         wait()
     }
 
-    fileprivate func enqueue(_ work: EngineWork) { queue.push(work) }
+    fileprivate func enqueue(_ work: EngineWork) { threads.withLock { $0 }?.push(work) }
     fileprivate func markStopped(wedged: Bool) {
         wedgedFlag.withLock { $0 = wedged }
-        queue.close()
+        threads.withLock { $0?.close() }
         stopped.signal()
     }
 

@@ -23,7 +23,7 @@ extension EngineTests {
         @Test func cancellationReachesARunningPage() async throws {
             // A real full page takes seconds; cancel it shortly after it starts.
             let page = try #require(realPage("unlv-isri/8071_093.3B.tif"))
-            let token = CancellationToken()
+            let token = PageControl()
             let start = ContinuousClock.now
             async let outcome = ocrError { _ = try await testEngine.recognize(page, cancellation: token) }
             try await Task.sleep(for: .milliseconds(700))
@@ -59,8 +59,8 @@ extension EngineTests {
             #expect(after - before < 2, "threads \(before) -> \(after)")
         }
 
-        @Test func poolRunsPagesOnSeveralThreads() async throws {
-            let pool = EnginePool(slots: 2)
+        @Test func twoThreadsShareTheQueue() async throws {
+            let pool = EngineThread(name: "pool", threads: 2)
             defer { pool.shutdown() }
             let pages = try PageSplitter().pages(file: "multipage.tif", content: Fixtures.bytes("multipage.tif"))
             let results = try await withThrowingTaskGroup(of: PageResult.self) { group in
@@ -93,9 +93,10 @@ extension EngineTests {
             let error = await ocrError { _ = try await testEngine.run(task) }
             #expect(error?.code == .deadlineExceeded && error?.file == "doc.pdf" && error?.pageIndex == 4)
             #expect(error?.status.pageIndex == 4)
-            // Synchronously, with a polling token (how a worker bridges its own per-page control).
+            // Synchronously, with a control already cancelled (as a worker's page's is).
             task.remainingMs = 0
-            let stop = CancellationToken(polling: { true })
+            let stop = PageControl()
+            stop.cancel()
             let fixed = task
             let polled = await ocrError { _ = try await testEngine.run { r throws(OCRError) in try r.run(fixed, cancellation: stop) } }
             #expect(polled?.code == .cancelled && polled?.pageIndex == 4)

@@ -1,3 +1,4 @@
+import OCREngine
 import OCRWire
 import Testing
 @testable import OCRWorker

@@ -1,4 +1,5 @@
 import Foundation
+import OCREngine
 import OCRLog
 import OCRZeroMQ
 import OCRWire
