@@ -38,8 +38,8 @@ let package = Package(
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
-        .executableTarget(name: "ocr-bench", dependencies: ["OCRClient", "OCRZeroMQ", "OCRWire", "OCREngine", "OCRPages"]),
-        .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire"]),
+        .executableTarget(name: "ocr-bench", dependencies: ["OCRClient", "OCRCommandLine", "OCRZeroMQ", "OCRWire", "OCREngine", "OCRPages"]),
+        .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire", "OCRCommandLine"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),

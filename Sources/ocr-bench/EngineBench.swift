@@ -15,8 +15,8 @@ enum EngineBench {
     /// (e) `threads` warm engines, one per core, each recognising its share of the pages at once.
     static func engines(_ args: Args) async throws {
         let threads = args.int("threads", 2)
-        let pages = try pages(of: args.string("file"), count: args.options["pages"].flatMap(Int.init))
-        let out = args.options["out"]
+        let pages = try pages(of: args.string("file"), count: args.optional("pages").flatMap(Int.init))
+        let out = args.optional("out")
         let engines = (0..<threads).map { EngineThread(name: "bench-\($0)") }
         defer { engines.forEach { $0.shutdown() } }
         for engine in engines { try await engine.run { r throws(OCRError) in try r.prepare() } }
@@ -85,7 +85,7 @@ enum EngineBench {
         }
         let rssAfter = ProcStats.current.rssKB
         var levels: [[String: Any]] = []
-        if let gtPage = args.options["cer-file"], let gtText = args.options["cer-truth"] {
+        if let gtPage = args.optional("cer-file"), let gtText = args.optional("cer-truth") {
             let page = try pages(of: gtPage, count: 1)[0]
             let truthData = try Data(contentsOf: URL(fileURLWithPath: gtText))
             let truth = String(data: truthData, encoding: .utf8) ?? String(data: truthData, encoding: .isoLatin1) ?? ""

@@ -1,4 +1,6 @@
 import Foundation
+import OCRCommandLine
+import OCRZeroMQ
 
 /// Seconds in a `Duration`, as a `Double`.
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
@@ -114,55 +116,57 @@ func characterErrorRate(_ text: String, reference: String) -> Double {
     return r.isEmpty ? 0 : Double(editDistance(norm(text), r)) / Double(r.count)
 }
 
-/// `--name value` options and positionals.
+/// The options of every `ocr-bench` subcommand, parsed by OCRCommandLine (the one parser);
+/// a missing required value ends the run with a message.
 struct Args {
-    var options: [String: String] = [:]
-    var positionals: [String] = []
+    static let spec = CommandSpec(name: "ocr-bench", summary: "benchmarks for make bench", usage: usage, options: [
+        .option("--client", value: "VALUE", help: ""),
+        .option("--worker", value: "VALUE", help: ""),
+        .option("--file", value: "VALUE", help: ""),
+        .option("--out", value: "VALUE", help: ""),
+        .option("--pages", value: "VALUE", help: ""),
+        .option("--count", value: "VALUE", help: ""),
+        .option("--files", value: "VALUE", help: ""),
+        .option("--page-size", value: "VALUE", help: ""),
+        .option("--pages-per-connection", value: "VALUE", help: ""),
+        .option("--pid", value: "VALUE", help: ""),
+        .option("--runs", value: "VALUE", help: ""),
+        .option("--sleep-ms", value: "VALUE", help: ""),
+        .option("--slots", value: "VALUE", help: ""),
+        .option("--threads", value: "VALUE", help: ""),
+        .option("--cer-file", value: "VALUE", help: ""),
+        .option("--cer-truth", value: "VALUE", help: ""),
+        .option("--connections", value: "VALUE", help: ""),
+        .option("--sizes", value: "VALUE", help: ""),
+    ])
+    let parsed: ParsedArguments
 
     init(_ argv: ArraySlice<String>) {
-        var i = argv.startIndex
-        while i < argv.endIndex {
-            let a = argv[i]
-            if a.hasPrefix("--") {
-                if i + 1 < argv.endIndex, !argv[i + 1].hasPrefix("--") {
-                    options[String(a.dropFirst(2))] = argv[i + 1]
-                    i += 2
-                } else {
-                    options[String(a.dropFirst(2))] = "1"
-                    i += 1
-                }
-            } else {
-                positionals.append(a)
-                i += 1
-            }
+        do {
+            parsed = try Self.spec.parse(Array(argv))
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            exit(64)
         }
     }
 
+    var positionals: [String] { parsed.positionals }
+
+    /// The value of `--name`, or nil.
+    func optional(_ name: String) -> String? { parsed.string("--\(name)") }
+
     func string(_ name: String, _ fallback: String? = nil) -> String {
-        guard let v = options[name] ?? fallback else { die("--\(name) is required") }
+        guard let v = optional(name) ?? fallback else { die("--\(name) is required") }
         return v
     }
 
     func int(_ name: String, _ fallback: Int? = nil) -> Int {
-        guard let v = options[name].flatMap(Int.init) ?? fallback else { die("--\(name) N is required") }
+        guard let v = optional(name).flatMap(Int.init) ?? fallback else { die("--\(name) N is required") }
         return v
     }
 
     func ints(_ name: String, _ fallback: [Int]) -> [Int] {
-        options[name].map { $0.split(separator: ",").compactMap { Int($0) } } ?? fallback
-    }
-}
-
-/// State behind a lock (OCRTransport's own `Locked` is internal).
-final class Locked<State>: @unchecked Sendable {
-    // @unchecked: `state` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var state: State
-    init(_ state: State) { self.state = state }
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
+        optional(name).map { $0.split(separator: ",").compactMap { Int($0) } } ?? fallback
     }
 }
 

@@ -7,36 +7,31 @@
 // encoded page so other implementations can be timed on exactly the same bytes
 // (scripts/bench_wire.py does that with Python's upb).
 import Foundation
+import OCRCommandLine
 import OCRWire
 
+/// Options, parsed by OCRCommandLine (the one parser).
 struct Options {
-    var runs = 7
-    var seconds = 0.4
+    static let spec = CommandSpec(name: "ocr-wire-bench", summary: "protobuf codec throughput on a dense page",
+                                  usage: "ocr-wire-bench [--runs N] [--seconds S] [--out FILE] [--only encode|decode]", options: [
+        .option("--runs", value: "N", default: "7", help: "Measurements of each direction."),
+        .option("--seconds", value: "S", default: "0.4", help: "Length of each measurement."),
+        .option("--out", value: "FILE", help: "Also write the page's bytes here."),
+        .option("--only", value: "WHAT", help: "encode or decode."),
+    ])
+    var runs: Int
+    var seconds: Double
     var out: String?
     var only: String?
 
-    init(_ args: [String]) throws {
-        var it = args.makeIterator()
-        while let arg = it.next() {
-            switch arg {
-            case "--runs": runs = try value(it.next(), arg)
-            case "--seconds": seconds = try value(it.next(), arg)
-            case "--out": out = it.next()
-            case "--only": only = it.next()
-            default: throw UsageError(message: "unknown option \(arg)")
-            }
-        }
-        guard runs > 0, seconds > 0 else { throw UsageError(message: "--runs and --seconds must be positive") }
-        guard only == nil || only == "encode" || only == "decode" else { throw UsageError(message: "--only takes encode or decode") }
-    }
-
-    private func value<T: LosslessStringConvertible>(_ s: String?, _ name: String) throws -> T {
-        guard let s, let v = T(s) else { throw UsageError(message: "\(name) needs a number") }
-        return v
+    init(_ args: [String]) throws(UsageError) {
+        let parsed = try Self.spec.parse(args)
+        runs = try parsed.int("--runs", range: 1...1_000)!
+        seconds = try parsed.double("--seconds", range: 0.001...600)!
+        out = parsed.string("--out")
+        only = try parsed.choice("--only", ["encode", "decode"])
     }
 }
-
-struct UsageError: Error { var message: String }
 
 /// A deterministic dense page: 4 blocks x 3 paragraphs x 6 lines x 7 words = 504 words, each
 /// with one symbol per character and 3-5 candidates, boxes and confidences as Tesseract gives.
@@ -156,6 +151,6 @@ do {
         + "\"candidates\": \(words.reduce(0) { $0 + $1.candidates.count }), \"runs\": \(options.runs), "
         + "\"encode_mb_s\": \(summary(encode)), \"decode_mb_s\": \(summary(decode))}")
 } catch let error as UsageError {
-    FileHandle.standardError.write(Data("ocr-wire-bench: \(error.message)\n".utf8))
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(64)
 }

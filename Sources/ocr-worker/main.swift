@@ -32,8 +32,11 @@ let spec = CommandSpec(
         .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
     ],
     footer: """
-    ENGINES (N is a task's page_index, zero-based as on the wire; fault engines act as `null` on other pages):
+    ENGINES:
       tesseract             Tesseract, one instance per engine thread, models loaded at startup (default)
+
+    TEST ENGINES (for benchmarks and fault tests; they recognise nothing, never use them to serve jobs;
+    N is a task's page_index, zero-based as on the wire; the fault engines act as `null` on other pages):
       null                  empty result at once, nothing decoded (overhead benchmarks)
       sleep:MS              MS milliseconds per page without using the CPU; honours cancel and deadline
       crash-on:N[:MODE]     kill the process on page N; MODE kill (SIGKILL, default), abort, exit (code 70)
@@ -122,6 +125,9 @@ do {
 setenv("OMP_THREAD_LIMIT", "1", 1)
 
 let logger = Logger(component: "worker", level: options.logLevel)
+if options.engine.name != "tesseract" {
+    logger.warning("running a test engine: pages get no real text", ["engine": options.engine.name])
+}
 let worker: WorkerRuntime
 do {
     worker = try WorkerRuntime(configuration: options.configuration, engine: options.engine, logger: logger)
