@@ -48,13 +48,14 @@ let package = Package(
         .testTarget(name: "OCRZeroMQTests", dependencies: ["OCRZeroMQ", "OCRTestSupport"]),
         .testTarget(name: "OCRRPCTests", dependencies: ["OCRRPC", "OCRZeroMQ", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPages", "OCRWire"]),
-        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
+        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],
                     exclude: ["python_client.py", "python_worker.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire", "OCRTestSupport"]),
-        // The README's examples, compiled against OCRClient alone.
-        .testTarget(name: "ReadmeExamplesTests", dependencies: ["OCRClient"]),
+        // The README's examples, compiled against OCRClient alone, and its layer table checked
+        // against this file. No other dependency: that is the point of the examples.
+        .testTarget(name: "ReadmeTests", dependencies: ["OCRClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

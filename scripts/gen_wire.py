@@ -135,22 +135,26 @@ class Generator:
         if e.name in RESERVED_TYPE_NAMES:
             sys.exit(f"gen_wire: enum name {e.name} would shadow a standard type")
         i = indent
-        out = comments.doc(path, i)
+        out = comments.doc(path, i) or f"{i}/// The proto enum `{e.name}`.\n"
         out += f"{i}public enum {swift_name}: ProtoEnum, CaseIterable {{\n"
         for n, (case, v) in enumerate(cases):
             out += comments.doc(path + [2, n], i + "    ")
             out += f"{i}    case {case}  // {v.name} = {v.number}\n"
         out += f"{i}    /// A value this build does not know, kept so it survives a round trip.\n"
         out += f"{i}    case unrecognized(Int32)\n\n"
+        out += f"{i}    /// The proto3 default, `{cases[0][1].name}`.\n"
         out += f"{i}    public init() {{ self = .{cases[0][0]} }}\n\n"
+        out += f"{i}    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.\n"
         out += f"{i}    public init(rawValue: Int32) {{\n{i}        switch rawValue {{\n"
         for case, v in cases:
             out += f"{i}        case {v.number}: self = .{case}\n"
         out += f"{i}        default: self = .unrecognized(rawValue)\n{i}        }}\n{i}    }}\n\n"
+        out += f"{i}    /// The value's number on the wire.\n"
         out += f"{i}    public var rawValue: Int32 {{\n{i}        switch self {{\n"
         for case, v in cases:
             out += f"{i}        case .{case}: {v.number}\n"
         out += f"{i}        case .unrecognized(let value): value\n{i}        }}\n{i}    }}\n\n"
+        out += f"{i}    /// Every value this build knows.\n"
         out += f"{i}    public static let allCases: [{swift_name}] = [{', '.join('.' + c for c, _ in cases)}]\n"
         out += f"{i}}}\n"
         return out
@@ -204,7 +208,7 @@ class Generator:
             if f.HasField("oneof_index") and not f.proto3_optional:
                 oneof_members.setdefault(f.oneof_index, []).append(f)
 
-        out = comments.doc(path, "")
+        out = comments.doc(path, "") or f"/// `{pkg}.{m.name}` of `proto/`.\n"
         out += f"public struct {type_prefix(pkg)}{m.name}: ProtoMessage {{\n"
         # Nested enums first.
         for n, e in enumerate(m.enum_type):
@@ -231,7 +235,7 @@ class Generator:
                 o = m.oneof_decl[idx]
                 oname = ident(camel(o.name))
                 tname = camel(o.name, upper=True)
-                out += comments.doc(path + [8, idx], "    ")
+                out += comments.doc(path + [8, idx], "    ") or f"    /// The `{o.name}` oneof; nil when none of its fields is set.\n"
                 out += f"    public var {oname}: {tname}? = nil\n"
                 enc = f"        switch {oname} {{\n"
                 for mf in oneof_members[idx]:
@@ -247,7 +251,7 @@ class Generator:
             tn = TYPE_NAMES[f.type] if f.type not in (F.TYPE_MESSAGE, F.TYPE_ENUM) else f.type_name.split(".")[-1]
             if swift.startswith("[String: String]"):
                 tn, label = "map<string, string>", ""
-            out += comments.doc(fpath, "    ")
+            out += comments.doc(fpath, "    ") or f"    /// `{f.name}` (field {f.number}).\n"
             out += f"    public var {ident(camel(f.name))}: {swift} = {default}  // {label}{tn} {f.name} = {f.number}\n"
             encode.append(f"        {write}")
             decode.append((f.number, read))
@@ -262,11 +266,14 @@ class Generator:
         out += "\n    /// Fields this build does not know, as they came (key and value bytes), written back\n"
         out += "    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.\n"
         out += "    public var unknownFields: [UInt8] = []\n"
-        out += "\n    public init() {}\n\n"
+        out += "\n    /// Every field at its proto3 default.\n"
+        out += "    public init() {}\n\n"
+        out += "    /// Appends the fields in field-number order, then the unknown ones.\n"
         out += "    public func encode(to writer: inout ProtoWriter) {\n"
         out += "\n".join(encode) + ("\n" if encode else "")
         out += "        writer.writeUnknown(unknownFields)\n"
         out += "    }\n\n"
+        out += "    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.\n"
         out += "    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {\n"
         out += "        while let tag = try reader.nextTag() {\n"
         out += "            switch tag.number {\n"
@@ -298,7 +305,7 @@ class Generator:
         return f"{oname} = .{case}(try reader.read{SCALARS[f.type][1]}(tag))"
 
     def service(self, s, path, comments, pkg):
-        out = comments.doc(path, "")
+        out = comments.doc(path, "") or f"/// The methods of service `{pkg}.{s.name}`, by their gRPC path.\n"
         out += f"public enum {type_prefix(pkg)}{s.name}Method: String, CaseIterable, Sendable {{\n"
         for n, meth in enumerate(s.method):
             stream = " (server streaming)" if meth.server_streaming else ""

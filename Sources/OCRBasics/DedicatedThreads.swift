@@ -4,7 +4,7 @@ import Synchronization
 /// `count` dedicated OS threads, never Swift's cooperative pool, each owning one `Engine` that
 /// it makes itself (so a Tesseract handle, which is neither thread-safe nor `Sendable`, is made,
 /// used and freed on one thread) and taking jobs from one shared FIFO. The worker's slots and
-/// OCREngine's `EngineThread`/`EnginePool` are both this.
+/// OCREngine's `EngineThread` are both this.
 package final class DedicatedThreads<Engine>: Sendable {
     /// A job runs on one of the threads with that thread's engine.
     package typealias Job = @Sendable (Engine) -> Void

@@ -4,31 +4,31 @@
 /// `UsageError`, which executables turn into exit code 64 (EX_USAGE) and a hint on stderr.
 
 /// One option or flag a command accepts.
-public struct OptionSpec: Sendable {
-    public let name: String          // "--slots"
-    public let short: String?        // "-s"
-    public let valueName: String?    // "N"; nil for a flag
-    public let help: String
-    public let defaultValue: String?
+package struct OptionSpec: Sendable {
+    package let name: String          // "--slots"
+    package let short: String?        // "-s"
+    package let valueName: String?    // "N"; nil for a flag
+    package let help: String
+    package let defaultValue: String?
 
-    public static func option(_ name: String, short: String? = nil, value: String, default defaultValue: String? = nil, help: String) -> OptionSpec {
+    package static func option(_ name: String, short: String? = nil, value: String, default defaultValue: String? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: value, help: help, defaultValue: defaultValue)
     }
 
-    public static func flag(_ name: String, short: String? = nil, help: String) -> OptionSpec {
+    package static func flag(_ name: String, short: String? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, help: help, defaultValue: nil)
     }
 }
 
 /// What a command accepts, and the text `--help` prints.
-public struct CommandSpec: Sendable {
-    public let name: String
-    public let summary: String
-    public let usage: String
-    public let options: [OptionSpec]
-    public let footer: String
+package struct CommandSpec: Sendable {
+    package let name: String
+    package let summary: String
+    package let usage: String
+    package let options: [OptionSpec]
+    package let footer: String
 
-    public init(name: String, summary: String, usage: String, options: [OptionSpec], footer: String = "") {
+    package init(name: String, summary: String, usage: String, options: [OptionSpec], footer: String = "") {
         self.name = name
         self.summary = summary
         self.usage = usage
@@ -36,7 +36,7 @@ public struct CommandSpec: Sendable {
         self.footer = footer
     }
 
-    public var helpText: String {
+    package var helpText: String {
         var text = "\(name): \(summary)\n\nUsage: \(usage)\n\nOptions:\n"
         let labels = options.map { o -> String in
             var l = o.short.map { "\($0), " } ?? "    "
@@ -57,7 +57,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// Parses `arguments` (without the program name).
-    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+    package func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments(spec: self)
         var i = 0
         func lookup(_ token: String) throws(UsageError) -> OptionSpec {
@@ -102,24 +102,24 @@ public struct CommandSpec: Sendable {
 }
 
 /// The outcome of parsing: typed getters throw `UsageError` naming the option on bad values.
-public struct ParsedArguments: Sendable {
+package struct ParsedArguments: Sendable {
     let spec: CommandSpec
-    public internal(set) var values: [String: [String]] = [:]
-    public internal(set) var flags: Set<String> = []
-    public internal(set) var positionals: [String] = []
+    package internal(set) var values: [String: [String]] = [:]
+    package internal(set) var flags: Set<String> = []
+    package internal(set) var positionals: [String] = []
 
-    public var wantsHelp: Bool { flags.contains("--help") }
+    package var wantsHelp: Bool { flags.contains("--help") }
 
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// The last value given for `name`, else its declared default.
-    public func string(_ name: String) -> String? {
+    package func string(_ name: String) -> String? {
         values[name]?.last ?? spec.options.first(where: { $0.name == name })?.defaultValue
     }
 
-    public func strings(_ name: String) -> [String] { values[name] ?? [] }
+    package func strings(_ name: String) -> [String] { values[name] ?? [] }
 
-    public func int(_ name: String, range: ClosedRange<Int>? = nil) throws(UsageError) -> Int? {
+    package func int(_ name: String, range: ClosedRange<Int>? = nil) throws(UsageError) -> Int? {
         guard let s = string(name) else { return nil }
         guard let v = Int(s) else { throw UsageError("\(name) expects a whole number, got '\(s)'", command: spec.name) }
         if let range, !range.contains(v) {
@@ -128,7 +128,7 @@ public struct ParsedArguments: Sendable {
         return v
     }
 
-    public func double(_ name: String, range: ClosedRange<Double>? = nil) throws(UsageError) -> Double? {
+    package func double(_ name: String, range: ClosedRange<Double>? = nil) throws(UsageError) -> Double? {
         guard let s = string(name) else { return nil }
         guard let v = Double(s), v.isFinite else { throw UsageError("\(name) expects a number, got '\(s)'", command: spec.name) }
         if let range, !range.contains(v) {
@@ -138,7 +138,7 @@ public struct ParsedArguments: Sendable {
     }
 
     /// A value that must be one of `choices`.
-    public func choice(_ name: String, _ choices: [String]) throws(UsageError) -> String? {
+    package func choice(_ name: String, _ choices: [String]) throws(UsageError) -> String? {
         guard let s = string(name) else { return nil }
         guard choices.contains(s) else {
             throw UsageError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(s)'", command: spec.name)
@@ -148,12 +148,12 @@ public struct ParsedArguments: Sendable {
 }
 
 /// A mistake in how a command was called. Exit code 64 (EX_USAGE).
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let message: String
-    public let command: String
-    public init(_ message: String, command: String) {
+package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let message: String
+    package let command: String
+    package init(_ message: String, command: String) {
         self.message = message
         self.command = command
     }
-    public var description: String { "\(command): \(message)\nTry '\(command) --help' for more information." }
+    package var description: String { "\(command): \(message)\nTry '\(command) --help' for more information." }
 }

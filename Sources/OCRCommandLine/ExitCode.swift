@@ -1,5 +1,5 @@
 /// Exit codes shared by the executables, documented in each `--help` and in README.md.
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     /// Everything worked (for `ocr-submit`: every page recognised).
     case success = 0
     /// The job finished but some pages failed (job state PARTIAL); the good pages were written.

@@ -7,7 +7,7 @@ import Synchronization
 /// rate-limited to 10 per second.
 /// Safe to call from any thread (progress callbacks come from the client's threads): updates are
 /// serialised, and a redraw never interleaves with another.
-public final class ProgressBar: Sendable {
+package final class ProgressBar: Sendable {
     private let enabled: Bool
     private let width: Int
     private let start = ContinuousClock.now
@@ -17,13 +17,13 @@ public final class ProgressBar: Sendable {
     }
     private let state = Mutex(State())
 
-    public init(enabled: Bool = isatty(STDERR_FILENO) == 1, width: Int = 30) {
+    package init(enabled: Bool = isatty(STDERR_FILENO) == 1, width: Int = 30) {
         self.enabled = enabled
         self.width = width
     }
 
     /// The text of the bar for `done` of `total` pages; separated from drawing so it can be tested.
-    public static func render(done: Int, failed: Int, total: Int, elapsed: Duration, width: Int = 30) -> String {
+    package static func render(done: Int, failed: Int, total: Int, elapsed: Duration, width: Int = 30) -> String {
         let fraction = total > 0 ? Double(done + failed) / Double(total) : 0
         let filled = Int((fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: max(0, width - filled))
@@ -40,7 +40,7 @@ public final class ProgressBar: Sendable {
 
     /// Redraws for `done` and `failed` of `total` pages (at most 10 times a second, and always
     /// for the last page).
-    public func update(done: Int, failed: Int, total: Int) {
+    package func update(done: Int, failed: Int, total: Int) {
         guard enabled else { return }
         state.withLock { state in
             let now = ContinuousClock.now
@@ -52,7 +52,7 @@ public final class ProgressBar: Sendable {
     }
 
     /// Clears the line so the document or a summary prints cleanly.
-    public func finish() {
+    package func finish() {
         guard enabled else { return }
         state.withLock { state in
             guard state.drewSomething else { return }

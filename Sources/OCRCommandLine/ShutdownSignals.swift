@@ -12,12 +12,12 @@ import Synchronization
 /// (Ignoring the signals and listening with a dispatch signal source instead leaves a window
 /// between the two in which a signal is discarded: a worker that got SIGTERM while it finished
 /// starting then ran on and its supervisor waited for ever.)
-public final class ShutdownSignals: Sendable {
-    public static let defaultSignals: [Int32] = [SIGTERM, SIGINT]
+package final class ShutdownSignals: Sendable {
+    package static let defaultSignals: [Int32] = [SIGTERM, SIGINT]
     private let active: Cancelled
 
     /// Blocks `signals` in the calling thread and in the threads it creates from now on.
-    public static func block(_ signals: [Int32] = defaultSignals) {
+    package static func block(_ signals: [Int32] = defaultSignals) {
         var set = signalSet(signals)
         // pthread_sigmask: 0, or an error number (EINVAL for a bad `how`, which this is not).
         _ = pthread_sigmask(SIG_BLOCK, &set, nil)
@@ -25,7 +25,7 @@ public final class ShutdownSignals: Sendable {
 
     /// Blocks `signals` (see `block`) and calls `handler` with each one that arrives, on a
     /// thread of its own, until `cancel()`.
-    public init(_ signals: [Int32] = defaultSignals, handler: @escaping @Sendable (Int32) -> Void) {
+    package init(_ signals: [Int32] = defaultSignals, handler: @escaping @Sendable (Int32) -> Void) {
         Self.block(signals)
         let active = Cancelled()
         self.active = active
@@ -46,7 +46,7 @@ public final class ShutdownSignals: Sendable {
     /// returns its number. For a `main` that has nothing else to do: never `dispatchMain()`,
     /// whose main thread waits in `sigsuspend` with every signal unblocked, so SIGTERM would
     /// take its default action there (exit 143) instead of reaching a handler.
-    public static func next(_ signals: [Int32] = defaultSignals) -> Int32 {
+    package static func next(_ signals: [Int32] = defaultSignals) -> Int32 {
         block(signals)
         var set = signalSet(signals)
         while true {
@@ -57,7 +57,7 @@ public final class ShutdownSignals: Sendable {
     }
 
     /// Stops calling the handler (the signals stay blocked and are taken and dropped).
-    public func cancel() { active.flag.store(true, ordering: .releasing) }
+    package func cancel() { active.flag.store(true, ordering: .releasing) }
 
     private static func signalSet(_ signals: [Int32]) -> sigset_t {
         var set = sigset_t()

@@ -136,6 +136,7 @@ package struct Scheduler: Sendable {
                                   version: ready.version, hostname: ready.hostname,
                                   expiry: interval * settings.liveness, lastSeen: now)
         if ready.maxTasks > 0 { worker.maxTasks = Int(ready.maxTasks) }
+        worker.labels = ready.labels
         worker.queued = true
         workers[serial] = worker
         servedByAnyWorker.removeAll()
@@ -624,7 +625,8 @@ package struct Scheduler: Sendable {
         for worker in workers.values.sorted(by: { $0.serial < $1.serial }) {
             status.workers.append(WorkerInfo.with {
                 $0.uid = worker.uid
-                $0.address = worker.hostname
+                $0.hostname = worker.hostname
+                $0.labels = worker.labels
                 $0.slots = UInt32(worker.slots)
                 $0.busy = UInt32(worker.held.count)
                 $0.languages = worker.languages

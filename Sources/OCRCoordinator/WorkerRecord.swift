@@ -50,6 +50,8 @@ struct WorkerRecord: Sendable {
     private let languageSet: Set<String>
     let version: String
     let hostname: String
+    /// `Ready.labels`, shown by ClusterStatus.
+    var labels: [String: String] = [:]
     /// Silent longer than this: dead.
     let expiry: Duration
     var lastSeen: Duration

@@ -2,15 +2,15 @@ import Foundation
 import Synchronization
 
 /// Severity of a log line, lowest first.
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     case trace, debug, info, warning, error
 
-    public init?(name: String) {
+    package init?(name: String) {
         guard let level = LogLevel.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
         self = level
     }
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .trace: "trace"
         case .debug: "debug"
@@ -20,11 +20,11 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
         }
     }
 
-    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// Where formatted log lines go. Tests use `InMemoryLogSink`; processes use `StandardErrorLogSink`.
-public protocol LogSink: Sendable {
+package protocol LogSink: Sendable {
     func write(_ line: String)
 }
 
@@ -32,28 +32,28 @@ public protocol LogSink: Sendable {
 ///
 /// Libraries take a `Logger` as a parameter (no global logger), so tests can capture what a
 /// component logs and executables decide where it goes and at which level.
-public struct Logger: Sendable {
-    public var level: LogLevel
-    public var component: String
+package struct Logger: Sendable {
+    package var level: LogLevel
+    package var component: String
     let sink: any LogSink
 
-    public init(component: String, level: LogLevel = .info, sink: any LogSink = StandardErrorLogSink()) {
+    package init(component: String, level: LogLevel = .info, sink: any LogSink = StandardErrorLogSink()) {
         self.component = component
         self.level = level
         self.sink = sink
     }
 
     /// The same sink and level for a sub-component.
-    public func named(_ component: String) -> Logger {
+    package func named(_ component: String) -> Logger {
         var l = self
         l.component = component
         return l
     }
 
     /// A logger that drops everything.
-    public static let disabled = Logger(component: "", level: .error, sink: DiscardLogSink())
+    package static let disabled = Logger(component: "", level: .error, sink: DiscardLogSink())
 
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, Any> = [:]) {
+    package func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, Any> = [:]) {
         guard level >= self.level, !(sink is DiscardLogSink) else { return }
         var line = "ts=\(Self.timestamp()) level=\(level.name) component=\(component) msg=\(Self.quote(message()))"
         for (key, value) in fields {
@@ -62,11 +62,11 @@ public struct Logger: Sendable {
         sink.write(line)
     }
 
-    public func trace(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.trace, m(), f) }
-    public func debug(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.debug, m(), f) }
-    public func info(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.info, m(), f) }
-    public func warning(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.warning, m(), f) }
-    public func error(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.error, m(), f) }
+    package func trace(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.trace, m(), f) }
+    package func debug(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.debug, m(), f) }
+    package func info(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.info, m(), f) }
+    package func warning(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.warning, m(), f) }
+    package func error(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.error, m(), f) }
 
     /// Values with spaces, quotes, `=` or nothing at all are quoted so lines stay machine-parsable.
     static func quote(_ s: String) -> String {
@@ -92,9 +92,9 @@ public struct Logger: Sendable {
 }
 
 /// Writes each line with one `write(2)` so lines from several threads never interleave.
-public struct StandardErrorLogSink: LogSink {
-    public init() {}
-    public func write(_ line: String) {
+package struct StandardErrorLogSink: LogSink {
+    package init() {}
+    package func write(_ line: String) {
         var bytes = Array((line + "\n").utf8)
         bytes.withUnsafeMutableBytes { buffer in
             _ = Foundation.write(STDERR_FILENO, buffer.baseAddress, buffer.count)
@@ -103,11 +103,11 @@ public struct StandardErrorLogSink: LogSink {
 }
 
 /// Keeps lines in memory, for tests that check what a component logged.
-public final class InMemoryLogSink: LogSink {
+package final class InMemoryLogSink: LogSink {
     private let storage = Mutex<[String]>([])
-    public init() {}
-    public func write(_ line: String) { storage.withLock { $0.append(line) } }
-    public var lines: [String] { storage.withLock { $0 } }
+    package init() {}
+    package func write(_ line: String) { storage.withLock { $0.append(line) } }
+    package var lines: [String] { storage.withLock { $0 } }
 }
 
 struct DiscardLogSink: LogSink {

@@ -4,7 +4,9 @@
 /// Startup and configuration failures (a port in use, a bad flag) are not `OCRError`s; each
 /// executable reports those itself.
 public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure (gRPC numbering); says whether a retry can help.
     public var code: Ocr_V1_StatusCode
+    /// For people: what failed and why.
     public var message: String
     /// The input file the error concerns, as submitted.
     public var file: String?
@@ -13,6 +15,7 @@ public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Machine-readable details, e.g. "installed_languages" -> "eng,osd".
     public var details: [String: String]
 
+    /// An error with `code` and `message`, naming `file` and the zero-based `page` when known.
     public init(_ code: Ocr_V1_StatusCode, _ message: String, file: String? = nil, page: Int? = nil, details: [String: String] = [:]) {
         self.code = code
         self.message = message
@@ -32,6 +35,7 @@ public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
         return s
     }
 
+    /// The error a wire `Status` carries.
     public init(_ status: Ocr_V1_Status) {
         self.init(status.code, status.message,
                   file: status.file.isEmpty ? nil : status.file,
@@ -39,6 +43,7 @@ public struct OCRError: Error, Sendable, Equatable, CustomStringConvertible {
                   details: status.details)
     }
 
+    /// `CODE: file=... page=N message` (the page 1-based).
     public var description: String {
         var where_ = ""
         if let file { where_ += " file=\(file)" }

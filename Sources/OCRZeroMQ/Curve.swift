@@ -40,9 +40,12 @@ public struct CurveKey: Sendable, Hashable, CustomStringConvertible {
 
 /// A CURVE key pair.
 public struct CurveKeyPair: Sendable, Hashable {
+    /// The public half, given to peers.
     public let publicKey: CurveKey
+    /// The secret half, kept by its owner.
     public let secretKey: CurveKey
 
+    /// A pair from its two halves (not checked against each other).
     public init(publicKey: CurveKey, secretKey: CurveKey) {
         self.publicKey = publicKey
         self.secretKey = secretKey

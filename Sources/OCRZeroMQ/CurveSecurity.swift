@@ -4,9 +4,12 @@ import Foundation
 /// public key, and this peer's own key pair (generated per process when none is given, which
 /// is enough when the server keeps no allow-list for this kind of peer).
 public struct CurveClientSecurity: Sendable, Hashable {
+    /// The coordinator's public key.
     public var serverKey: CurveKey
+    /// This peer's key pair.
     public var keyPair: CurveKeyPair
 
+    /// CURVE towards `serverKey` with `keyPair`.
     public init(serverKey: CurveKey, keyPair: CurveKeyPair) {
         self.serverKey = serverKey
         self.keyPair = keyPair

@@ -48,6 +48,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         /// Any other `errno`.
         public static let system = Code(.system)
 
+        /// The code's name.
         public var description: String { "\(wrapped)" }
     }
 
@@ -58,12 +59,14 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     /// The failed operation and libzmq's `zmq_strerror` text.
     public var message: String
 
+    /// An error with `code`, the errno behind it when there is one, and a message.
     public init(code: Code, errno: Int32? = nil, message: String) {
         self.code = code
         self.errno = errno
         self.message = message
     }
 
+    /// `code (errno): message`.
     public var description: String {
         if let errno { return "TransportError(\(code), errno \(errno)): \(message)" }
         return "TransportError(\(code)): \(message)"

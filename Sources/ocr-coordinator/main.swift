@@ -31,7 +31,7 @@ let spec = CommandSpec(
         .option("--allow-client-keys", value: "FILE", help: "CURVE: only clients whose public key is listed (one Z85 key per line)."),
         .option("--allow-worker-keys", value: "FILE", help: "CURVE: only workers whose public key is listed."),
         .option("--journal", value: "PATH", help: "SQLite journal of jobs, pages and results (created if missing). On start its jobs are restored: unfinished ones resume, finished ones stay for GetJob/WatchJob. Default: none (in memory only)."),
-        .option("--journal-sync", value: "MODE", default: "normal", help: "normal: a commit survives a coordinator crash (kill -9); full: also an OS crash or power cut (one fsync per event)."),
+        .option("--journal-sync", value: "MODE", default: "normal", help: "normal: a commit survives a coordinator crash (kill -9); full: also an OS crash or power cut (one fsync per commit; commits group the events that came meanwhile)."),
         .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
     ],
     footer: """

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OCRClient
 import OCRCommandLine
 import OCRWire
@@ -49,11 +50,10 @@ extension SubmitCommand {
 }
 
 /// The job's page count as progress events report it.
-final class PageTotal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _value = 0
+final class PageTotal: Sendable {
+    private let stored = Mutex(0)
     var value: Int {
-        get { lock.withLock { _value } }
-        set { lock.withLock { _value = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OCRClient
 import OCRCommandLine
 import OCRLocalCluster
@@ -178,22 +179,22 @@ struct SubmitCommand: Sendable {
     }
 }
 
-/// Counts pages from job events for the progress bar and the exit code.
-final class ProgressCounts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _done = 0, _failed = 0
-    private var _state: JobState?
-    var done: Int { lock.withLock { _done } }
-    var failed: Int { lock.withLock { _failed } }
-    var finalState: JobState? { lock.withLock { _state } }
+/// Counts pages from job events for the progress bar and the exit code (events come from the
+/// client's threads).
+final class ProgressCounts: Sendable {
+    private struct Counts { var done = 0, failed = 0; var state: JobState? }
+    private let counts = Mutex(Counts())
+    var done: Int { counts.withLock { $0.done } }
+    var failed: Int { counts.withLock { $0.failed } }
+    var finalState: JobState? { counts.withLock { $0.state } }
 
     func update(_ event: JobEvent) {
-        lock.withLock {
+        counts.withLock { c in
             switch event.event {
-            case .pageCompleted?: _done += 1
-            case .pageFailed?: _failed += 1
-            case .progress(let p)?: (_done, _failed) = (Int(p.pagesDone), Int(p.pagesFailed))
-            case .finished(let f)?: _state = f.state
+            case .pageCompleted?: c.done += 1
+            case .pageFailed?: c.failed += 1
+            case .progress(let p)?: (c.done, c.failed) = (Int(p.pagesDone), Int(p.pagesFailed))
+            case .finished(let f)?: c.state = f.state
             case nil: break
             }
         }

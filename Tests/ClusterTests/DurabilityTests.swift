@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OCRTestSupport
 import Testing
 import OCRClient
@@ -8,11 +9,10 @@ import OCRWire
 /// ports; the job resumes, the worker reconnects by itself and the client re-attaches.
 @Suite(.serialized) struct DurabilityTests {
     /// Events seen by `document(for:)`'s progress callback (called off the test's task).
-    final class Seen: @unchecked Sendable {
-        private let lock = NSLock()
-        private var events: [JobEvent] = []
-        func append(_ e: JobEvent) { lock.withLock { events.append(e) } }
-        var all: [JobEvent] { lock.withLock { events } }
+    final class Seen: Sendable {
+        private let events = Mutex<[JobEvent]>([])
+        func append(_ e: JobEvent) { events.withLock { $0.append(e) } }
+        var all: [JobEvent] { events.withLock { $0 } }
         var completedPages: [UInt32] { all.compactMap { $0.pageCompleted?.result?.pageIndex } }
     }
 

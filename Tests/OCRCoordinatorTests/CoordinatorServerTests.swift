@@ -1,5 +1,6 @@
 import Foundation
 import OCRPages
+import OCRTestSupport
 import Synchronization
 import Testing
 import OCRClient
@@ -230,13 +231,13 @@ final class ScriptedWorker: @unchecked Sendable {
     private let context: ZMQContext
     private let thread: Thread
     private let flags = Flags()
-    var tasksDone: Int { flags.lock.withLock { flags.done } }
+    var tasksDone: Int { flags.state.withLock { $0.done } }
 
-    final class Flags: @unchecked Sendable {
-        let lock = NSLock()
-        var stopped = false
-        var done = 0
-        var isStopped: Bool { lock.withLock { stopped } }
+    /// What the worker thread and the test share.
+    final class Flags: Sendable {
+        struct State { var stopped = false; var done = 0 }
+        let state = Mutex(State())
+        var isStopped: Bool { state.withLock { $0.stopped } }
     }
 
     init(endpoint: String, slots: UInt32, silent: Bool = false, delay: Duration = .zero,
@@ -249,7 +250,7 @@ final class ScriptedWorker: @unchecked Sendable {
         let uid = UInt64.random(in: 1...UInt64.max)
         let ready = WorkerMessage.with { $0.command = .ready(Ready.with { $0.workerUid = uid; $0.slots = slots; $0.languages = ["eng"] }) }
         _ = try socket.send(WorkerEnvelope(ready).frames)
-        let box = UncheckedBox(socket)
+        let box = UncheckedSendable(socket)
         let me = flags
         thread = Thread {
             let socket = box.value
@@ -277,7 +278,7 @@ final class ScriptedWorker: @unchecked Sendable {
                         }
                         _ = try? socket.send(WorkerEnvelope(WorkerMessage.with { $0.command = .result(result) }).frames)
                         lastSent = .now
-                        me.lock.withLock { me.done += 1 }
+                        me.state.withLock { $0.done += 1 }
                     }
                 }
                 if !silent, ContinuousClock.now - lastSent > .milliseconds(50) {
@@ -291,14 +292,8 @@ final class ScriptedWorker: @unchecked Sendable {
     }
 
     func stop() {
-        flags.lock.withLock { flags.stopped = true }
+        flags.state.withLock { $0.stopped = true }
         while !thread.isFinished { Thread.sleep(forTimeInterval: 0.005) }
         context.terminate()
     }
-}
-
-/// Moves a non-Sendable value into the one thread that will own it.
-struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }

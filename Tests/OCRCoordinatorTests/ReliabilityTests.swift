@@ -212,6 +212,19 @@ import Testing
         #expect(h.log.finished.map(\.state) == [.succeeded])
     }
 
+    @Test func clusterStatusShowsWhatEachWorkerAnnounced() throws {
+        var h = SchedulerHarness()
+        h.send(.workerReady(h.worker(1), Ready.with {
+            $0.workerUid = 7; $0.slots = 2; $0.hostname = "scan-host"; $0.labels = ["zone": "b"]; $0.languages = ["eng"]
+        }))
+        let workers = h.scheduler.clusterStatus(now: .zero).workers
+        try #require(workers.count == 1)
+        #expect(workers[0].hostname == "scan-host")
+        #expect(workers[0].labels == ["zone": "b"])
+        #expect(workers[0].address == "", "the peer address is not known; the hostname is not passed off as it")
+        #expect(workers[0].uid == 7 && workers[0].slots == 2)
+    }
+
     @Test func welcomeTellsEachWorkerTheLinksHeartbeatRules() {
         var h = SchedulerHarness { $0.heartbeatInterval = .seconds(4); $0.liveness = 3 }
         let plain = h.ready(1).welcomes

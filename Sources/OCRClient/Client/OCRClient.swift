@@ -17,6 +17,7 @@ import OCRWire
 /// DEALER socket owned by its own thread. Errors are `OCRError`s with gRPC status codes
 /// (UNAVAILABLE when the coordinator does not answer).
 public final class OCRClient: Sendable {
+    /// The coordinator endpoint this client talks to.
     public let endpoint: String
     let rpc: RPCClient
     /// Deadline for unary calls (SubmitJob with large files may need more).
@@ -85,6 +86,7 @@ public final class OCRClient: Sendable {
         events(forJobID: job.jobId, fromPage: fromPage)
     }
 
+    /// `events(for:)` by job id, for a job submitted elsewhere (`ocr-submit watch`).
     public func events(forJobID jobID: String, fromPage: UInt32 = 0) -> AsyncThrowingStream<JobEvent, any Error> {
         let request = WatchJobRequest.with { $0.jobId = jobID; $0.fromPage = fromPage }
         let raw = rpc.serverStream(CoordinatorMethod.watchJob.rawValue, request: request.serializedBytes(), idleTimeout: watchIdleTimeout)
@@ -162,6 +164,7 @@ public final class OCRClient: Sendable {
         }
     }
 
+    /// GetJob: the job as the coordinator has it now (with every page's state when asked).
     public func job(_ jobID: String, includePageStates: Bool = false) async throws -> Job {
         try await call(.getJob, GetJobRequest.with { $0.jobId = jobID; $0.includePageStates = includePageStates })
     }
@@ -173,10 +176,12 @@ public final class OCRClient: Sendable {
     }
 
     @discardableResult
+    /// CancelJob by id: the job as it is after the cancel.
     public func cancel(jobID: String) async throws -> Job {
         try await call(.cancelJob, CancelJobRequest.with { $0.jobId = jobID })
     }
 
+    /// ListJobs: the newest `limit` jobs, only those in `states` when any are given.
     public func jobs(limit: UInt32 = 100, states: [JobState] = []) async throws -> [Job] {
         let response: ListJobsResponse = try await call(.listJobs, ListJobsRequest.with { $0.limit = limit; $0.states = states })
         return response.jobs
@@ -184,6 +189,7 @@ public final class OCRClient: Sendable {
 
     // MARK: Cluster
 
+    /// ClusterStatus: workers, slots, queue depth and throughput.
     public func clusterStatus() async throws -> ClusterStatusResponse {
         try await call(.clusterStatus, ClusterStatusRequest())
     }
@@ -210,6 +216,7 @@ public final class OCRClient: Sendable {
 
 /// The version reported in call metadata and documents.
 public enum OCRClientVersion {
+    /// This library's version.
     public static let current = "0.1.0"
 }
 
@@ -218,8 +225,11 @@ public enum OCRClientVersion {
 /// UNAVAILABLE: exponential backoff from `initialDelay`, capped at `maxDelay`, at most
 /// `attempts` consecutive tries (0: never re-attach).
 public struct ReattachPolicy: Sendable, Equatable {
+    /// Consecutive re-attach tries before giving up (0: never re-attach).
     public var attempts: Int
+    /// Wait before the first re-attach; doubled after each failed try.
     public var initialDelay: Duration
+    /// Longest wait between two tries.
     public var maxDelay: Duration
 
     /// The default waits about 40 s in all (0.25, 0.5, 1, 2, 4, then 5 s x 7) for a coordinator

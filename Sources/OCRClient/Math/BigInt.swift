@@ -9,7 +9,9 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Little-endian base-2^32 digits of the absolute value, no trailing zeros.
     private(set) var limbs: [UInt32]
 
+    /// 0.
     public static let zero = BigInt(limbs: [], negative: false)
+    /// 1.
     public static let one = BigInt(1)
 
     init(limbs: [UInt32], negative: Bool) {
@@ -17,6 +19,7 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.isNegative = negative && !self.limbs.isEmpty
     }
 
+    /// The integer `value`.
     public init(_ value: Int) {
         let magnitude = value.magnitude
         var limbs: [UInt32] = []
@@ -48,11 +51,14 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.init(limbs: limbs, negative: negative)
     }
 
+    /// Parses optional `-` and decimal digits; nil for anything else.
     public init?(_ text: String) { self.init(text[...]) }
 
+    /// Whether this is 0.
     public var isZero: Bool { limbs.isEmpty }
     /// -1, 0 or 1.
     public var signum: Int { isZero ? 0 : (isNegative ? -1 : 1) }
+    /// The absolute value.
     public var magnitude: BigInt { BigInt(limbs: limbs, negative: false) }
     /// Number of bits of the absolute value (0 for zero).
     public var bitWidth: Int { limbs.isEmpty ? 0 : limbs.count * 32 - limbs.last!.leadingZeroBitCount }
@@ -66,8 +72,10 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         return m <= UInt64(Int.max) ? Int(m) : nil
     }
 
+    /// The negation.
     public static prefix func - (x: BigInt) -> BigInt { BigInt(limbs: x.limbs, negative: !x.isNegative) }
 
+    /// The exact sum.
     public static func + (a: BigInt, b: BigInt) -> BigInt {
         if a.isNegative == b.isNegative {
             return BigInt(limbs: Magnitude.add(a.limbs, b.limbs), negative: a.isNegative)
@@ -79,8 +87,10 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         return BigInt(limbs: Magnitude.subtract(b.limbs, a.limbs), negative: b.isNegative)
     }
 
+    /// The exact difference.
     public static func - (a: BigInt, b: BigInt) -> BigInt { a + (-b) }
 
+    /// The exact product.
     public static func * (a: BigInt, b: BigInt) -> BigInt {
         BigInt(limbs: Magnitude.multiply(a.limbs, b.limbs), negative: a.isNegative != b.isNegative)
     }
@@ -100,6 +110,7 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         return x
     }
 
+    /// Numeric order.
     public static func < (a: BigInt, b: BigInt) -> Bool {
         if a.isNegative != b.isNegative { return a.isNegative }
         let c = Magnitude.compare(a.limbs, b.limbs)

@@ -22,6 +22,7 @@ public struct MathError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A number or result beyond `Rational.maximumBitWidth`: refused rather than rounded.
         public static let tooLarge = Kind(.tooLarge)
 
+        /// The message, with the position and the expression when known.
         public var description: String {
             switch value {
             case .empty: "empty"
@@ -34,6 +35,7 @@ public struct MathError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong.
     public let kind: Kind
     /// What happened, for people.
     public let message: String
@@ -42,6 +44,7 @@ public struct MathError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The expression concerned.
     public var expression: String
 
+    /// An error of `kind`; `position` is a character offset into `expression`.
     public init(_ kind: Kind, _ message: String, position: Int? = nil, expression: String = "") {
         self.kind = kind
         self.message = message
@@ -52,6 +55,7 @@ public struct MathError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True for errors in the text itself (as opposed to undefined or oversized values).
     public var isInvalidExpression: Bool { kind == .empty || kind == .invalidCharacter || kind == .syntax }
 
+    /// The message, with the position and the expression when known.
     public var description: String {
         let quoted = expression.isEmpty ? "" : " '\(expression)'"
         switch kind {

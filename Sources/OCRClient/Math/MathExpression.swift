@@ -24,6 +24,7 @@ public struct MathExpression: Sendable, Equatable, CustomStringConvertible {
     /// The expression in reverse Polish notation.
     public let steps: [Step]
 
+    /// Parses `text` (after OCR normalisation); throws a `MathError` naming the position for invalid input.
     public init(_ text: String) throws(MathError) {
         self.text = text
         self.steps = try Self.compile(MathTokenizer.tokens(text), text: text)
@@ -44,6 +45,7 @@ public struct MathExpression: Sendable, Equatable, CustomStringConvertible {
         }.joined(separator: " ")
     }
 
+    /// The expression as parsed.
     public var description: String { text }
 
     /// Runs the program. Division by zero, a non-integer exponent and a too-large result are errors.

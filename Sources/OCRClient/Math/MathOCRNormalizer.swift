@@ -7,6 +7,7 @@
 /// - whitespace is dropped, and a trailing `=` (or `=?`, `= ?`) is ignored.
 /// Everything else is left alone for the grammar to accept or reject.
 public enum MathOCRNormalizer {
+    /// Maps what OCR reads for operators and digits (`×`, `x`, `÷`, dashes, letter-like digits) to the tokenizer's characters.
     public static func normalize(_ raw: String) -> String {
         var characters: [Character] = []
         for c in raw {

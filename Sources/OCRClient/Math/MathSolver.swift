@@ -27,6 +27,7 @@ public struct MathSolver: Sendable {
     /// know them (eng's LSTM model has `x`, `*`, `/` and dashes but none of those four).
     public static let characterWhitelist = "0123456789.+-*/^()x×÷−—–"
 
+    /// Which text of a page is read as the expression.
     public var selection: Selection
     /// Other recognition options (languages, level, deskew, page ranges...); MathSolver's own
     /// settings (whitelist, segmentation, candidates, no language correction) are written over them.
@@ -34,6 +35,7 @@ public struct MathSolver: Sendable {
     /// Readings per line tried before giving up on a line that does not parse (1...10).
     public var candidates: Int
 
+    /// A solver reading `selection` with `candidates` OCR alternatives per word.
     public init(selection: Selection = .largestRegion, candidates: Int = 3) {
         self.selection = selection
         self.candidates = min(10, max(1, candidates))
@@ -143,6 +145,7 @@ public struct MathSolution: Sendable, Equatable, CustomStringConvertible {
     public let recognizedText: String
     /// The normalised expression that was evaluated.
     public let expression: String
+    /// The exact value.
     public let value: Rational
 
     /// `expression = value`: `(1+2)*3/5 = 1.8`, `1/3 = 1/3 (0.3333...)`.
@@ -151,6 +154,7 @@ public struct MathSolution: Sendable, Equatable, CustomStringConvertible {
 
 /// A line that gave no value, with the file and page it is on.
 public struct MathSolverError: Error, Sendable, CustomStringConvertible {
+    /// The input file the page is from.
     public let file: String
     /// 1-based page number within `file`.
     public let page: Int
@@ -158,6 +162,7 @@ public struct MathSolverError: Error, Sendable, CustomStringConvertible {
     public let line: Int?
     /// What recognition read (before normalisation).
     public let recognizedText: String
+    /// Why the expression could not be evaluated.
     public let error: MathError
 
     /// `sum.png page 1: invalid expression '3+*4': '*' at position 3 has no left operand`.
@@ -172,6 +177,7 @@ public struct MathSolverError: Error, Sendable, CustomStringConvertible {
 public struct MathPageAnswer: Sendable {
     /// Zero-based index of the page in the job.
     public let pageIndex: Int
+    /// The input file the page is from.
     public let file: String
     /// 1-based page number within `file` (0 when the page failed before recognition).
     public let filePage: Int
@@ -199,6 +205,7 @@ public struct MathReport: Sendable {
     /// Lines that gave no value (invalid, division by zero, nothing recognised).
     public let unsolvedLines: Int
 
+    /// A report over `answers`, in page order.
     public init(_ answers: [MathPageAnswer]) {
         let prefixed = answers.count > 1
         var output = "", problems: [String] = []

@@ -1,11 +1,13 @@
 /// A token of an arithmetic expression and where it starts (a character offset).
 public struct MathToken: Sendable, Equatable {
+    /// What a token is.
     public enum Kind: Sendable, Equatable {
         case number(Rational)
         case plus, minus, times, divide, power
         case leftParenthesis, rightParenthesis
     }
 
+    /// What the token is.
     public let kind: Kind
     /// The characters of the token, as written.
     public let text: String
@@ -17,6 +19,7 @@ public struct MathToken: Sendable, Equatable {
 /// the point), `+ - * / ^`, parentheses; spaces are skipped. Anything else is an error naming the
 /// character and its position.
 public enum MathTokenizer {
+    /// The tokens of `text`; throws for a character that is no part of an expression.
     public static func tokens(_ text: String) throws(MathError) -> [MathToken] {
         var tokens: [MathToken] = []
         let characters = Array(text)

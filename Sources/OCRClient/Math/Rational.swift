@@ -3,6 +3,7 @@
 /// Arithmetic never rounds: a result whose numerator or denominator would need more than
 /// `maximumBitWidth` bits is a `MathError.tooLarge`, never a wrong answer.
 public struct Rational: Sendable, Hashable, CustomStringConvertible {
+    /// Numerator in lowest terms, with the sign.
     public let numerator: BigInt
     /// Always positive.
     public let denominator: BigInt
@@ -10,7 +11,9 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
     /// Largest numerator or denominator, in bits (about 4,900 decimal digits).
     public static let maximumBitWidth = 16_384
 
+    /// 0.
     public static let zero = Rational(checkedNumerator: .zero, denominator: .one)
+    /// 1.
     public static let one = Rational(checkedNumerator: .one, denominator: .one)
 
     private init(checkedNumerator: BigInt, denominator: BigInt) {
@@ -18,10 +21,12 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
         self.denominator = denominator
     }
 
+    /// The integer `value`.
     public init(_ value: Int) {
         self.init(checkedNumerator: BigInt(value), denominator: .one)
     }
 
+    /// The integer `value`.
     public init(_ value: BigInt) {
         self.init(checkedNumerator: value, denominator: .one)
     }
@@ -56,25 +61,32 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
         self = value
     }
 
+    /// Whether the denominator is 1.
     public var isInteger: Bool { denominator == .one }
+    /// Whether this is 0.
     public var isZero: Bool { numerator.isZero }
 
+    /// The negation.
     public static prefix func - (x: Rational) -> Rational {
         Rational(checkedNumerator: -x.numerator, denominator: x.denominator)
     }
 
+    /// The exact sum.
     public static func + (a: Rational, b: Rational) throws(MathError) -> Rational {
         try Rational(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator)
     }
 
+    /// The exact difference.
     public static func - (a: Rational, b: Rational) throws(MathError) -> Rational {
         try a + (-b)
     }
 
+    /// The exact product.
     public static func * (a: Rational, b: Rational) throws(MathError) -> Rational {
         try Rational(a.numerator * b.numerator, a.denominator * b.denominator)
     }
 
+    /// The exact quotient; throws a `MathError` for division by zero.
     public static func / (a: Rational, b: Rational) throws(MathError) -> Rational {
         guard !b.isZero else { throw MathError(.divisionByZero, "") }
         return try Rational(a.numerator * b.denominator, a.denominator * b.numerator)

@@ -17,6 +17,7 @@ public struct NormalizedRect: Sendable, Hashable, CustomStringConvertible {
     /// Vision: `height`.
     public var height: Double
 
+    /// A rectangle in normalised coordinates (0...1, origin bottom-left).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -62,11 +63,17 @@ public struct NormalizedRect: Sendable, Hashable, CustomStringConvertible {
         return abs(value - nearest) < 1e-6 ? nearest : value.rounded(rule)
     }
 
+    /// Left edge.
     public var minX: Double { x }
+    /// Right edge.
     public var maxX: Double { x + width }
+    /// Bottom edge.
     public var minY: Double { y }
+    /// Top edge.
     public var maxY: Double { y + height }
+    /// Horizontal centre.
     public var midX: Double { x + width / 2 }
+    /// Vertical centre.
     public var midY: Double { y + height / 2 }
 
     /// The smallest rectangle holding both. Vision/Core Graphics: `CGRect.union(_:)`.
@@ -88,6 +95,7 @@ public struct NormalizedRect: Sendable, Hashable, CustomStringConvertible {
         CGRect(x: x, y: y, width: width, height: height)
     }
 
+    /// `(x, y, width, height)` with three decimals.
     public var description: String {
         String(format: "(x: %.4f, y: %.4f, w: %.4f, h: %.4f)", x, y, width, height)
     }

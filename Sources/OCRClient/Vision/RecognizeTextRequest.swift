@@ -56,6 +56,7 @@ public struct RecognizeTextRequest: Sendable {
     /// own properties are written over it.
     public var baseOptions = RecognitionOptions()
 
+    /// A request with the defaults above (accurate, English, language correction on).
     public init() {}
 
     /// The wire options this request sends. Throws INVALID_ARGUMENT for a region of interest

@@ -9,15 +9,15 @@ package enum JournalSync: String, Sendable, CaseIterable {
     /// crash, and one commit per scheduler event then costs a `write`, not an `fsync`.
     case normal
     /// Every commit fsyncs the WAL: also survives an OS crash or power cut, at the price of one
-    /// fsync per scheduler event that changes jobs.
+    /// fsync per commit (the journal thread groups the events that came during the previous one).
     case full
 }
 
 /// The coordinator's write-ahead journal: every `JobChange`, in order, in a SQLite database in
-/// WAL mode. `append` writes one batch (the changes of one scheduler event) in one transaction;
-/// the shell carries out the event's other directives only after it returns, so nothing a
-/// client or worker sees is ahead of the journal. `load` reads the changes back for
-/// `Scheduler.restore`.
+/// WAL mode. `append` writes one batch (the changes of the scheduler events since the last
+/// commit, handed over by `JournalWriter` on its own thread) in one transaction; the shell carries
+/// out those events' other directives only after it returns, so nothing a client or worker sees is
+/// ahead of the journal. `load` reads the changes back for `Scheduler.restore`.
 ///
 /// Times: changes carry `Duration`s since the process started (`at`, `createdAt`, `deadline`).
 /// The journal stores them as wall-clock microseconds (start time + offset) and re-bases them on

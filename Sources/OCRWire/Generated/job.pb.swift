@@ -16,8 +16,10 @@ public enum Ocr_V1_ImageFormat: ProtoEnum, CaseIterable {
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
 
+    /// The proto3 default, `IMAGE_FORMAT_UNSPECIFIED`.
     public init() { self = .unspecified }
 
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
     public init(rawValue: Int32) {
         switch rawValue {
         case 0: self = .unspecified
@@ -34,6 +36,7 @@ public enum Ocr_V1_ImageFormat: ProtoEnum, CaseIterable {
         }
     }
 
+    /// The value's number on the wire.
     public var rawValue: Int32 {
         switch self {
         case .unspecified: 0
@@ -50,9 +53,11 @@ public enum Ocr_V1_ImageFormat: ProtoEnum, CaseIterable {
         }
     }
 
+    /// Every value this build knows.
     public static let allCases: [Ocr_V1_ImageFormat] = [.unspecified, .png, .jpeg, .tiff, .pnm, .bmp, .gif, .webp, .jp2, .pdf]
 }
 
+/// The proto enum `JobState`.
 public enum Ocr_V1_JobState: ProtoEnum, CaseIterable {
     case unspecified  // JOB_STATE_UNSPECIFIED = 0
     /// Accepted, no page started yet.
@@ -72,8 +77,10 @@ public enum Ocr_V1_JobState: ProtoEnum, CaseIterable {
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
 
+    /// The proto3 default, `JOB_STATE_UNSPECIFIED`.
     public init() { self = .unspecified }
 
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
     public init(rawValue: Int32) {
         switch rawValue {
         case 0: self = .unspecified
@@ -88,6 +95,7 @@ public enum Ocr_V1_JobState: ProtoEnum, CaseIterable {
         }
     }
 
+    /// The value's number on the wire.
     public var rawValue: Int32 {
         switch self {
         case .unspecified: 0
@@ -102,9 +110,11 @@ public enum Ocr_V1_JobState: ProtoEnum, CaseIterable {
         }
     }
 
+    /// Every value this build knows.
     public static let allCases: [Ocr_V1_JobState] = [.unspecified, .queued, .running, .succeeded, .partial, .failed, .cancelled, .expired]
 }
 
+/// The proto enum `PageState`.
 public enum Ocr_V1_PageState: ProtoEnum, CaseIterable {
     case unspecified  // PAGE_STATE_UNSPECIFIED = 0
     /// Waiting in the queue.
@@ -119,8 +129,10 @@ public enum Ocr_V1_PageState: ProtoEnum, CaseIterable {
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
 
+    /// The proto3 default, `PAGE_STATE_UNSPECIFIED`.
     public init() { self = .unspecified }
 
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
     public init(rawValue: Int32) {
         switch rawValue {
         case 0: self = .unspecified
@@ -133,6 +145,7 @@ public enum Ocr_V1_PageState: ProtoEnum, CaseIterable {
         }
     }
 
+    /// The value's number on the wire.
     public var rawValue: Int32 {
         switch self {
         case .unspecified: 0
@@ -145,6 +158,7 @@ public enum Ocr_V1_PageState: ProtoEnum, CaseIterable {
         }
     }
 
+    /// Every value this build knows.
     public static let allCases: [Ocr_V1_PageState] = [.unspecified, .pending, .dispatched, .done, .failed, .cancelled]
 }
 
@@ -161,8 +175,10 @@ public struct Ocr_V1_InputFile: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, name)
         writer.writeBytes(2, content)
@@ -170,6 +186,7 @@ public struct Ocr_V1_InputFile: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -184,13 +201,19 @@ public struct Ocr_V1_InputFile: ProtoMessage {
 
 /// A job as GetJob / ListJobs report it.
 public struct Ocr_V1_Job: ProtoMessage {
+    /// `job_id` (field 1).
     public var jobId: String = ""  // string job_id = 1
     /// The idempotency key it was submitted with, if any.
     public var jobKey: String = ""  // string job_key = 2
+    /// `state` (field 3).
     public var state: Ocr_V1_JobState = .init()  // JobState state = 3
+    /// `page_count` (field 4).
     public var pageCount: UInt32 = 0  // uint32 page_count = 4
+    /// `pages_done` (field 5).
     public var pagesDone: UInt32 = 0  // uint32 pages_done = 5
+    /// `pages_failed` (field 6).
     public var pagesFailed: UInt32 = 0  // uint32 pages_failed = 6
+    /// `priority` (field 7).
     public var priority: Int32 = 0  // int32 priority = 7
     /// Milliseconds since 1970 (UTC).
     public var createdUnixMs: Int64 = 0  // sfixed64 created_unix_ms = 8
@@ -202,14 +225,17 @@ public struct Ocr_V1_Job: ProtoMessage {
     public var status: Ocr_V1_Status? = nil  // Status status = 11
     /// One per page, by page index (packed).
     public var pageStates: [Ocr_V1_PageState] = []  // repeated PageState page_states = 12
+    /// `options` (field 13).
     public var options: Ocr_V1_RecognitionOptions? = nil  // RecognitionOptions options = 13
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, jobId)
         writer.writeString(2, jobKey)
@@ -227,6 +253,7 @@ public struct Ocr_V1_Job: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -251,19 +278,23 @@ public struct Ocr_V1_Job: ProtoMessage {
 
 /// Sent when one page has a result.
 public struct Ocr_V1_PageCompleted: ProtoMessage {
+    /// `result` (field 1).
     public var result: Ocr_V1_PageResult? = nil  // PageResult result = 1
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeMessage(1, result)
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -276,18 +307,25 @@ public struct Ocr_V1_PageCompleted: ProtoMessage {
 
 /// Sent when one page failed for good (after its attempts, or non-retryable).
 public struct Ocr_V1_PageFailed: ProtoMessage {
+    /// `page_index` (field 1).
     public var pageIndex: UInt32 = 0  // uint32 page_index = 1
+    /// `file` (field 2).
     public var file: String = ""  // string file = 2
+    /// `file_page` (field 3).
     public var filePage: UInt32 = 0  // uint32 file_page = 3
+    /// `status` (field 4).
     public var status: Ocr_V1_Status? = nil  // Status status = 4
+    /// `attempts` (field 5).
     public var attempts: UInt32 = 0  // uint32 attempts = 5
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeUInt32(1, pageIndex)
         writer.writeString(2, file)
@@ -297,6 +335,7 @@ public struct Ocr_V1_PageFailed: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -313,9 +352,13 @@ public struct Ocr_V1_PageFailed: ProtoMessage {
 
 /// Sent periodically and whenever counts change.
 public struct Ocr_V1_JobProgress: ProtoMessage {
+    /// `page_count` (field 1).
     public var pageCount: UInt32 = 0  // uint32 page_count = 1
+    /// `pages_done` (field 2).
     public var pagesDone: UInt32 = 0  // uint32 pages_done = 2
+    /// `pages_failed` (field 3).
     public var pagesFailed: UInt32 = 0  // uint32 pages_failed = 3
+    /// `pages_running` (field 4).
     public var pagesRunning: UInt32 = 0  // uint32 pages_running = 4
     /// Over the job's lifetime so far.
     public var pagesPerSecond: Double = 0  // double pages_per_second = 5
@@ -324,8 +367,10 @@ public struct Ocr_V1_JobProgress: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeUInt32(1, pageCount)
         writer.writeUInt32(2, pagesDone)
@@ -335,6 +380,7 @@ public struct Ocr_V1_JobProgress: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -351,17 +397,23 @@ public struct Ocr_V1_JobProgress: ProtoMessage {
 
 /// The last event of a job: nothing follows.
 public struct Ocr_V1_JobFinished: ProtoMessage {
+    /// `state` (field 1).
     public var state: Ocr_V1_JobState = .init()  // JobState state = 1
+    /// `status` (field 2).
     public var status: Ocr_V1_Status? = nil  // Status status = 2
+    /// `pages_done` (field 3).
     public var pagesDone: UInt32 = 0  // uint32 pages_done = 3
+    /// `pages_failed` (field 4).
     public var pagesFailed: UInt32 = 0  // uint32 pages_failed = 4
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeEnum(1, state)
         writer.writeMessage(2, status)
@@ -370,6 +422,7 @@ public struct Ocr_V1_JobFinished: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -393,9 +446,14 @@ public struct Ocr_V1_JobEvent: ProtoMessage {
         case finished(Ocr_V1_JobFinished)  // message finished = 6
     }
 
+    /// `job_id` (field 1).
     public var jobId: String = ""  // string job_id = 1
-    /// Monotonic per job, starting at 1, so a re-attaching watcher can tell what it missed.
+    /// Increases by one per event of the job, from 1, within one coordinator process (a replay
+    /// repeats the numbers the events had; after a restart on the same journal the job's events
+    /// are numbered afresh). 0 on a keepalive JobProgress snapshot, which is not one of the job's
+    /// events. Re-attach by page (`WatchJobRequest.from_page`), not by sequence.
     public var sequence: UInt64 = 0  // uint64 sequence = 2
+    /// The `event` oneof; nil when none of its fields is set.
     public var event: Event? = nil
 
     /// `event` when it holds `page_completed`, else nil.
@@ -426,8 +484,10 @@ public struct Ocr_V1_JobEvent: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, jobId)
         writer.writeUInt64(2, sequence)
@@ -441,6 +501,7 @@ public struct Ocr_V1_JobEvent: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {

@@ -12,8 +12,10 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
 
+    /// The proto3 default, `RECOGNITION_LEVEL_UNSPECIFIED`.
     public init() { self = .unspecified }
 
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
     public init(rawValue: Int32) {
         switch rawValue {
         case 0: self = .unspecified
@@ -23,6 +25,7 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
         }
     }
 
+    /// The value's number on the wire.
     public var rawValue: Int32 {
         switch self {
         case .unspecified: 0
@@ -32,6 +35,7 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
         }
     }
 
+    /// Every value this build knows.
     public static let allCases: [Ocr_V1_RecognitionLevel] = [.unspecified, .accurate, .fast]
 }
 
@@ -48,8 +52,10 @@ public enum Ocr_V1_Binarization: ProtoEnum, CaseIterable {
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
 
+    /// The proto3 default, `BINARIZATION_UNSPECIFIED`.
     public init() { self = .unspecified }
 
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
     public init(rawValue: Int32) {
         switch rawValue {
         case 0: self = .unspecified
@@ -60,6 +66,7 @@ public enum Ocr_V1_Binarization: ProtoEnum, CaseIterable {
         }
     }
 
+    /// The value's number on the wire.
     public var rawValue: Int32 {
         switch self {
         case .unspecified: 0
@@ -70,6 +77,7 @@ public enum Ocr_V1_Binarization: ProtoEnum, CaseIterable {
         }
     }
 
+    /// Every value this build knows.
     public static let allCases: [Ocr_V1_Binarization] = [.unspecified, .otsu, .sauvola, .disabled]
 }
 
@@ -108,8 +116,10 @@ public enum Ocr_V1_PageSegmentationMode: ProtoEnum, CaseIterable {
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
 
+    /// The proto3 default, `PSM_UNSPECIFIED`.
     public init() { self = .unspecified }
 
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
     public init(rawValue: Int32) {
         switch rawValue {
         case 0: self = .unspecified
@@ -131,6 +141,7 @@ public enum Ocr_V1_PageSegmentationMode: ProtoEnum, CaseIterable {
         }
     }
 
+    /// The value's number on the wire.
     public var rawValue: Int32 {
         switch self {
         case .unspecified: 0
@@ -152,6 +163,7 @@ public enum Ocr_V1_PageSegmentationMode: ProtoEnum, CaseIterable {
         }
     }
 
+    /// Every value this build knows.
     public static let allCases: [Ocr_V1_PageSegmentationMode] = [.unspecified, .osdOnly, .autoOsd, .autoOnly, .auto, .singleColumn, .singleBlockVertText, .singleBlock, .singleLine, .singleWord, .circleWord, .singleChar, .sparseText, .sparseTextOsd, .rawLine]
 }
 
@@ -171,8 +183,10 @@ public struct Ocr_V1_NormalizedRect: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeDouble(1, x)
         writer.writeDouble(2, y)
@@ -181,6 +195,7 @@ public struct Ocr_V1_NormalizedRect: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -196,21 +211,26 @@ public struct Ocr_V1_NormalizedRect: ProtoMessage {
 
 /// An inclusive range of 1-based page numbers, as users write them ("3-7"). last = 0: to the end.
 public struct Ocr_V1_PageRange: ProtoMessage {
+    /// `first` (field 1).
     public var first: UInt32 = 0  // uint32 first = 1
+    /// `last` (field 2).
     public var last: UInt32 = 0  // uint32 last = 2
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeUInt32(1, first)
         writer.writeUInt32(2, last)
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -222,6 +242,7 @@ public struct Ocr_V1_PageRange: ProtoMessage {
     }
 }
 
+/// `ocr.v1.RecognitionOptions` of `proto/`.
 public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     /// Tesseract language codes joined with '+', e.g. "eng+deu". Empty: "eng".
     /// Vision: recognitionLanguages.
@@ -232,6 +253,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     /// Vision: usesLanguageCorrection. Default (false in proto3) means "off" is explicit:
     /// the field is `optional` so that unset means "on", as in Vision.
     public var languageCorrection: Bool? = nil  // optional bool language_correction = 3
+    /// `page_segmentation_mode` (field 4).
     public var pageSegmentationMode: Ocr_V1_PageSegmentationMode = .init()  // PageSegmentationMode page_segmentation_mode = 4
     /// Resolution hint in dots per inch when the image does not say (0: from the file, else 300).
     public var dpi: UInt32 = 0  // uint32 dpi = 5
@@ -253,6 +275,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     public var deskew: Bool = false  // bool deskew = 13
     /// Detect 90/180/270 degree rotation with Tesseract OSD and undo it before recognition.
     public var autoRotate: Bool = false  // bool auto_rotate = 14
+    /// `binarization` (field 15).
     public var binarization: Ocr_V1_Binarization = .init()  // Binarization binarization = 15
     /// Per-page recognition deadline in milliseconds (0: no per-page limit beyond the job timeout).
     public var pageTimeoutMs: UInt32 = 0  // uint32 page_timeout_ms = 16
@@ -267,8 +290,10 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, languages)
         writer.writeEnum(2, level)
@@ -292,6 +317,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {

@@ -12,8 +12,10 @@ public enum Ocr_V1_BlockType: ProtoEnum, CaseIterable {
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
 
+    /// The proto3 default, `BLOCK_TYPE_UNSPECIFIED`.
     public init() { self = .unspecified }
 
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
     public init(rawValue: Int32) {
         switch rawValue {
         case 0: self = .unspecified
@@ -26,6 +28,7 @@ public enum Ocr_V1_BlockType: ProtoEnum, CaseIterable {
         }
     }
 
+    /// The value's number on the wire.
     public var rawValue: Int32 {
         switch self {
         case .unspecified: 0
@@ -38,6 +41,7 @@ public enum Ocr_V1_BlockType: ProtoEnum, CaseIterable {
         }
     }
 
+    /// Every value this build knows.
     public static let allCases: [Ocr_V1_BlockType] = [.unspecified, .text, .image, .table, .separator, .other]
 }
 
@@ -45,17 +49,23 @@ public enum Ocr_V1_BlockType: ProtoEnum, CaseIterable {
 /// like Tesseract's and Textract's boxes. Signed and zigzag-encoded: a box mapped back from a
 /// rotated image may start a pixel or two left of or above the page before clamping.
 public struct Ocr_V1_BoundingBox: ProtoMessage {
+    /// `x` (field 1).
     public var x: Int32 = 0  // sint32 x = 1
+    /// `y` (field 2).
     public var y: Int32 = 0  // sint32 y = 2
+    /// `width` (field 3).
     public var width: UInt32 = 0  // uint32 width = 3
+    /// `height` (field 4).
     public var height: UInt32 = 0  // uint32 height = 4
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeSInt32(1, x)
         writer.writeSInt32(2, y)
@@ -64,6 +74,7 @@ public struct Ocr_V1_BoundingBox: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -79,6 +90,7 @@ public struct Ocr_V1_BoundingBox: ProtoMessage {
 
 /// One alternative reading of a word, as Vision's VNRecognizedText.
 public struct Ocr_V1_Candidate: ProtoMessage {
+    /// `text` (field 1).
     public var text: String = ""  // string text = 1
     /// 0...1.
     public var confidence: Float = 0  // float confidence = 2
@@ -87,14 +99,17 @@ public struct Ocr_V1_Candidate: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, text)
         writer.writeFloat(2, confidence)
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -108,17 +123,21 @@ public struct Ocr_V1_Candidate: ProtoMessage {
 
 /// One character (Tesseract "symbol").
 public struct Ocr_V1_Symbol: ProtoMessage {
+    /// `text` (field 1).
     public var text: String = ""  // string text = 1
     /// 0...1.
     public var confidence: Float = 0  // float confidence = 2
+    /// `box` (field 3).
     public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, text)
         writer.writeFloat(2, confidence)
@@ -126,6 +145,7 @@ public struct Ocr_V1_Symbol: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -138,14 +158,17 @@ public struct Ocr_V1_Symbol: ProtoMessage {
     }
 }
 
+/// `ocr.v1.Word` of `proto/`.
 public struct Ocr_V1_Word: ProtoMessage {
     /// Best reading; empty when the page was detect-only.
     public var text: String = ""  // string text = 1
     /// 0...1.
     public var confidence: Float = 0  // float confidence = 2
+    /// `box` (field 3).
     public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
     /// Alternatives, best first, including the best reading itself as the first (at most 10).
     public var candidates: [Ocr_V1_Candidate] = []  // repeated Candidate candidates = 4
+    /// `symbols` (field 5).
     public var symbols: [Ocr_V1_Symbol] = []  // repeated Symbol symbols = 5
     /// Tesseract found the word in a dictionary.
     public var fromDictionary: Bool = false  // bool from_dictionary = 6
@@ -154,8 +177,10 @@ public struct Ocr_V1_Word: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, text)
         writer.writeFloat(2, confidence)
@@ -166,6 +191,7 @@ public struct Ocr_V1_Word: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -181,11 +207,15 @@ public struct Ocr_V1_Word: ProtoMessage {
     }
 }
 
+/// `ocr.v1.TextLine` of `proto/`.
 public struct Ocr_V1_TextLine: ProtoMessage {
     /// Words joined with single spaces.
     public var text: String = ""  // string text = 1
+    /// `confidence` (field 2).
     public var confidence: Float = 0  // float confidence = 2
+    /// `box` (field 3).
     public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
+    /// `words` (field 4).
     public var words: [Ocr_V1_Word] = []  // repeated Word words = 4
     /// Baseline as two points x1, y1, x2, y2 in original-image pixels (packed).
     public var baseline: [Int32] = []  // repeated sint32 baseline = 5
@@ -194,8 +224,10 @@ public struct Ocr_V1_TextLine: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, text)
         writer.writeFloat(2, confidence)
@@ -205,6 +237,7 @@ public struct Ocr_V1_TextLine: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -219,19 +252,25 @@ public struct Ocr_V1_TextLine: ProtoMessage {
     }
 }
 
+/// `ocr.v1.Paragraph` of `proto/`.
 public struct Ocr_V1_Paragraph: ProtoMessage {
     /// Lines joined with '\n'.
     public var text: String = ""  // string text = 1
+    /// `confidence` (field 2).
     public var confidence: Float = 0  // float confidence = 2
+    /// `box` (field 3).
     public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
+    /// `lines` (field 4).
     public var lines: [Ocr_V1_TextLine] = []  // repeated TextLine lines = 4
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, text)
         writer.writeFloat(2, confidence)
@@ -240,6 +279,7 @@ public struct Ocr_V1_Paragraph: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -253,20 +293,27 @@ public struct Ocr_V1_Paragraph: ProtoMessage {
     }
 }
 
+/// `ocr.v1.Block` of `proto/`.
 public struct Ocr_V1_Block: ProtoMessage {
     /// Paragraphs joined with "\n\n".
     public var text: String = ""  // string text = 1
+    /// `confidence` (field 2).
     public var confidence: Float = 0  // float confidence = 2
+    /// `box` (field 3).
     public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
+    /// `type` (field 4).
     public var type: Ocr_V1_BlockType = .init()  // BlockType type = 4
+    /// `paragraphs` (field 5).
     public var paragraphs: [Ocr_V1_Paragraph] = []  // repeated Paragraph paragraphs = 5
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, text)
         writer.writeFloat(2, confidence)
@@ -276,6 +323,7 @@ public struct Ocr_V1_Block: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -307,8 +355,10 @@ public struct Ocr_V1_Timings: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeUInt64(1, decodeUs)
         writer.writeUInt64(2, preprocessUs)
@@ -318,6 +368,7 @@ public struct Ocr_V1_Timings: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -332,11 +383,13 @@ public struct Ocr_V1_Timings: ProtoMessage {
     }
 }
 
+/// `ocr.v1.PageResult` of `proto/`.
 public struct Ocr_V1_PageResult: ProtoMessage {
     /// Zero-based index of the page within its job (across all files of the job).
     public var pageIndex: UInt32 = 0  // uint32 page_index = 1
     /// Input file the page came from, and the 1-based page number inside that file.
     public var file: String = ""  // string file = 2
+    /// `file_page` (field 3).
     public var filePage: UInt32 = 0  // uint32 file_page = 3
     /// Original image width in pixels.
     public var width: UInt32 = 0  // uint32 width = 4
@@ -348,9 +401,11 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     public var rotationDegrees: Int32 = 0  // int32 rotation_degrees = 7
     /// Skew angle in degrees that deskew corrected (positive: counter-clockwise). 0 if none.
     public var skewDegrees: Double = 0  // double skew_degrees = 8
+    /// `timings` (field 9).
     public var timings: Ocr_V1_Timings? = nil  // Timings timings = 9
     /// Worker that produced the result (a fresh random id per worker process).
     public var workerUid: UInt64 = 0  // fixed64 worker_uid = 10
+    /// `blocks` (field 11).
     public var blocks: [Ocr_V1_Block] = []  // repeated Block blocks = 11
     /// Whole-page text as Tesseract's GetUTF8Text gives it (blocks in reading order).
     public var text: String = ""  // string text = 12
@@ -363,8 +418,10 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeUInt32(1, pageIndex)
         writer.writeString(2, file)
@@ -383,6 +440,7 @@ public struct Ocr_V1_PageResult: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {

@@ -40,8 +40,10 @@ public enum Ocr_V1_StatusCode: ProtoEnum, CaseIterable {
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
 
+    /// The proto3 default, `OK`.
     public init() { self = .ok }
 
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
     public init(rawValue: Int32) {
         switch rawValue {
         case 0: self = .ok
@@ -65,6 +67,7 @@ public enum Ocr_V1_StatusCode: ProtoEnum, CaseIterable {
         }
     }
 
+    /// The value's number on the wire.
     public var rawValue: Int32 {
         switch self {
         case .ok: 0
@@ -88,6 +91,7 @@ public enum Ocr_V1_StatusCode: ProtoEnum, CaseIterable {
         }
     }
 
+    /// Every value this build knows.
     public static let allCases: [Ocr_V1_StatusCode] = [.ok, .cancelled, .unknown, .invalidArgument, .deadlineExceeded, .notFound, .alreadyExists, .permissionDenied, .resourceExhausted, .failedPrecondition, .aborted, .outOfRange, .unimplemented, .`internal`, .unavailable, .dataLoss, .unauthenticated]
 }
 
@@ -110,8 +114,10 @@ public struct Ocr_V1_Status: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeEnum(1, code)
         writer.writeString(2, message)
@@ -121,6 +127,7 @@ public struct Ocr_V1_Status: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {

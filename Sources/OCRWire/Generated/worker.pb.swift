@@ -16,6 +16,7 @@ public struct Ocr_V1_Ready: ProtoMessage {
     /// How often it would like to heartbeat (0: 1000). A wish: the coordinator decides the link's
     /// interval and says it in `Welcome`.
     public var heartbeatIntervalMs: UInt32 = 0  // uint32 heartbeat_interval_ms = 5
+    /// `hostname` (field 6).
     public var hostname: String = ""  // string hostname = 6
     /// Free-form, shown by ClusterStatus.
     public var labels: [String: String] = [:]  // map<string, string> labels = 7
@@ -27,8 +28,10 @@ public struct Ocr_V1_Ready: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeFixed64(1, workerUid)
         writer.writeUInt32(2, slots)
@@ -41,6 +44,7 @@ public struct Ocr_V1_Ready: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -63,7 +67,9 @@ public struct Ocr_V1_Ready: ProtoMessage {
 /// (the larger of the worker's wish, capped by the coordinator, and the coordinator's own
 /// interval), and take the peer for dead after `liveness` intervals without a message from it.
 public struct Ocr_V1_Welcome: ProtoMessage {
+    /// `heartbeat_interval_ms` (field 1).
     public var heartbeatIntervalMs: UInt32 = 0  // uint32 heartbeat_interval_ms = 1
+    /// `liveness` (field 2).
     public var liveness: UInt32 = 0  // uint32 liveness = 2
     /// Slots the coordinator counts for this worker (Ready.slots, capped).
     public var slots: UInt32 = 0  // uint32 slots = 3
@@ -72,8 +78,10 @@ public struct Ocr_V1_Welcome: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeUInt32(1, heartbeatIntervalMs)
         writer.writeUInt32(2, liveness)
@@ -81,6 +89,7 @@ public struct Ocr_V1_Welcome: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -104,14 +113,17 @@ public struct Ocr_V1_Heartbeat: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeFixed32(1, sequence)
         writer.writeUInt32(2, busy)
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -125,6 +137,7 @@ public struct Ocr_V1_Heartbeat: ProtoMessage {
 
 /// Coordinator -> worker: recognise one page.
 public struct Ocr_V1_PageTask: ProtoMessage {
+    /// `job_id` (field 1).
     public var jobId: String = ""  // string job_id = 1
     /// Zero-based index within the job.
     public var pageIndex: UInt32 = 0  // uint32 page_index = 2
@@ -139,7 +152,9 @@ public struct Ocr_V1_PageTask: ProtoMessage {
     /// when it has one page. A worker decodes the only page of single-page content whatever
     /// file_page says; content with several pages (a whole multipage file) is decoded at file_page.
     public var content: [UInt8] = []  // bytes content = 6
+    /// `format` (field 7).
     public var format: Ocr_V1_ImageFormat = .init()  // ImageFormat format = 7
+    /// `options` (field 8).
     public var options: Ocr_V1_RecognitionOptions? = nil  // RecognitionOptions options = 8
     /// Time left for this page in milliseconds (min of the job deadline and page timeout; 0: none).
     public var remainingMs: UInt64 = 0  // uint64 remaining_ms = 9
@@ -150,8 +165,10 @@ public struct Ocr_V1_PageTask: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, jobId)
         writer.writeUInt32(2, pageIndex)
@@ -166,6 +183,7 @@ public struct Ocr_V1_PageTask: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -195,9 +213,13 @@ public struct Ocr_V1_TaskResult: ProtoMessage {
         case error(Ocr_V1_Status)  // message error = 5
     }
 
+    /// `job_id` (field 1).
     public var jobId: String = ""  // string job_id = 1
+    /// `page_index` (field 2).
     public var pageIndex: UInt32 = 0  // uint32 page_index = 2
+    /// `attempt` (field 3).
     public var attempt: UInt32 = 0  // uint32 attempt = 3
+    /// The `outcome` oneof; nil when none of its fields is set.
     public var outcome: Outcome? = nil
 
     /// `outcome` when it holds `result`, else nil.
@@ -216,8 +238,10 @@ public struct Ocr_V1_TaskResult: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, jobId)
         writer.writeUInt32(2, pageIndex)
@@ -230,6 +254,7 @@ public struct Ocr_V1_TaskResult: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -247,21 +272,26 @@ public struct Ocr_V1_TaskResult: ProtoMessage {
 /// Coordinator -> worker: stop a page (job cancelled or expired). The worker answers with a
 /// TaskResult carrying CANCELLED or DEADLINE_EXCEEDED, or the result if it was already done.
 public struct Ocr_V1_CancelTask: ProtoMessage {
+    /// `job_id` (field 1).
     public var jobId: String = ""  // string job_id = 1
+    /// `page_index` (field 2).
     public var pageIndex: UInt32 = 0  // uint32 page_index = 2
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, jobId)
         writer.writeUInt32(2, pageIndex)
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -275,19 +305,23 @@ public struct Ocr_V1_CancelTask: ProtoMessage {
 
 /// Either direction: the sender is going away. A worker that receives it reconnects afresh.
 public struct Ocr_V1_Disconnect: ProtoMessage {
+    /// `reason` (field 1).
     public var reason: String = ""  // string reason = 1
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeString(1, reason)
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -298,6 +332,7 @@ public struct Ocr_V1_Disconnect: ProtoMessage {
     }
 }
 
+/// `ocr.v1.WorkerMessage` of `proto/`.
 public struct Ocr_V1_WorkerMessage: ProtoMessage {
     /// The `command` oneof: at most one of these is set.
     public enum Command: Sendable, Equatable {
@@ -307,6 +342,7 @@ public struct Ocr_V1_WorkerMessage: ProtoMessage {
         case disconnect(Ocr_V1_Disconnect)  // message disconnect = 4
     }
 
+    /// The `command` oneof; nil when none of its fields is set.
     public var command: Command? = nil
 
     /// `command` when it holds `ready`, else nil.
@@ -337,8 +373,10 @@ public struct Ocr_V1_WorkerMessage: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         switch command {
         case .ready(let v)?: writer.writeMessage(1, v)
@@ -350,6 +388,7 @@ public struct Ocr_V1_WorkerMessage: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {
@@ -363,6 +402,7 @@ public struct Ocr_V1_WorkerMessage: ProtoMessage {
     }
 }
 
+/// `ocr.v1.CoordinatorMessage` of `proto/`.
 public struct Ocr_V1_CoordinatorMessage: ProtoMessage {
     /// The `command` oneof: at most one of these is set.
     public enum Command: Sendable, Equatable {
@@ -373,6 +413,7 @@ public struct Ocr_V1_CoordinatorMessage: ProtoMessage {
         case welcome(Ocr_V1_Welcome)  // message welcome = 5
     }
 
+    /// The `command` oneof; nil when none of its fields is set.
     public var command: Command? = nil
 
     /// `command` when it holds `task`, else nil.
@@ -409,8 +450,10 @@ public struct Ocr_V1_CoordinatorMessage: ProtoMessage {
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
     public var unknownFields: [UInt8] = []
 
+    /// Every field at its proto3 default.
     public init() {}
 
+    /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         switch command {
         case .task(let v)?: writer.writeMessage(1, v)
@@ -423,6 +466,7 @@ public struct Ocr_V1_CoordinatorMessage: ProtoMessage {
         writer.writeUnknown(unknownFields)
     }
 
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
     public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
         while let tag = try reader.nextTag() {
             switch tag.number {

@@ -21,6 +21,7 @@ public enum WireDecodingError: Error, Sendable, Equatable, CustomStringConvertib
     /// A map entry whose key or value has an unexpected shape.
     case malformedMapEntry(field: Int)
 
+    /// What was wrong with the bytes.
     public var description: String {
         switch self {
         case .truncated: "truncated input"

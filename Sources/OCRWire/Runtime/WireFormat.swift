@@ -11,7 +11,9 @@ public enum WireType: UInt8, Sendable {
 
 /// A decoded field key: field number and wire type.
 public struct FieldTag: Sendable, Equatable {
+    /// The field number.
     public let number: Int
+    /// How the value is encoded.
     public let wireType: WireType
     /// Offset of the key in the message's bytes (where an unknown field's bytes begin).
     let start: Int

@@ -205,6 +205,8 @@ enum Fixtures {
             $0.version = "0.1.0-ß"
             $0.pagesDone = 1 << 63
             $0.lastSeenMsAgo = Int64.min
+            $0.hostname = "worker-7.example"
+            $0.labels = ["zone": "b", "gpu": ""]
         }
     }
 
