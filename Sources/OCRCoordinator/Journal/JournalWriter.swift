@@ -78,9 +78,13 @@ final class JournalWriter: Sendable {
         wake.signal()
     }
 
-    /// Commits what is queued, then ends the thread; returns when it has.
+    /// Commits what is queued, then ends the thread; returns when it has. Idempotent.
     func stop() {
-        pending.withLock { $0.stopping = true }
+        let first = pending.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        guard first else { return }
         wake.signal()
         finished.wait()
     }
