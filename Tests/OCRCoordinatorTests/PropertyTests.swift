@@ -53,6 +53,8 @@ struct SimulatedCluster {
     var jobLanguages: [String: [String]] = [:]
     /// Tasks sent to a worker without their languages because no registered worker had them.
     var fallbacks = 0
+    /// Results sent for tasks the sender did not hold (each must get Disconnect, none recorded).
+    var forgeries = 0
 
     init(seed: UInt64) {
         rng = SplitMix64(seed: seed)
@@ -186,6 +188,7 @@ struct SimulatedCluster {
         forged.pageIndex = page
         forged.attempt = attempt
         forged.outcome = .result(PageResult.with { $0.text = "forged" })
+        forgeries += 1
         let out = scheduler.handle(.taskResult(identity, forged), now: now)
         if !out.contains(where: { if case .sendDisconnect(let to, _) = $0 { to == identity } else { false } }) {
             violations.append("a result for a task \(identity) does not hold got no Disconnect")
@@ -328,7 +331,7 @@ struct SimulatedCluster {
 @Suite struct PropertyTests {
     @Test(arguments: 0..<10)
     func randomInterleavingsKeepTheInvariants(block: Int) {
-        var totalDispatched = 0, totalJobs = 0, totalFallbacks = 0
+        var totalDispatched = 0, totalJobs = 0, totalFallbacks = 0, totalForgeries = 0
         var states: [JobState: Int] = [:]
         for seed in UInt64(block * 30)..<UInt64(block * 30 + 30) {
             var sim = SimulatedCluster(seed: seed)
@@ -336,6 +339,7 @@ struct SimulatedCluster {
             #expect(sim.violations.isEmpty, "seed \(seed): \(sim.violations.prefix(5))")
             totalDispatched += sim.dispatched
             totalFallbacks += sim.fallbacks
+            totalForgeries += sim.forgeries
             totalJobs += sim.jobs.count
             for f in sim.finished.values { states[f.state, default: 0] += 1 }
         }
@@ -344,6 +348,8 @@ struct SimulatedCluster {
         #expect(totalJobs > 100 && totalDispatched > 1000)
         // Some pages found no worker with their languages (fra never does) and went to any.
         #expect(totalFallbacks > 0)
+        // Forged results (a second answer, another worker's task) were really tried.
+        #expect(totalForgeries > 0)
         print("property block \(block): \(totalJobs) jobs, \(totalDispatched) tasks dispatched (\(totalFallbacks) to a worker without their languages, none having them), final states \(states.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key)=\($0.value)" })")
     }
 }
