@@ -21,8 +21,8 @@ import Testing
     static func packageGraph() throws -> [String: Set<String>] {
         var graph: [String: Set<String>] = [:]
         let line = try NSRegularExpression(pattern: #"\.(target|executableTarget|systemLibrary)\(name: "([^"]+)"(?:, dependencies: \[([^\]]*)\])?"#)
-        for match in line.matches(in: try text("Package.swift"), range: NSRange(location: 0, length: (try text("Package.swift")).utf16.count)) {
-            let source = try text("Package.swift") as NSString
+        let source = try text("Package.swift") as NSString
+        for match in line.matches(in: source as String, range: NSRange(location: 0, length: source.length)) {
             let name = source.substring(with: match.range(at: 2))
             let deps = match.range(at: 3).location == NSNotFound ? "" : source.substring(with: match.range(at: 3))
             graph[name] = Set(deps.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"")) }.filter { !$0.isEmpty })
