@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // ocr-cluster: a Swift OCR worker cluster for Linux. Layers, one direction only:
-// CZeroMQ, CTesseract, CTIFF, CSQLite -> OCRWire -> OCRZeroMQ -> OCRRPC; OCRPages -> OCREngine; then OCRCoordinator, OCRWorker, OCRClient -> executables (README: "How the code is laid out").
+// CZeroMQ, CTesseract, CTIFF, CSQLite, CQPDF, CSodium -> OCRWire -> OCRZeroMQ -> OCRRPC; OCRPages -> OCREngine; then OCRCoordinator, OCRWorker, OCRClient -> executables (README: "How the code is laid out").
 // OCRLog and OCRCommandLine are leaf utilities (logging, option parsing) any layer may use.
 import PackageDescription
 
@@ -23,13 +23,15 @@ let package = Package(
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "OCRLog"),
         .target(name: "OCRBasics"),
         .target(name: "OCRCommandLine"),
         .target(name: "OCRWire"),
         .target(name: "OCRZeroMQ", dependencies: ["OCRBasics", "CZeroMQ"]),
         .target(name: "OCRRPC", dependencies: ["OCRZeroMQ", "OCRWire"]),
-        .target(name: "OCRPages", dependencies: ["OCRWire", "CTIFF"]),
+        .target(name: "OCRPages", dependencies: ["OCRWire", "CTIFF", "CQPDF", "CSodium"]),
         .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "CTesseract"]),
         .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "CSQLite"]),
         .target(name: "OCRWorker", dependencies: ["OCRBasics", "OCRZeroMQ", "OCREngine", "OCRPages", "OCRWire", "OCRLog"]),
@@ -47,7 +49,7 @@ let package = Package(
         .target(name: "OCRTestSupport", dependencies: ["OCRZeroMQ"], path: "Tests/OCRTestSupport"),
         .testTarget(name: "OCRZeroMQTests", dependencies: ["OCRZeroMQ", "OCRTestSupport"]),
         .testTarget(name: "OCRRPCTests", dependencies: ["OCRRPC", "OCRZeroMQ", "OCRWire", "OCRTestSupport"]),
-        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPages", "OCRWire"]),
+        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],

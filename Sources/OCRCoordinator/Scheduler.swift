@@ -1,4 +1,5 @@
 import OCRBasics
+import OCRPages
 import OCRWire
 
 /// The coordinator's scheduler: a pure state machine in the style of swift-cluster-membership's
@@ -404,7 +405,7 @@ package struct Scheduler: Sendable {
                 fruitless.insert(languages)
                 continue
             }
-            let (task, priority) = makeTask(jobID, page, now)
+            let (task, cut, priority) = makeTask(jobID, page, now)
             let identity: WorkerIdentity = withInout(&workers[serial]!) { worker in
                 worker.held[TaskKey(jobID: jobID, page: page)] = task.attempt
                 if worker.hasCredit {
@@ -415,7 +416,7 @@ package struct Scheduler: Sendable {
             }
             commit(.dispatched(jobID: jobID, page: page, workerUID: workers[serial]!.uid, at: now), &out)
             progressDirty.insert(jobID)
-            out.append(.sendTask(identity, task))
+            out.append(cut == .none ? .sendTask(identity, task) : .cutAndSendTask(identity, task, cut))
             if store.summary(jobID)!.pending > 0 {
                 runQueue.append(jobID, priority: priority)
             } else {
@@ -424,7 +425,7 @@ package struct Scheduler: Sendable {
         }
     }
 
-    private func makeTask(_ jobID: String, _ page: Int, _ now: Duration) -> (PageTask, priority: Int32) {
+    private func makeTask(_ jobID: String, _ page: Int, _ now: Duration) -> (PageTask, PageCut, priority: Int32) {
         store.read(jobID) { job in
             let record = job.pages[page]
             let descriptor = job.descriptors[page]
@@ -439,7 +440,7 @@ package struct Scheduler: Sendable {
             task.options = job.options
             task.remainingMs = Self.remainingMs(deadline: job.deadline, pageTimeoutMs: job.options?.pageTimeoutMs ?? 0, now)
             task.queuedUs = UInt64(clamping: (now - record.enqueuedAt).microseconds)
-            return (task, job.priority)
+            return (task, descriptor.cut, job.priority)
         }!
     }
 

@@ -1,9 +1,14 @@
+import OCRPages
 import OCRWire
 
 /// What the shell must do after an event, in order. The scheduler never does I/O itself.
 package enum SchedulerDirective: Sendable {
     /// Send `CoordinatorMessage.task` to the worker.
     case sendTask(WorkerIdentity, PageTask)
+    /// Cut the page out of `task.content` (the whole file, see `PageCut`), then send the task
+    /// with only the page, after the messages to that worker before it and before those after.
+    /// When the page cannot be cut, the shell reports it as the worker's failed result.
+    case cutAndSendTask(WorkerIdentity, PageTask, PageCut)
     /// Send `CoordinatorMessage.welcome`: the answer to a worker's `Ready`.
     case sendWelcome(WorkerIdentity, Welcome)
     /// Send `CoordinatorMessage.heartbeat`.

@@ -1,14 +1,23 @@
 import Foundation
 import OCRWire
 
-/// One page of an input, cheap to make and to send: the page's own encoded bytes plus its number
-/// in the original file. Nothing is decoded until a worker calls ``PageDecoder/decode(_:options:)``.
-/// Mirrors the proto's `PageTask` fields.
-///
-/// `content` holds one page: a single-page TIFF or PDF cut out of the original by
-/// ``PageSplitter`` (still compressed), or the original file when it has one page. The decoder
-/// decodes the only page of single-page content whatever `filePage` says; content with several
-/// pages (a whole multipage file, as older coordinators sent) is decoded at page `filePage`.
+/// How a page is taken out of its ``PageDescriptor/content`` before it is sent to a worker.
+package enum PageCut: Sendable, Equatable {
+    /// `content` is the page as it is sent: a single image, a file whose only page this is, or a
+    /// multipage TIFF libtiff cannot rewrite raw (old-style JPEG), which workers decode at
+    /// `filePage`.
+    case none
+    /// `content` is a multipage TIFF; the page is its directory at this byte offset.
+    case tiffDirectory(offset: UInt64)
+    /// `content` is a multipage PDF; the page is page `filePage` of it.
+    case pdfPage
+}
+
+/// One page of an input, cheap to make and to keep: the bytes of the file it comes from (shared,
+/// not copied, by every page of that file) and how to cut it out (``cut``). Nothing is decoded
+/// until a worker calls `PageDecoder.decode`; nothing is cut until ``cutOut()`` (the coordinator
+/// calls it when it dispatches the page), so the pages of a file cost the file once, however
+/// many pages share its strips, images or fonts.
 package struct PageDescriptor: Sendable, Equatable {
     /// Input file name as submitted.
     package var file: String
@@ -16,57 +25,88 @@ package struct PageDescriptor: Sendable, Equatable {
     package var filePage: Int
     /// Zero-based index of the page across everything split together (the job).
     package var pageIndex: Int
-    /// This page's bytes in compressed form (a single-page TIFF or PDF, or a single image).
+    /// The file's bytes (``cut`` says how to take this page out), or the page's own once cut.
     package var content: [UInt8]
     /// The file's format (sniffed).
     package var format: ImageFormat
+    /// How to take the page out of `content`.
+    package var cut: PageCut
+    /// SHA-256 of `content` in hex (``FileDigest``), or "" when not computed: the spool's name for it.
+    package var digest: String
 
-    package init(file: String, filePage: Int = 1, pageIndex: Int = 0, content: [UInt8], format: ImageFormat) {
+    package init(file: String, filePage: Int = 1, pageIndex: Int = 0, content: [UInt8], format: ImageFormat,
+                 cut: PageCut = .none, digest: String = "") {
         self.file = file
         self.filePage = filePage
         self.pageIndex = pageIndex
         self.content = content
         self.format = format
+        self.cut = cut
+        self.digest = digest
     }
 
     package var context: PageContext { PageContext(file: file, pageIndex: pageIndex, filePage: filePage) }
+
+    /// This page with only its own bytes (`cut` becomes `.none`): a single-page TIFF of its
+    /// directory's tags and raw strips, or a single-page PDF with the objects the page uses.
+    /// Costs about the page's size; `INVALID_ARGUMENT` naming the file and page when it cannot
+    /// be cut. Synchronous CPU work: call it off any I/O loop.
+    package func cutOut() throws(OCRError) -> PageDescriptor {
+        var page = self
+        switch cut {
+        case .none: return self
+        case .tiffDirectory(let offset): page.content = try TIFFSplitter.page(content, at: offset, context)
+        case .pdfPage: page.content = try context.stamp { () throws(OCRError) in try PDFDocument(content, context).page(filePage) }
+        }
+        page.cut = .none
+        page.digest = ""
+        return page
+    }
 }
 
-/// Splits inputs into ``PageDescriptor``s, each carrying only its own page, without decoding or
-/// rasterising pixels: a multipage TIFF into single-page TIFFs by copying each directory's tags and
-/// compressed strips (libtiff, like `tiffsplit`), a PDF into single-page PDFs with poppler's
-/// `pdfseparate` (one run, in a subprocess with the PDF timeout), a directory by listing its image
-/// files in name order. The pages of a file add up to about the file's size. Synchronous (PDFs run
-/// subprocesses): call it off the cooperative pool.
+/// Splits inputs into ``PageDescriptor``s without decoding pixels or copying pages: a multipage
+/// TIFF by walking its directory chain (libtiff; each directory's strips checked to lie inside
+/// the file and not to overlap another's), a PDF by counting its page tree (qpdf), a directory
+/// by listing its image files in name order. Every page of a file shares the file's bytes; pages
+/// are cut out later (``PageDescriptor/cutOut()``). Synchronous: call it off the cooperative pool.
 package struct PageSplitter: Sendable {
-    package var pdf: PDFRasterizer
-    /// Path or name of poppler's `pdfseparate`.
-    package var pdfseparate: String
-
-    package init(pdf: PDFRasterizer = PDFRasterizer(), pdfseparate: String = "pdfseparate") {
-        self.pdf = pdf
-        self.pdfseparate = pdfseparate
-    }
+    package init() {}
 
     /// The pages of one file. `format` unspecified: sniffed from the bytes.
-    /// Throws `INVALID_ARGUMENT` (naming the file and page) for empty, unknown or unreadable input
-    /// or a broken TIFF directory chain or strip, and the PDF errors of ``PDFRasterizer``.
+    /// Throws `INVALID_ARGUMENT` (naming the file and page) for empty, unknown or unreadable
+    /// input, a broken TIFF directory chain, strips outside the file or shared between
+    /// directories, and PDFs qpdf cannot read or that are encrypted.
     package func pages(file: String, content: [UInt8], format: ImageFormat = .unspecified, firstPageIndex: Int = 0) throws(OCRError) -> [PageDescriptor] {
         let context = PageContext(file: file, pageIndex: firstPageIndex, filePage: 1)
         return try context.stamp { () throws(OCRError) -> [PageDescriptor] in
             guard !content.isEmpty else { throw OCRError(.invalidArgument, "\(file) is empty (0 bytes)") }
             let kind = format == .unspecified ? ImageFormat.sniff(content) : format
             guard let kind else { throw OCRError(.invalidArgument, "\(file) is not an image or PDF this engine reads (unknown format)") }
-            let contents: [[UInt8]]
+            let cuts: [PageCut]
             switch kind {
-            case .tiff: contents = try TIFFSplitter.pages(content, file: file, firstPageIndex: firstPageIndex)
-            case .pdf: contents = try separatePDF(content, pages: pdf.pageCount(content))
-            default: contents = [content]
+            case .tiff: cuts = try TIFFSplitter.directories(content, context)
+            case .pdf:
+                let count = try PDFDocument(content, context).pageCount()
+                cuts = Array(repeating: count == 1 ? .none : .pdfPage, count: count)
+            default: cuts = [.none]
             }
-            return contents.enumerated().map { i, bytes in
-                PageDescriptor(file: file, filePage: i + 1, pageIndex: firstPageIndex + i, content: bytes, format: kind)
+            let digest = FileDigest.sha256(content)
+            return cuts.enumerated().map { i, cut in
+                PageDescriptor(file: file, filePage: i + 1, pageIndex: firstPageIndex + i, content: content, format: kind,
+                               cut: cut, digest: digest)
             }
         }
+    }
+
+    /// The pages as a worker receives them: ``pages(file:content:format:firstPageIndex:)``, each
+    /// cut out (``PageDescriptor/cutOut()``). For tools and tests; the coordinator cuts a page
+    /// only when it dispatches it.
+    package func cutPages(file: String, content: [UInt8], format: ImageFormat = .unspecified, firstPageIndex: Int = 0) throws(OCRError) -> [PageDescriptor] {
+        var cut: [PageDescriptor] = []
+        for page in try pages(file: file, content: content, format: format, firstPageIndex: firstPageIndex) {
+            cut.append(try page.cutOut())
+        }
+        return cut
     }
 
     /// The pages of every image file (by extension) in `directory`, files in name order.

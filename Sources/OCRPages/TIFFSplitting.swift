@@ -5,35 +5,50 @@ import OCRWire
 // stream libtiff reads or writes through, and closes the TIFF* in deinit; no pointer leaves this
 // file. Leptonica (which links the same libtiff) still decodes the pixels, on the worker.
 
-/// Cuts multipage TIFFs into standalone single-page TIFFs the way libtiff's `tiffsplit` does:
-/// each directory's tags and its raw (still compressed) strips or tiles are copied into a new
-/// in-memory TIFF. No pixel is decompressed, so splitting costs about one copy of the file.
+/// Multipage TIFFs, the way libtiff's `tiffsplit` cuts them but one page at a time: at submission
+/// ``directories(_:_:)`` walks the directory chain and checks every strip's place without reading
+/// it; at dispatch ``page(_:at:_:)`` copies one directory's tags and raw (still compressed) strips
+/// or tiles into a new in-memory TIFF. No pixel is decompressed.
 package enum TIFFSplitter {
-    /// One encoded TIFF per directory of `content`, in order. A TIFF with a single directory is
-    /// returned as it is (no copy). A directory libtiff cannot rewrite raw (old-style JPEG,
-    /// compression 6) is returned as the whole file, which workers decode by `filePage`.
-    /// `INVALID_ARGUMENT` naming the file and page for a broken header, directory chain or strip.
-    static func pages(_ content: [UInt8], file: String, firstPageIndex: Int) throws(OCRError) -> [[UInt8]] {
-        let split = content.withUnsafeBytes { bytes in Result { () throws(OCRError) -> [[UInt8]] in
-            var page = PageContext(file: file, pageIndex: firstPageIndex, filePage: 1)
+    /// How to cut each directory of `content`, in order: `.none` for a single-directory TIFF (it
+    /// is its page) and for old-style JPEG directories (compression 6, which libtiff cannot
+    /// rewrite raw; workers decode the whole file at the page), else the directory's offset.
+    /// `INVALID_ARGUMENT` naming the file and page for a broken header or directory chain, a
+    /// strip or tile that does not lie inside the file, or strips that add up to more bytes than
+    /// the file has: directories sharing their strips would make every page cost the whole blob.
+    static func directories(_ content: [UInt8], _ context: PageContext) throws(OCRError) -> [PageCut] {
+        let walk = content.withUnsafeBytes { bytes in Result { () throws(OCRError) -> [PageCut] in
+            var page = context
             let input = try TIFFFile(reading: bytes, page)
-            if input.isLastDirectory { return [content] }
-            var result: [[UInt8]] = []
+            if input.isLastDirectory { return [.none] }
+            var cuts: [PageCut] = []
+            var stripBytes: UInt64 = 0
             while true {
-                if input.compression == COMPRESSION_OJPEG {
-                    result.append(content)
-                } else {
-                    let output = try TIFFFile(writingLike: input, page)
-                    try input.copyDirectory(to: output, page)
-                    result.append(try output.finish(page))
+                stripBytes += try input.checkStrips(page)
+                if stripBytes > UInt64(content.count) {
+                    throw TIFFFile.error("checking the strips of directory \(page.filePage)",
+                                         "the directories' strips add up to \(stripBytes) bytes in a \(content.count)-byte file (strips shared between pages)", page)
                 }
-                if input.isLastDirectory { return result }
+                cuts.append(input.compression == COMPRESSION_OJPEG ? .none : .tiffDirectory(offset: input.directoryOffset))
+                if input.isLastDirectory { return cuts }
                 page.filePage += 1
                 page.pageIndex += 1
                 try input.readNextDirectory(page)
             }
         } }
-        return try split.get()
+        return try walk.get()
+    }
+
+    /// The directory at `offset` of `content` as a single-page TIFF.
+    static func page(_ content: [UInt8], at offset: UInt64, _ context: PageContext) throws(OCRError) -> [UInt8] {
+        let cut = content.withUnsafeBytes { bytes in Result { () throws(OCRError) -> [UInt8] in
+            let input = try TIFFFile(reading: bytes, context)
+            try input.moveToDirectory(at: offset, context)
+            let output = try TIFFFile(writingLike: input, context)
+            try input.copyDirectory(to: output, context)
+            return try output.finish(context)
+        } }
+        return try cut.get()
     }
 
     /// Whether `content` is a TIFF whose first directory is its last (a single page). False when
@@ -222,6 +237,38 @@ private final class TIFFFile {
     /// the current one is not the last, so 0 means a broken chain).
     func readNextDirectory(_ page: PageContext) throws(OCRError) {
         try check(TIFFReadDirectory(tif) == 1, "reading TIFF directory \(page.filePage)", page)
+    }
+
+    /// The byte offset of the current directory (where `moveToDirectory(at:_:)` finds it again).
+    var directoryOffset: UInt64 { TIFFCurrentDirOffset(tif) }
+
+    /// Reads the directory at `offset` (TIFFSetSubDirectory: 1 on success).
+    func moveToDirectory(at offset: UInt64, _ page: PageContext) throws(OCRError) {
+        try check(TIFFSetSubDirectory(tif, offset) == 1, "reading TIFF directory \(page.filePage)", page)
+    }
+
+    /// The bytes of the current directory's strips or tiles, each checked to lie inside the file
+    /// (offsets and sizes only; nothing is read).
+    func checkStrips(_ page: PageContext) throws(OCRError) -> UInt64 {
+        let tiled = TIFFIsTiled(tif) != 0
+        let unit = tiled ? "tile" : "strip"
+        let count = tiled ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif)
+        let size = UInt64(stream.size)
+        var total: UInt64 = 0
+        for index in 0..<count {
+            var failed: Int32 = 0
+            let bytes = TIFFGetStrileByteCountWithErr(tif, index, &failed)  // sets failed to 1 on error.
+            try check(failed == 0, "reading the size of \(unit) \(index + 1)", page)
+            guard bytes > 0 else { continue }  // An absent (sparse) strip.
+            let offset = TIFFGetStrileOffsetWithErr(tif, index, &failed)
+            try check(failed == 0, "reading the offset of \(unit) \(index + 1)", page)
+            guard offset <= size, bytes <= size - offset else {
+                throw Self.error("checking \(unit) \(index + 1) of \(count)",
+                                 "it claims \(bytes) bytes at offset \(offset), past the end of the \(size)-byte file", page)
+            }
+            total += bytes
+        }
+        return total
     }
 
     /// Whether libtiff knows `tag` by its standard type here. An unknown ("anonymous") tag read

@@ -8,7 +8,7 @@ import OCRWire
 enum EngineBench {
     static func pages(of path: String, count: Int?) throws -> [PageDescriptor] {
         let content = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let all = try PageSplitter().pages(file: (path as NSString).lastPathComponent, content: content)
+        let all = try PageSplitter().cutPages(file: (path as NSString).lastPathComponent, content: content)
         return count.map { Array(all.prefix($0)) } ?? all
     }
 

@@ -15,7 +15,7 @@ import OCRWire
     /// What the engine gives for every page of `file` in this process (the single-process truth).
     func engineTexts(_ file: String) throws -> [String] {
         let content = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
-        let pages = try PageSplitter().pages(file: file, content: content)
+        let pages = try PageSplitter().cutPages(file: file, content: content)
         let recognizer = Recognizer()
         return try pages.map { try recognizer.recognize($0).text }
     }

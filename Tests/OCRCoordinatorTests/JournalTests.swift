@@ -1,6 +1,7 @@
 import Foundation
 import OCRClient
 import OCRCoordinator
+import OCRPages
 import OCRWire
 import Testing
 
@@ -168,5 +169,60 @@ extension SchedulerHarness {
         #expect((0..<6).map { policy.delay(afterFailures: $0) } ==
                 [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500), .milliseconds(500), .milliseconds(500)])
         #expect(ReattachPolicy().delay(afterFailures: 1_000) == .seconds(5))
+    }
+}
+
+/// The spool: each uploaded file once beside the journal, whatever the number of its pages.
+@Suite struct SpoolTests {
+    static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    @Test func aFileOfManyPagesIsJournaledOnceAndItsCutsComeBack() throws {
+        let (path, directory) = try JournalTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 400 pages sharing one 1 MB file (as a PDF's pages share its bytes).
+        let content = (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        let digest = FileDigest.sha256(content)
+        let pages = (0..<400).map { i in
+            PageDescriptor(file: "big.pdf", filePage: i + 1, pageIndex: i, content: content, format: .pdf, cut: .pdfPage, digest: digest)
+        }
+        var h = SchedulerHarness { $0.journalChanges = true }
+        var journal: Journal? = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        _ = try JournalTests.send(&h, journal!, .submitJob(JobSubmission(request: 1, jobID: "a", pages: pages)))
+        // A second job with the same file and a TIFF cut: still one spool file.
+        var second = pages.prefix(2).map { $0 }
+        second[1].cut = .tiffDirectory(offset: 123_456_789_012)
+        _ = try JournalTests.send(&h, journal!, .submitJob(JobSubmission(request: 2, jobID: "b", pages: second)))
+        let spool = path + ".spool"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool) == [digest])
+        #expect(Self.fileSize(spool + "/" + digest) == content.count)
+        let database = Self.fileSize(path) + Self.fileSize(path + "-wal")
+        #expect(database < 200_000, "journal \(database) bytes for 402 pages of one 1 MB file")
+        journal = nil
+
+        let restarted = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        var accepted: [String: [PageDescriptor]] = [:]
+        for case .accepted(let a) in try restarted.load() { accepted[a.jobID] = a.pages }
+        #expect(accepted["a"]?.count == 400 && accepted["a"]?.allSatisfy { $0.content == content && $0.cut == .pdfPage } == true)
+        #expect(accepted["b"]?.map(\.cut) == [.pdfPage, .tiffDirectory(offset: 123_456_789_012)])
+        // The file stays while one unfinished job uses it, and goes with the last.
+        var r = SchedulerHarness { $0.journalChanges = true }
+        _ = r.scheduler.restore(try restarted.load(), now: .zero)
+        _ = try JournalTests.send(&r, restarted, .cancelJob(request: 3, jobID: "a"))
+        #expect(FileManager.default.fileExists(atPath: spool + "/" + digest))
+        _ = try JournalTests.send(&r, restarted, .cancelJob(request: 4, jobID: "b"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool).isEmpty)
+    }
+
+    @Test func aSpoolFileNoJobUsesIsSweptAtOpen() throws {
+        let (path, directory) = try JournalTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        // What a crash between storing a file and committing its job leaves behind.
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path + ".spool/.incoming-abc"))
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path + ".spool/" + FileDigest.sha256([1, 2, 3])))
+        _ = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path + ".spool").isEmpty)
     }
 }

@@ -243,7 +243,7 @@ struct SimulatedCluster {
 
     mutating func observe(_ directive: SchedulerDirective) {
         switch directive {
-        case .sendTask(let to, let task):
+        case .sendTask(let to, let task), .cutAndSendTask(let to, let task, _):
             dispatched += 1
             checkLanguages(task, to)
             if finished[task.jobId] != nil { violations.append("task for finished job \(task.jobId)") }

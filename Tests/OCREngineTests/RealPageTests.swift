@@ -68,7 +68,7 @@ extension EngineTests {
         @Test func realMultipageTIFFSplitsWithoutDecoding() async throws {
             let page = try #require(realPage("multipage/aim916.tiff"))
             let start = ContinuousClock.now
-            let pages = try PageSplitter().pages(file: page.file, content: page.content)
+            let pages = try PageSplitter().cutPages(file: page.file, content: page.content)
             let elapsed = ContinuousClock.now - start
             print("[figures] aim916.tiff: \(pages.count) pages split in \(elapsed)")
             #expect(pages.count == 28)
@@ -78,7 +78,7 @@ extension EngineTests {
 
         @Test func realPDFPageSizesAreCheckedBeforeRasterising() async throws {
             let pdf = try #require(realPage("pdf/multipage.pdf"))
-            let pages = try PageSplitter().pages(file: pdf.file, content: pdf.content)
+            let pages = try PageSplitter().cutPages(file: pdf.file, content: pdf.content)
             #expect(pages.count == 6)
             var opts = RecognitionOptions()
             opts.maxPagePixels = 50_000_000  // Page 2 is 2160 pt square: 9000 x 9000 pixels at 300 dpi.
@@ -90,7 +90,7 @@ extension EngineTests {
             // Orientation only (PSM_OSD_ONLY) at 100 dpi on every page keeps this quick; the
             // fixtures' rot90/rot180 tests check that the text is then read correctly.
             let pdf = try #require(realPage("pdf/cardinal.pdf"))
-            let pages = try PageSplitter().pages(file: pdf.file, content: pdf.content)
+            let pages = try PageSplitter().cutPages(file: pdf.file, content: pdf.content)
             var opts = RecognitionOptions()
             opts.pageSegmentationMode = .osdOnly
             opts.dpi = 100

@@ -25,7 +25,7 @@ extension EngineTests {
             for (i, page) in pages.enumerated() {
                 #expect(page.filePage == i + 1 && page.file == file)
                 #expect(page.content.count < whole.count, "page \(i + 1) carries the whole file")
-                let resplit = try PageSplitter().pages(file: file, content: page.content)
+                let resplit = try PageSplitter().cutPages(file: file, content: page.content)
                 #expect(resplit.count == 1 && resplit[0].content == page.content, "page \(i + 1) is not a single page")
             }
             for n in pixelPages ?? Array(1...pages.count) {
@@ -37,7 +37,7 @@ extension EngineTests {
 
         @Test func fixtureTIFFSplitsIntoStandalonePages() throws {
             let whole = Fixtures.bytes("multipage.tif")
-            let pages = try splitter.pages(file: "multipage.tif", content: whole, firstPageIndex: 4)
+            let pages = try splitter.cutPages(file: "multipage.tif", content: whole, firstPageIndex: 4)
             #expect(pages.count == 3 && pages.map(\.pageIndex) == [4, 5, 6])
             #expect(pages.allSatisfy { TIFFSplitter.isSinglePage($0.content) })
             let ratio = try Self.checkSplit(pages, whole: whole, file: "multipage.tif")
@@ -48,7 +48,7 @@ extension EngineTests {
         @Test func singlePageInputsAreNotCopied() throws {
             for name in ["formats/line-g4.tif", "formats/line-lzw-24.tif", "text.png"] {
                 let content = Fixtures.bytes(name)
-                let pages = try splitter.pages(file: name, content: content)
+                let pages = try splitter.cutPages(file: name, content: content)
                 #expect(pages.count == 1 && pages[0].content == content)
             }
         }
@@ -89,7 +89,7 @@ extension EngineTests {
                     continue
                 }
                 let whole = [UInt8](data)
-                let pages = try splitter.pages(file: name, content: whole)
+                let pages = try splitter.cutPages(file: name, content: whole)
                 #expect(pages.count == 2, "\(label)")
                 let tiled = extra.contains { $0.contains("tile") }
                 _ = try Self.checkSplit(pages, whole: whole, file: name, pixelPages: tiled ? [] : nil)
@@ -108,7 +108,7 @@ extension EngineTests {
             let data = try #require(FileManager.default.contents(atPath: url.path), "\(url.path)")
             let whole = [UInt8](data)
             let start = ContinuousClock.now
-            let pages = try splitter.pages(file: "aim916.tiff", content: whole)
+            let pages = try splitter.cutPages(file: "aim916.tiff", content: whole)
             let elapsed = ContinuousClock.now - start
             #expect(pages.count == 28)
             let total = pages.reduce(0) { $0 + $1.content.count }
@@ -119,7 +119,7 @@ extension EngineTests {
 
         @Test func pdfSplitsIntoSinglePagePDFs() throws {
             let whole = Fixtures.bytes("doc.pdf")
-            let pages = try splitter.pages(file: "doc.pdf", content: whole)
+            let pages = try splitter.cutPages(file: "doc.pdf", content: whole)
             #expect(pages.count == 2 && pages.allSatisfy { $0.format == .pdf })
             let ratio = try Self.checkSplit(pages, whole: whole, file: "doc.pdf", dpi: 100)
             print("[figures] doc.pdf: \(whole.count) bytes -> 2 pages of \(pages.map(\.content.count)) bytes (x\(String(format: "%.2f", ratio)))")
@@ -133,7 +133,7 @@ extension EngineTests {
                 let data = try #require(FileManager.default.contents(atPath: shared.appendingPathComponent(name).path), "\(name)")
                 let whole = [UInt8](data)
                 let start = ContinuousClock.now
-                let pages = try splitter.pages(file: name, content: whole)
+                let pages = try splitter.cutPages(file: name, content: whole)
                 let elapsed = ContinuousClock.now - start
                 let total = pages.reduce(0) { $0 + $1.content.count }
                 print("[figures] \(name): split into \(pages.count) single-page PDFs in \(elapsed); \(whole.count) bytes -> \(total) bytes in all (was \(whole.count * pages.count))")
@@ -154,12 +154,12 @@ extension EngineTests {
         }
 
         @Test func recognisedTextIsUnchangedBySplitting() async throws {
-            let tiff = try splitter.pages(file: "multipage.tif", content: Fixtures.bytes("multipage.tif"))
+            let tiff = try splitter.cutPages(file: "multipage.tif", content: Fixtures.bytes("multipage.tif"))
             let splitResult = try await recognize(tiff[1])
             let wholeResult = try await recognize(Fixtures.page("multipage.tif", filePage: 2, pageIndex: 1))
             #expect(splitResult.text == wholeResult.text && splitResult.text.contains("Second page"))
             #expect(splitResult.filePage == 2 && splitResult.width == wholeResult.width)
-            let pdf = try splitter.pages(file: "doc.pdf", content: Fixtures.bytes("doc.pdf"))
+            let pdf = try splitter.cutPages(file: "doc.pdf", content: Fixtures.bytes("doc.pdf"))
             let splitPDF = try await recognize(pdf[1])
             let wholePDF = try await recognize(Fixtures.page("doc.pdf", filePage: 2, pageIndex: 1))
             #expect(splitPDF.text == wholePDF.text && splitPDF.filePage == 2)
@@ -187,7 +187,7 @@ extension EngineTests {
                 // Cut inside the third directory: pages 1 and 2 are intact, the chain breaks at 3.
                 let cut = Array(whole[..<(dirs[2] + 5)])
                 do throws(OCRError) {
-                    _ = try splitter.pages(file: "cut.tif", content: cut, firstPageIndex: 10)
+                    _ = try splitter.cutPages(file: "cut.tif", content: cut, firstPageIndex: 10)
                     Issue.record("a broken directory chain was accepted")
                 } catch {
                     #expect(error.code == .invalidArgument && error.file == "cut.tif" && error.pageIndex == 12, "\(error)")
@@ -200,7 +200,7 @@ extension EngineTests {
                 let beyond = UInt32(whole.count - 100)
                 for k in 0..<4 { moved[stripOffsets + 8 + k] = UInt8(truncatingIfNeeded: beyond >> (8 * UInt32(k))) }
                 do throws(OCRError) {
-                    _ = try splitter.pages(file: "moved.tif", content: moved)
+                    _ = try splitter.cutPages(file: "moved.tif", content: moved)
                     Issue.record("a strip past the end of the file was accepted")
                 } catch {
                     #expect(error.code == .invalidArgument && error.file == "moved.tif" && error.pageIndex == 1, "\(error)")

@@ -62,7 +62,7 @@ extension EngineTests {
         @Test func twoThreadsShareTheQueue() async throws {
             let pool = EngineThread(name: "pool", threads: 2)
             defer { pool.shutdown() }
-            let pages = try PageSplitter().pages(file: "multipage.tif", content: Fixtures.bytes("multipage.tif"))
+            let pages = try PageSplitter().cutPages(file: "multipage.tif", content: Fixtures.bytes("multipage.tif"))
             let results = try await withThrowingTaskGroup(of: PageResult.self) { group in
                 for page in pages { group.addTask { try await pool.recognize(page) } }
                 return try await group.reduce(into: []) { $0.append($1) }

@@ -23,17 +23,22 @@ package enum JournalSync: String, Sendable, CaseIterable {
 /// The journal stores them as wall-clock microseconds (start time + offset) and re-bases them on
 /// load to the new process's start, so a job deadline stays the same instant across a restart.
 ///
-/// Storage: one row per change in `changes`; an accepted job's page bytes in `pages` (one row
-/// per page), so a restarted coordinator can dispatch them again. When a job finishes its page
-/// bytes are dropped (NULL). An eviction is one more row; the rows of evicted jobs are deleted
-/// when the journal is opened (compaction), so a commit while running touches one table page
-/// and no index (cost: see README's status table).
+/// Storage: one row per change in `changes`; an accepted job's pages in `page_refs` (one row per
+/// page: its file's SHA-256 and how to cut it out), and each uploaded file once in the `Spool`
+/// beside the database (`PATH.spool/`), so a restarted coordinator can dispatch them again and a
+/// job costs its input bytes once however many pages share them. A spool file is deleted when
+/// the last unfinished job using it finishes. An eviction is one more row; the rows of evicted
+/// jobs are deleted when the journal is opened (compaction, which also sweeps the spool), so a
+/// commit while running touches one table page and no index (cost: see README's status table).
 package final class Journal {
     private let db: SQLiteConnection
     private let startedAtUnixUs: Int64
     private let insertChange: SQLiteStatement
     private let insertPage: SQLiteStatement
-    private let dropContent: SQLiteStatement
+    private let spool: Spool
+    /// Spool files used by unfinished jobs: by job, and how many such jobs use each file.
+    private var filesOfJob: [String: [String]] = [:]
+    private var jobsUsingFile: [String: Int] = [:]
     private let begin: SQLiteStatement
     private let commit: SQLiteStatement
 
@@ -44,7 +49,7 @@ package final class Journal {
     /// Opens or creates the journal at `path`.
     /// - Parameter startedAtUnixMs: wall-clock time of this process's `now == .zero` (the same
     ///   value the scheduler was given), for re-basing times.
-    package init(path: String, startedAtUnixMs: Int64, sync: JournalSync = .normal) throws(SQLiteError) {
+    package init(path: String, startedAtUnixMs: Int64, sync: JournalSync = .normal) throws {
         db = try SQLiteConnection(path: path)
         startedAtUnixUs = startedAtUnixMs * 1000
         // One coordinator per journal: the exclusive lock (taken by the first write below and
@@ -62,41 +67,102 @@ package final class Journal {
                 page INTEGER NOT NULL DEFAULT 0, num INTEGER NOT NULL DEFAULT 0,
                 at_us INTEGER NOT NULL DEFAULT 0, unix_ms INTEGER NOT NULL DEFAULT 0,
                 deadline_us INTEGER, body BLOB);
-            CREATE TABLE IF NOT EXISTS pages(
+            CREATE TABLE IF NOT EXISTS page_refs(
                 job TEXT NOT NULL, idx INTEGER NOT NULL, file TEXT NOT NULL, file_page INTEGER NOT NULL,
-                format INTEGER NOT NULL, content BLOB, PRIMARY KEY(job, idx)) WITHOUT ROWID;
+                format INTEGER NOT NULL, digest TEXT NOT NULL, cut INTEGER NOT NULL, cut_offset INTEGER NOT NULL,
+                PRIMARY KEY(job, idx)) WITHOUT ROWID;
             """)
         insertChange = try db.prepare("INSERT INTO changes(kind, job, page, num, at_us, unix_ms, deadline_us, body) VALUES (?,?,?,?,?,?,?,?)")
-        insertPage = try db.prepare("INSERT OR REPLACE INTO pages(job, idx, file, file_page, format, content) VALUES (?,?,?,?,?,?)")
-        dropContent = try db.prepare("UPDATE pages SET content = NULL WHERE job = ?")
+        insertPage = try db.prepare("INSERT OR REPLACE INTO page_refs(job, idx, file, file_page, format, digest, cut, cut_offset) VALUES (?,?,?,?,?,?,?,?)")
         begin = try db.prepare("BEGIN IMMEDIATE")
         commit = try db.prepare("COMMIT")
+        spool = try Spool(directory: path + ".spool", sync: sync == .full)
+        try migrateInlinePages()
         try db.execute("""
             BEGIN IMMEDIATE;
             CREATE TEMP TABLE evicted AS SELECT DISTINCT job FROM changes WHERE kind = \(Kind.evicted.rawValue);
             DELETE FROM changes WHERE job IN (SELECT job FROM evicted);
-            DELETE FROM pages WHERE job IN (SELECT job FROM evicted);
+            DELETE FROM page_refs WHERE job IN (SELECT job FROM evicted);
             DROP TABLE evicted;
             COMMIT;
             """)
+        let inUse = try db.prepare("""
+            SELECT DISTINCT job, digest FROM page_refs WHERE digest != ''
+            AND job NOT IN (SELECT job FROM changes WHERE kind = \(Kind.finished.rawValue))
+            """)
+        try inUse.bind([])
+        while try inUse.step() {
+            filesOfJob[inUse.text(0), default: []].append(inUse.text(1))
+            jobsUsingFile[inUse.text(1), default: 0] += 1
+        }
+        spool.sweep(keeping: Set(jobsUsingFile.keys))
+    }
+
+    /// Journals written before the spool kept each page's bytes in a `pages` table: move them
+    /// to the spool (a page already cut is a file of its own) and drop the table.
+    private func migrateInlinePages() throws {
+        let exists = try db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'pages'")
+        try exists.bind([])
+        guard try exists.step(), exists.int64(0) > 0 else { return }
+        try begin.run([])
+        let old = try db.prepare("SELECT job, idx, file, file_page, format, content FROM pages")
+        try old.bind([])
+        while try old.step() {
+            var digest = ""
+            if !old.isNull(5) {
+                let content = old.blob(5)
+                digest = FileDigest.sha256(content)
+                try spool.store(content, as: digest)
+            }
+            try insertPage.run([.text(old.text(0)), .integer(old.int64(1)), .text(old.text(2)), .integer(old.int64(3)),
+                                .integer(old.int64(4)), .text(digest), .integer(0), .integer(0)])
+        }
+        try db.execute("DROP TABLE pages")
+        try commit.run([])
     }
 
     // MARK: Writing
 
-    /// Writes `changes` in one transaction; when it returns they are durable (see `JournalSync`).
-    package func append(_ changes: [JobChange]) throws(SQLiteError) {
+    /// Writes `changes` in one transaction (and the files of accepted jobs to the spool, first);
+    /// when it returns they are durable (see `JournalSync`). Throws `SQLiteError` or
+    /// `JournalError` (a spool file that cannot be written); then nothing of the batch counts.
+    package func append(_ changes: [JobChange]) throws {
         guard !changes.isEmpty else { return }
+        var batch = Batch()
         try begin.run([])
-        do throws(SQLiteError) {
-            for change in changes { try write(change) }
+        do {
+            for change in changes { try write(change, &batch) }
             try commit.run([])
         } catch {
             try? db.execute("ROLLBACK")
             throw error
         }
+        // Committed: count the files the batch's jobs use, and delete the ones no unfinished job uses.
+        for step in batch.steps {
+            switch step {
+            case .uses(let job, let files):
+                filesOfJob[job] = files
+                for file in files { jobsUsingFile[file, default: 0] += 1 }
+            case .finished(let job):
+                for file in filesOfJob.removeValue(forKey: job) ?? [] {
+                    jobsUsingFile[file, default: 1] -= 1
+                    if jobsUsingFile[file] == 0 {
+                        jobsUsingFile[file] = nil
+                        spool.remove(file)
+                    }
+                }
+            }
+        }
     }
 
-    private func write(_ change: JobChange) throws(SQLiteError) {
+    /// What a batch changes in the spool's bookkeeping, applied in order once it commits.
+    private struct Batch {
+        enum Step { case uses(job: String, files: [String]), finished(job: String) }
+        var steps: [Step] = []
+        var stored: Set<String> = []
+    }
+
+    private func write(_ change: JobChange, _ batch: inout Batch) throws {
         switch change {
         case .accepted(let a):
             let header = SubmitJobRequest.with {
@@ -109,10 +175,26 @@ package final class Journal {
             }
             try row(.accepted, a.jobID, num: Int64(bitPattern: a.requestDigest), at: a.createdAt, unixMs: a.createdUnixMs,
                     deadline: a.deadline, body: header.serializedBytes())
+            var files: [String] = []
             for (i, page) in a.pages.enumerated() {
+                // Pages from the real splitter carry their file's digest; others (tests' splitters) are hashed here.
+                let digest = page.digest.isEmpty ? FileDigest.sha256(page.content) : page.digest
+                if files.last != digest, !files.contains(digest) {
+                    files.append(digest)
+                    if jobsUsingFile[digest] == nil, batch.stored.insert(digest).inserted {
+                        try spool.store(page.content, as: digest)
+                    }
+                }
+                let (cut, offset): (Int64, UInt64) = switch page.cut {
+                case .none: (0, 0)
+                case .tiffDirectory(let offset): (1, offset)
+                case .pdfPage: (2, 0)
+                }
                 try insertPage.run([.text(a.jobID), .integer(Int64(i)), .text(page.file), .integer(Int64(page.filePage)),
-                                    .integer(Int64(page.format.rawValue)), .blob(page.content)])
+                                    .integer(Int64(page.format.rawValue)), .text(digest), .integer(cut),
+                                    .integer(Int64(bitPattern: offset))])
             }
+            batch.steps.append(.uses(job: a.jobID, files: files))
         case .dispatched(let id, let page, let uid, let at):
             try row(.dispatched, id, page: page, num: Int64(bitPattern: uid), at: at)
         case .requeued(let id, let page, let failure, let at):
@@ -123,7 +205,7 @@ package final class Journal {
             try row(.failed, id, page: page, at: at, body: status.serializedBytes())
         case .finished(let id, let state, let status, let unixMs, let at):
             try row(.finished, id, num: Int64(state.rawValue), at: at, unixMs: unixMs, body: status.serializedBytes())
-            try dropContent.run([.text(id)])  // page bytes are not needed once the job is final
+            batch.steps.append(.finished(job: id))  // its spool files go once no other job uses them
         case .evicted(let id):
             try row(.evicted, id, at: .zero)  // rows deleted at the next open
         }
@@ -139,18 +221,33 @@ package final class Journal {
     // MARK: Reading
 
     /// Every journaled change in order, with times re-based to this process's start.
+    /// A job whose spool file is missing (deleted by hand) comes back with empty pages, which
+    /// fail on the worker naming the file, rather than keeping the coordinator from starting.
     package func load() throws -> [JobChange] {
         var pagesByJob: [String: [PageDescriptor]] = [:]
-        let pages = try db.prepare("SELECT job, idx, file, file_page, format, content FROM pages ORDER BY job, idx")
+        var files: [String: [UInt8]] = [:]
+        let pages = try db.prepare("SELECT job, idx, file, file_page, format, digest, cut, cut_offset FROM page_refs ORDER BY job, idx")
         try pages.bind([])
         while try pages.step() {
             let job = pages.text(0)
             let index = Int(pages.int64(1))
             var list = pagesByJob[job, default: []]
             guard index == list.count else { throw JournalError("job \(job): page \(index) follows page \(list.count - 1)") }
+            let digest = pages.text(5)
+            // Finished jobs keep their page rows (file, page) but not their files.
+            var content: [UInt8] = []
+            if filesOfJob[job] != nil, !digest.isEmpty {
+                if files[digest] == nil { files[digest] = spool.load(digest) ?? [] }
+                content = files[digest]!
+            }
+            let cut: PageCut = switch pages.int64(6) {
+            case 1: .tiffDirectory(offset: UInt64(bitPattern: pages.int64(7)))
+            case 2: .pdfPage
+            default: .none
+            }
             list.append(PageDescriptor(file: pages.text(2), filePage: Int(truncatingIfNeeded: pages.int64(3)), pageIndex: index,
-                                       content: pages.isNull(5) ? [] : pages.blob(5),
-                                       format: ImageFormat(rawValue: Int32(truncatingIfNeeded: pages.int64(4)))))
+                                       content: content, format: ImageFormat(rawValue: Int32(truncatingIfNeeded: pages.int64(4))),
+                                       cut: cut, digest: digest))
             pagesByJob[job] = list
         }
         var out: [JobChange] = []
@@ -200,5 +297,10 @@ package final class Journal {
 /// A journal whose content does not make sense (written by a different version, or damaged).
 package struct JournalError: Error, Sendable, CustomStringConvertible {
     package var description: String
-    init(_ description: String) { self.description = "journal: " + description }
+    /// The OS error behind it (ENOSPC: the disk is full), or 0.
+    package var errno: Int32
+    init(_ description: String, errno: Int32 = 0) {
+        self.description = "journal: " + description
+        self.errno = errno
+    }
 }

@@ -40,8 +40,8 @@ package struct CoordinatorConfiguration: Sendable {
         self.logger = logger
     }
 
-    /// Splits with OCRPages' ``PageSplitter`` (TIFF directories copied raw, PDFs cut by
-    /// `pdfseparate`; nothing decoded).
+    /// Splits with OCRPages' ``PageSplitter`` (TIFF directory chains walked, PDF page trees
+    /// counted; nothing decoded or copied: pages are cut when they are dispatched).
     package init(logger: Logger) {
         let pages = PageSplitter()
         self.init(splitter: { file in try pages.pages(file: file.name, content: file.content, format: file.format) }, logger: logger)

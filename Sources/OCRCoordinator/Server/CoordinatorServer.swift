@@ -42,6 +42,7 @@ package final class CoordinatorServer: Sendable {
     package func stop() {
         loop.execute { [core] _ in core.shutdown() }
         loop.stop()
+        core.cutPool.close(discardingQueued: true)
         core.journal?.stop()
         context.terminate()
     }
@@ -75,11 +76,15 @@ final class CoordinatorCore: @unchecked Sendable {
     /// Runs splits; at most `maxConcurrentSplits` at once (`splitting.running`).
     let splitQueue = DispatchQueue(label: "ocr.coordinator.split", attributes: .concurrent)
     var splitting = SplitAdmission()
+    /// Cuts pages out of their files when they are dispatched (`cutAndSendTask`).
+    let cutPool: DedicatedThreads<Void>
+    var outbox = WorkerOutbox()
 
     init(_ configuration: CoordinatorConfiguration, control: SocketLoop.Control) throws {
         self.configuration = configuration
         self.logger = configuration.logger
         self.control = control
+        cutPool = try DedicatedThreads(count: configuration.maxConcurrentSplits, name: "ocr.cut") { _ in }
         let unixMs = Int64(Date().timeIntervalSince1970 * 1000)
         var settings = configuration.scheduler
         settings.journalChanges = configuration.journalPath != nil
@@ -212,11 +217,12 @@ final class CoordinatorCore: @unchecked Sendable {
             }
             if let (identity, message) = directive.coordinatorMessage {
                 let frames = [identity.bytes, WorkerEnvelope.signature, message.serializedBytes()]
-                let sent = (try? control.send(frames, on: workerSocket)) ?? false
-                if !sent { lostWorkers.append(identity) }
+                if let now = outbox.enqueue(frames, to: identity), !sendToWorker(now) { lostWorkers.append(identity) }
                 continue
             }
             switch directive {
+            case .cutAndSendTask(let identity, let task, let cut):
+                cutAndSend(task, cut, to: identity)
             case .emit(let event):
                 deliver(event)
             case .submitReply(let token, let result):
@@ -250,6 +256,51 @@ final class CoordinatorCore: @unchecked Sendable {
         for identity in lostWorkers where scheduler.workerLoad(identity) != nil {
             logger.warning("worker unreachable", ["identity": identity])
             apply(scheduler.handle(.workerLost(identity, reason: "unreachable"), now: now))
+        }
+    }
+
+    private func sendToWorker(_ frames: [[UInt8]]) -> Bool {
+        (try? control.send(frames, on: workerSocket)) ?? false
+    }
+
+    /// Cuts the task's page out of its file on the cut pool, then sends it in its place among
+    /// the messages to that worker. A page that cannot be cut is the worker's failed result for
+    /// it (INVALID_ARGUMENT naming the file and page; not retried), so the page ends and the
+    /// worker's credit returns.
+    private func cutAndSend(_ task: PageTask, _ cut: PageCut, to identity: WorkerIdentity) {
+        let ticket = outbox.reserve(for: identity)
+        let loop = control.loop
+        let descriptor = PageDescriptor(file: task.file, filePage: Int(task.filePage), pageIndex: Int(task.pageIndex),
+                                        content: task.content, format: task.format, cut: cut)
+        _ = cutPool.submit { [self] _ in
+            let outcome = Result { () throws(OCRError) in try descriptor.cutOut().content }
+            _ = loop.execute { [self] _ in finishCut(ticket, task, outcome, to: identity) }
+        }
+    }
+
+    private func finishCut(_ ticket: UInt64, _ task: PageTask, _ outcome: Result<[UInt8], OCRError>, to identity: WorkerIdentity) {
+        var frames: [[UInt8]]?
+        switch outcome {
+        case .success(let content):
+            var task = task
+            task.content = content
+            frames = [identity.bytes, WorkerEnvelope.signature, CoordinatorMessage.with { $0.command = .task(task) }.serializedBytes()]
+        case .failure(let error):
+            logger.warning("page cannot be cut", ["job": task.jobId, "page": task.pageIndex, "error": error])
+            let result = TaskResult.with {
+                $0.jobId = task.jobId
+                $0.pageIndex = task.pageIndex
+                $0.attempt = task.attempt
+                $0.outcome = .error(error.status)
+            }
+            apply(scheduler.handle(.taskResult(identity, result), now: now))
+        }
+        for ready in outbox.finish(ticket, for: identity, frames: frames) where !sendToWorker(ready) {
+            if scheduler.workerLoad(identity) != nil {
+                logger.warning("worker unreachable", ["identity": identity])
+                apply(scheduler.handle(.workerLost(identity, reason: "unreachable"), now: now))
+            }
+            break
         }
     }
 

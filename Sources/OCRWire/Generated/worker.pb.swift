@@ -148,8 +148,8 @@ public struct Ocr_V1_PageTask: ProtoMessage {
     /// 1-based page inside the original file (TIFF directory or PDF page).
     public var filePage: UInt32 = 0  // uint32 file_page = 5
     /// This page alone, still compressed: a single-page TIFF (the directory's tags and raw strips
-    /// copied out of the original) or a single-page PDF (cut by pdfseparate), or the original file
-    /// when it has one page. A worker decodes the only page of single-page content whatever
+    /// copied out of the original) or a single-page PDF (cut by qpdf with the objects the page
+    /// uses), or the original file when it has one page. A worker decodes the only page of single-page content whatever
     /// file_page says; content with several pages (a whole multipage file) is decoded at file_page.
     public var content: [UInt8] = []  // bytes content = 6
     /// `format` (field 7).
