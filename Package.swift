@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "OCRCommandLine"),
         .target(name: "OCRWire"),
         .target(name: "OCRZeroMQ", dependencies: ["OCRBasics", "CZeroMQ"]),
-        .target(name: "OCRRPC", dependencies: ["OCRZeroMQ", "OCRWire"]),
+        .target(name: "OCRRPC", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRWire"]),
         .target(name: "OCRPages", dependencies: ["OCRWire", "CTIFF", "CQPDF", "CSodium"]),
         .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "CTesseract"]),
         .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "CSQLite"]),
@@ -42,6 +42,8 @@ let package = Package(
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRCoordinator", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-bench", dependencies: ["OCRClient", "OCRCommandLine", "OCRZeroMQ", "OCRWire", "OCREngine", "OCRPages"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire", "OCRCommandLine"]),
+        // libFuzzer harnesses (`make fuzz`), and in a plain build their corpus replayer.
+        .executableTarget(name: "ocr-fuzz", dependencies: ["OCRWire", "OCRRPC", "OCRPages", "OCREngine"]),
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),

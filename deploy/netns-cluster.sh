@@ -6,7 +6,9 @@
 #   deploy/netns-cluster.sh [WORKERS] [FILES...]     (default 2 workers, the bundled sample)
 #
 # Layout: bridge ocrbr0 10.77.0.1/24 in the root namespace; ocr-coord 10.77.0.10; ocr-wN 10.77.0.(20+N).
-# ocr-submit runs in the root namespace against tcp://10.77.0.10:5555. Everything is torn down on exit.
+# ocr-submit runs in the root namespace against tcp://10.77.0.10:5555. Both links use CURVE with
+# allow-lists (keys made in a temporary directory), as any deployment across machines must.
+# Everything is torn down on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 workers=${1:-2}; shift || true
@@ -29,6 +31,7 @@ cleanup() {
   wait 2>/dev/null || true
   for n in "${names[@]}"; do ip netns del "$n" 2>/dev/null || true; done
   ip link del ocrbr0 2>/dev/null || true
+  if [ -n "${keys:-}" ]; then rm -rf "$keys"; fi
 }
 trap cleanup EXIT
 cleanup
@@ -44,17 +47,26 @@ for i in "${!names[@]}"; do
   ip -n "$n" route add default via 10.77.0.1
 done
 
-ip netns exec ocr-coord "$bin/ocr-coordinator" --client-endpoint tcp://10.77.0.10:5555 --worker-endpoint tcp://10.77.0.10:5556 --log-level warning &
+keys=$(mktemp -d)
+for k in coordinator worker client; do "$bin/ocr-coordinator" keygen "$keys/$k.key" >/dev/null; done
+cat "$keys/worker.key.pub" > "$keys/workers.keys"; cat "$keys/client.key.pub" > "$keys/clients.keys"
+ip netns exec ocr-coord "$bin/ocr-coordinator" --client-endpoint tcp://10.77.0.10:5555 --worker-endpoint tcp://10.77.0.10:5556 \
+  --curve-secret-key "$keys/coordinator.key" --allow-client-keys "$keys/clients.keys" --allow-worker-keys "$keys/workers.keys" \
+  --log-level warning &
 pids+=($!)
+coordinator=${pids[0]}
 for i in $(seq 1 "$workers"); do
-  ip netns exec "ocr-w$i" env OMP_THREAD_LIMIT=1 "$bin/ocr-worker" --coordinator tcp://10.77.0.10:5556 --slots 1 --engine tesseract --log-level warning &
+  ip netns exec "ocr-w$i" env OMP_THREAD_LIMIT=1 "$bin/ocr-worker" --coordinator tcp://10.77.0.10:5556 --slots 1 --engine tesseract \
+    --curve-server-key "$keys/coordinator.key.pub" --curve-secret-key "$keys/worker.key" --log-level warning &
   pids+=($!)
 done
+submit() { "$bin/ocr-submit" --coordinator tcp://10.77.0.10:5555 --curve-server-key "$keys/coordinator.key.pub" --curve-secret-key "$keys/client.key" "$@"; }
 # Workers load their models before they say Ready: wait (up to a minute) until all have joined.
 for _ in $(seq 1 300); do
-  "$bin/ocr-submit" --coordinator tcp://10.77.0.10:5555 status 2>/dev/null | grep -q "^workers $workers " && break
+  kill -0 "$coordinator" 2>/dev/null || { echo "the coordinator exited" >&2; exit 70; }
+  submit status 2>/dev/null | grep -q "^workers $workers " && break
   sleep 0.2
 done
-"$bin/ocr-submit" --coordinator tcp://10.77.0.10:5555 status
-"$bin/ocr-submit" --coordinator tcp://10.77.0.10:5555 "${files[@]}"
-"$bin/ocr-submit" --coordinator tcp://10.77.0.10:5555 status
+submit status
+submit "${files[@]}"
+submit status

@@ -6,6 +6,8 @@ import OCRWire
 package struct AcceptedJob: Sendable {
     package var jobID: String
     package var jobKey: String
+    /// The principal that submitted it: its CURVE public key (Z85), "" for an anonymous one.
+    package var owner: String
     package var files: [String]
     package var pages: [PageDescriptor]
     package var options: RecognitionOptions?
@@ -18,11 +20,12 @@ package struct AcceptedJob: Sendable {
     package var createdAt: Duration
     package var createdUnixMs: Int64
 
-    package init(jobID: String, jobKey: String, files: [String], pages: [PageDescriptor],
+    package init(jobID: String, jobKey: String, owner: String = "", files: [String], pages: [PageDescriptor],
                 options: RecognitionOptions?, priority: Int32, maxAttempts: UInt32, deadline: Duration?,
                 labels: [String: String], requestDigest: UInt64, createdAt: Duration, createdUnixMs: Int64) {
         self.jobID = jobID
         self.jobKey = jobKey
+        self.owner = owner
         self.files = files
         self.pages = pages
         self.options = options

@@ -47,6 +47,8 @@ package struct JobStore: Sendable {
     struct JobRecord: Sendable {
         let id: String
         let key: String
+        /// The principal that submitted it (see `JobAccess`).
+        let owner: String
         let files: [String]
         let options: RecognitionOptions?
         let priority: Int32
@@ -84,6 +86,8 @@ package struct JobStore: Sendable {
     private var creationOrder: [String] = []
     private var finishedOrder = Deque<String>()
 
+    /// Pages not yet final, by the principal whose jobs they are (its quota, `SchedulerSettings`).
+    package private(set) var unfinishedPagesByOwner: [String: Int] = [:]
     /// Pages PENDING across unfinished jobs (the queue depth).
     package private(set) var queuedPages = 0
     /// Pages DISPATCHED across unfinished jobs.
@@ -110,13 +114,14 @@ package struct JobStore: Sendable {
             guard jobs[a.jobID] == nil, !a.pages.isEmpty else { return ignored() }
             var pages = [PageRecord](repeating: PageRecord(), count: a.pages.count)
             for i in pages.indices { pages[i].enqueuedAt = a.createdAt }
-            var job = JobRecord(id: a.jobID, key: a.jobKey, files: a.files, options: a.options,
+            var job = JobRecord(id: a.jobID, key: a.jobKey, owner: a.owner, files: a.files, options: a.options,
                                 priority: a.priority, maxAttempts: a.maxAttempts, deadline: a.deadline,
                                 labels: a.labels, requestDigest: a.requestDigest, createdAt: a.createdAt,
                                 createdUnixMs: a.createdUnixMs, descriptors: a.pages, pages: pages)
             job.pending = pages.count
             jobs[a.jobID] = job
-            if !a.jobKey.isEmpty { jobsByKey[a.jobKey] = a.jobID }
+            if !a.jobKey.isEmpty { jobsByKey[Self.scopedKey(a.jobKey, a.owner)] = a.jobID }
+            unfinishedPagesByOwner[a.owner, default: 0] += pages.count
             creationOrder.append(a.jobID)
             queuedPages += pages.count
             activeJobs += 1
@@ -168,6 +173,7 @@ package struct JobStore: Sendable {
             if outcome.applied {
                 if wasRunning { runningPages -= 1 } else { queuedPages -= 1 }
                 pagesDoneTotal += 1
+                releasePages(of: id, 1)
             }
             return outcome
 
@@ -194,6 +200,7 @@ package struct JobStore: Sendable {
             } counts: { _ in }
             if outcome.applied {
                 if wasRunning { runningPages -= 1 } else { queuedPages -= 1 }
+                releasePages(of: id, 1)
             }
             return outcome
 
@@ -228,6 +235,7 @@ package struct JobStore: Sendable {
                 job.finishedEvent = event
             }
             queuedPages -= droppedPending
+            releasePages(of: id, droppedPending + droppedRunning)
             runningPages -= droppedRunning
             activeJobs -= 1
             finishedOrder.append(id)
@@ -236,7 +244,8 @@ package struct JobStore: Sendable {
         case .evicted(let id):
             guard let job = jobs[id], job.isFinal else { return ignored() }
             jobs[id] = nil
-            if !job.key.isEmpty, jobsByKey[job.key] == id { jobsByKey[job.key] = nil }
+            let key = Self.scopedKey(job.key, job.owner)
+            if !job.key.isEmpty, jobsByKey[key] == id { jobsByKey[key] = nil }
             if finishedOrder.first == id { _ = finishedOrder.popFirst() }
             else { finishedOrder = rebuilt(finishedOrder) { $0 != id } }
             if creationOrder.count > 64, creationOrder.count > 2 * jobs.count {
@@ -248,8 +257,19 @@ package struct JobStore: Sendable {
 
     // MARK: - Reads
 
-    /// The job an idempotency key was first submitted as.
-    package func jobID(forKey key: String) -> String? { key.isEmpty ? nil : jobsByKey[key] }
+    /// The job an idempotency key was first submitted as by `owner` (keys are per principal:
+    /// another client's key names nothing).
+    package func jobID(forKey key: String, owner: String = "") -> String? {
+        key.isEmpty ? nil : jobsByKey[Self.scopedKey(key, owner)]
+    }
+
+    private static func scopedKey(_ key: String, _ owner: String) -> String { owner + "\u{0}" + key }
+
+    /// Whether `access` may see job `id` (false when there is no such job).
+    package func allows(_ access: JobAccess, _ id: String) -> Bool {
+        guard let job = jobs[id] else { return false }
+        return access.allows(job.owner)
+    }
 
     package func contains(_ jobID: String) -> Bool { jobs[jobID] != nil }
 
@@ -261,12 +281,13 @@ package struct JobStore: Sendable {
         read(id) { Self.snapshot($0, includePageStates: includePageStates) }
     }
 
-    /// Jobs newest first, only those in `states` (all when empty), at most `limit` (0: 100).
-    package func listJobs(states: [JobState] = [], limit: Int = 0) -> [Job] {
+    /// Jobs `access` may see, newest first, only those in `states` (all when empty), at most
+    /// `limit` (0: 100).
+    package func listJobs(states: [JobState] = [], limit: Int = 0, access: JobAccess = .everyone) -> [Job] {
         let limit = limit <= 0 ? 100 : limit
         var out: [Job] = []
         for id in creationOrder.reversed() {
-            guard let job = jobs[id] else { continue }
+            guard let job = jobs[id], access.allows(job.owner) else { continue }
             if !states.isEmpty, !states.contains(job.state) { continue }
             out.append(Self.snapshot(job, includePageStates: false))
             if out.count == limit { break }
@@ -276,19 +297,24 @@ package struct JobStore: Sendable {
 
     /// What a watcher attaching with `from_page` gets first: the recorded PageCompleted and
     /// PageFailed events of pages `>= fromPage` in page order, then JobFinished if the job is
-    /// final. Each carries the sequence number it was first sent with.
-    package func replay(_ id: String, fromPage: Int = 0) -> [JobEvent]? {
+    /// final. Each carries the sequence number it was first sent with. At most `limit` page
+    /// events: `next` is the page to go on from, nil when this chunk ends the replay.
+    package func replayChunk(_ id: String, fromPage: Int = 0, limit: Int = .max) -> (events: [JobEvent], next: Int?)? {
         read(id) { job in
-        var out: [JobEvent] = []
-        if fromPage < job.pages.count {
-            for p in max(0, fromPage)..<job.pages.count {
+            var out: [JobEvent] = []
+            var p = max(0, fromPage)
+            while p < job.pages.count {
+                if out.count == limit { return (out, p) }
                 if let event = job.pages[p].outcome { out.append(event) }
+                p += 1
             }
-        }
-        if let finished = job.finishedEvent { out.append(finished) }
-        return out
+            if let finished = job.finishedEvent { out.append(finished) }
+            return (out, nil)
         }
     }
+
+    /// The whole replay at once (``replayChunk(_:fromPage:limit:)`` without a limit).
+    package func replay(_ id: String, fromPage: Int = 0) -> [JobEvent]? { replayChunk(id, fromPage: fromPage)?.events }
 
     /// The figures of a job the scheduler decides with (a small copy, not the page array).
     struct JobSummary: Sendable {
@@ -377,6 +403,13 @@ package struct JobStore: Sendable {
     }
 
     /// Runs `body` on page `page` of live job `id` when its state is one of `from`.
+    /// `count` pages of job `id` became final: they leave their owner's quota.
+    private mutating func releasePages(of id: String, _ count: Int) {
+        guard count > 0, let owner = jobs[id]?.owner else { return }
+        let left = unfinishedPagesByOwner[owner, default: 0] - count
+        unfinishedPagesByOwner[owner] = left > 0 ? left : nil
+    }
+
     private mutating func mutatePage(_ id: String, _ page: Int, from: [PageState],
                                      _ body: (inout JobRecord, Int) -> JobEvent?,
                                      counts: (inout JobStore) -> Void) -> (applied: Bool, event: JobEvent?) {

@@ -71,8 +71,8 @@ package struct Scheduler: Sendable {
     package mutating func handle(_ event: SchedulerEvent, now: Duration) -> [SchedulerDirective] {
         var out: [SchedulerDirective] = []
         switch event {
-        case .workerReady(let identity, let ready):
-            workerReady(identity, ready, now, &out)
+        case .workerReady(let identity, let ready, let peerKey):
+            workerReady(identity, ready, peerKey: peerKey, now, &out)
         case .workerHeartbeat(let identity):
             if let serial = serialByIdentity[identity] {
                 workers[serial]!.lastSeen = now
@@ -97,8 +97,9 @@ package struct Scheduler: Sendable {
             taskResult(identity, result, now, &out)
         case .submitJob(let submission):
             submit(submission, now, &out)
-        case .cancelJob(let request, let jobID):
-            out.append(.cancelReply(request: request, cancel(jobID, now, &out)))
+        case .cancelJob(let request, let jobID, let access):
+            out.append(.cancelReply(request: request, store.allows(access, jobID)
+                ? cancel(jobID, now, &out) : .failure(OCRError(.notFound, "no job \(jobID)"))))
         case .tick:
             tick(now, &out)
         }
@@ -109,7 +110,7 @@ package struct Scheduler: Sendable {
 
     // MARK: - Workers
 
-    private mutating func workerReady(_ identity: WorkerIdentity, _ ready: Ready, _ now: Duration,
+    private mutating func workerReady(_ identity: WorkerIdentity, _ ready: Ready, peerKey: String, _ now: Duration,
                                       _ out: inout [SchedulerDirective]) {
         if let serial = serialByIdentity[identity] {
             // MDP: a second Ready on a live connection is a protocol error.
@@ -122,7 +123,13 @@ package struct Scheduler: Sendable {
             return
         }
         if let old = serialByUID[ready.workerUid] {
-            // The same process on a fresh socket: the old registration is gone for good.
+            // The same worker on a fresh socket (proved by its CURVE key) replaces its old
+            // registration; anyone else announcing a connected uid is refused and nothing is
+            // evicted (without CURVE a reconnecting worker waits for the old one to expire).
+            guard !peerKey.isEmpty, workers[old]!.peerKey == peerKey else {
+                out.append(.sendDisconnect(identity, reason: "worker_uid \(hex(ready.workerUid)) is already connected"))
+                return
+            }
             removeWorker(old, failure: nil, now, &out)
         }
         let slots = min(Int(ready.slots), settings.maxWorkerSlots)
@@ -137,6 +144,7 @@ package struct Scheduler: Sendable {
                                   version: ready.version, hostname: ready.hostname,
                                   expiry: interval * settings.liveness, lastSeen: now)
         if ready.maxTasks > 0 { worker.maxTasks = Int(ready.maxTasks) }
+        worker.peerKey = peerKey
         worker.labels = ready.labels
         worker.queued = true
         workers[serial] = worker
@@ -311,7 +319,7 @@ package struct Scheduler: Sendable {
     // MARK: - Jobs
 
     private mutating func submit(_ s: JobSubmission, _ now: Duration, _ out: inout [SchedulerDirective]) {
-        if let existing = store.jobID(forKey: s.jobKey), let job = store.summary(existing) {
+        if let existing = store.jobID(forKey: s.jobKey, owner: s.owner), let job = store.summary(existing) {
             if s.requestDigest != 0, job.requestDigest != 0, s.requestDigest != job.requestDigest {
                 out.append(.submitReply(request: s.request, .failure(OCRError(.alreadyExists,
                     "job_key \"\(s.jobKey)\" was already used for job \(existing) with a different request"))))
@@ -328,7 +336,7 @@ package struct Scheduler: Sendable {
         }
         let maxAttempts = s.maxAttempts == 0 ? settings.defaultMaxAttempts : min(s.maxAttempts, settings.maxAttemptsLimit)
         let deadline = s.timeout.flatMap { $0 > .zero ? now + $0 : nil }
-        commit(.accepted(AcceptedJob(jobID: s.jobID, jobKey: s.jobKey, files: s.files, pages: s.pages,
+        commit(.accepted(AcceptedJob(jobID: s.jobID, jobKey: s.jobKey, owner: s.owner, files: s.files, pages: s.pages,
                                      options: s.options, priority: s.priority, maxAttempts: max(1, maxAttempts),
                                      deadline: deadline, labels: s.labels, requestDigest: s.requestDigest,
                                      createdAt: now, createdUnixMs: unixMs(now))), &out)
@@ -343,6 +351,11 @@ package struct Scheduler: Sendable {
         if s.jobID.isEmpty { return OCRError(.internal, "no job id assigned") }
         if store.contains(s.jobID) { return OCRError(.alreadyExists, "job id \(s.jobID) is in use") }
         if s.pages.isEmpty { return OCRError(.invalidArgument, "the job has no pages") }
+        let mine = store.unfinishedPagesByOwner[s.owner, default: 0], quota = settings.maxPagesPerPrincipal
+        if mine + s.pages.count > quota {
+            return OCRError(.resourceExhausted, "quota: this client's jobs have \(mine) pages unfinished and \(s.pages.count) more were submitted (limit \(quota) per client)",
+                            details: ["unfinished_pages": "\(mine)", "max_pages_per_client": "\(quota)"])
+        }
         if s.pages.count > UInt32.max { return OCRError(.resourceExhausted, "too many pages") }
         if store.queuedPages + s.pages.count > settings.maxQueuedPages {
             return OCRError(.resourceExhausted,
@@ -598,26 +611,31 @@ package struct Scheduler: Sendable {
 
     // MARK: - Queries (for the RPC handlers; no state changes)
 
-    /// GetJob.
-    package func getJob(_ request: GetJobRequest) -> Result<Job, OCRError> {
-        guard let job = store.job(request.jobId, includePageStates: request.includePageStates) else {
+    /// GetJob. A job `access` may not see is NOT_FOUND, like one that does not exist.
+    package func getJob(_ request: GetJobRequest, access: JobAccess = .everyone) -> Result<Job, OCRError> {
+        guard store.allows(access, request.jobId),
+              let job = store.job(request.jobId, includePageStates: request.includePageStates) else {
             return .failure(OCRError(.notFound, "no job \(request.jobId)"))
         }
         return .success(job)
     }
 
-    /// ListJobs: newest first.
-    package func listJobs(_ request: ListJobsRequest) -> ListJobsResponse {
-        ListJobsResponse.with { $0.jobs = store.listJobs(states: request.states, limit: Int(request.limit)) }
+    /// ListJobs: the jobs `access` may see, newest first.
+    package func listJobs(_ request: ListJobsRequest, access: JobAccess = .everyone) -> ListJobsResponse {
+        ListJobsResponse.with { $0.jobs = store.listJobs(states: request.states, limit: Int(request.limit), access: access) }
     }
 
-    /// WatchJob's replay: recorded page events from `from_page`, then JobFinished when the job
-    /// is final (the shell then ends the stream; otherwise it registers the watcher for `.emit`).
-    package func watchReplay(_ request: WatchJobRequest) -> Result<(events: [JobEvent], finished: Bool), OCRError> {
-        guard let events = store.replay(request.jobId, fromPage: Int(request.fromPage)) else {
-            return .failure(OCRError(.notFound, "no job \(request.jobId)"))
+    /// WatchJob's replay, one chunk at a time: the recorded PageCompleted and PageFailed events
+    /// of pages `fromPage...` (at most `limit`), the page to go on from, and whether the replay
+    /// is complete (`next == nil`: JobFinished is included when the job is final, and the shell
+    /// then ends the stream or registers the watcher for `.emit`). A job `access` may not see is
+    /// NOT_FOUND.
+    package func watchReplay(_ jobID: String, fromPage: Int, limit: Int = .max, access: JobAccess = .everyone)
+        -> Result<(events: [JobEvent], next: Int?, finished: Bool), OCRError> {
+        guard store.allows(access, jobID), let chunk = store.replayChunk(jobID, fromPage: fromPage, limit: limit) else {
+            return .failure(OCRError(.notFound, "no job \(jobID)"))
         }
-        return .success((events, store.summary(request.jobId)?.isFinal ?? false))
+        return .success((chunk.events, chunk.next, chunk.next == nil && (store.summary(jobID)?.isFinal ?? false)))
     }
 
     /// ClusterStatus figures. O(workers).

@@ -16,6 +16,8 @@ package struct JobSubmission: Sendable {
     package var jobID: String
     /// Idempotency key; "" for none. The same key returns the first job.
     package var jobKey: String
+    /// The submitting principal (see `JobAccess`).
+    package var owner: String
     /// Input file names in submission order.
     package var files: [String]
     /// Pages in job order; page index = position.
@@ -31,13 +33,14 @@ package struct JobSubmission: Sendable {
     /// `ALREADY_EXISTS`. 0: not checked.
     package var requestDigest: UInt64
 
-    package init(request: UInt64 = 0, jobID: String, jobKey: String = "", files: [String] = [],
+    package init(request: UInt64 = 0, jobID: String, jobKey: String = "", owner: String = "", files: [String] = [],
                 pages: [PageDescriptor], options: RecognitionOptions? = nil, priority: Int32 = 0,
                 timeout: Duration? = nil, maxAttempts: UInt32 = 0, labels: [String: String] = [:],
                 requestDigest: UInt64 = 0) {
         self.request = request
         self.jobID = jobID
         self.jobKey = jobKey
+        self.owner = owner
         self.files = files.isEmpty ? Self.fileNames(of: pages) : files
         self.pages = pages
         self.options = options
@@ -49,9 +52,9 @@ package struct JobSubmission: Sendable {
     }
 
     /// From the wire request and the pages the splitter made of its files.
-    package init(request: UInt64, jobID: String, submit: SubmitJobRequest, pages: [PageDescriptor],
+    package init(request: UInt64, jobID: String, owner: String = "", submit: SubmitJobRequest, pages: [PageDescriptor],
                 requestDigest: UInt64 = 0) {
-        self.init(request: request, jobID: jobID, jobKey: submit.jobKey, files: submit.files.map(\.name),
+        self.init(request: request, jobID: jobID, jobKey: submit.jobKey, owner: owner, files: submit.files.map(\.name),
                   pages: pages, options: submit.options, priority: submit.priority,
                   timeout: submit.timeoutMs == 0 ? nil : .milliseconds(Int64(clamping: submit.timeoutMs)),
                   maxAttempts: submit.maxAttempts, labels: submit.labels, requestDigest: requestDigest)
@@ -67,7 +70,9 @@ package struct JobSubmission: Sendable {
 /// Everything that can happen to the scheduler. Time is passed to `Scheduler.handle(_:now:)`.
 package enum SchedulerEvent: Sendable {
     /// A worker announced itself (`WorkerMessage.ready`).
-    case workerReady(WorkerIdentity, Ready)
+    /// `peerKey`: the CURVE public key (Z85) the connection authenticated with, "" without
+    /// CURVE. A worker_uid already connected is taken over only by the same key.
+    case workerReady(WorkerIdentity, Ready, peerKey: String = "")
     /// A heartbeat (or any message proving the worker is alive).
     case workerHeartbeat(WorkerIdentity)
     /// The worker said `Disconnect`, or the shell lost it. Its tasks are requeued without
@@ -84,16 +89,16 @@ package enum SchedulerEvent: Sendable {
     case taskResult(WorkerIdentity, TaskResult)
     /// A client's SubmitJob; answered with `.submitReply`.
     case submitJob(JobSubmission)
-    /// A client's CancelJob; answered with `.cancelReply`.
-    case cancelJob(request: UInt64, jobID: String)
+    /// A client's CancelJob; answered with `.cancelReply`. A job `access` may not see is NOT_FOUND.
+    case cancelJob(request: UInt64, jobID: String, access: JobAccess = .everyone)
     /// The timer the last `.scheduleTick` asked for fired (early or late ticks are harmless).
     case tick
 
     /// Maps a decoded worker message to its event. A message without a command is a protocol
     /// error (the worker gets `Disconnect`).
-    package init(from identity: WorkerIdentity, message: WorkerMessage) {
+    package init(from identity: WorkerIdentity, message: WorkerMessage, peerKey: String = "") {
         switch message.command {
-        case .ready(let ready)?: self = .workerReady(identity, ready)
+        case .ready(let ready)?: self = .workerReady(identity, ready, peerKey: peerKey)
         case .heartbeat?: self = .workerHeartbeat(identity)
         case .result(let result)?: self = .taskResult(identity, result)
         case .disconnect?: self = .workerDisconnected(identity)

@@ -25,6 +25,10 @@ package struct SchedulerSettings: Sendable, Equatable {
     /// Pages waiting for a worker across all jobs; a submission that would go beyond is refused
     /// with `RESOURCE_EXHAUSTED` (back-pressure instead of unbounded memory).
     package var maxQueuedPages: Int = 100_000
+    /// Pages not yet final in one principal's jobs (`JobAccess`); a submission that would go
+    /// beyond is refused with `RESOURCE_EXHAUSTED` naming the quota, so no client can fill the
+    /// queue for the others.
+    package var maxPagesPerPrincipal: Int = 25_000
     /// Finished jobs kept for `GetJob`/`WatchJob` replay; the oldest finished are evicted beyond.
     package var retainedFinishedJobs: Int = 10_000
     /// Minimum spacing of `JobProgress` events per job (counts are coalesced in between).
@@ -32,7 +36,7 @@ package struct SchedulerSettings: Sendable, Equatable {
     /// Window of `ClusterStatus.pages_per_second`.
     package var throughputWindow: Duration = .seconds(10)
     /// Upper bound on a worker's announced slots (peer input is never trusted).
-    package var maxWorkerSlots: Int = 4096
+    package var maxWorkerSlots: Int = 256
     /// When true every store change is also returned as a `.journal` directive, so a durability
     /// layer can persist it before the other directives of the same event take effect.
     package var journalChanges: Bool = false

@@ -31,6 +31,8 @@ struct TaskKey: Hashable, Sendable {
 struct WorkerRecord: Sendable {
     let serial: Int
     let identity: WorkerIdentity
+    /// The CURVE key its connection authenticated with ("" without CURVE).
+    var peerKey = ""
     let uid: UInt64
     let slots: Int
     /// `slots + prefetch`: the window every worker starts with and slow pages keep.

@@ -26,12 +26,18 @@ package final class DecodedPage {
 /// Decodes one page from its encoded bytes with Leptonica, after checking the pixel count from
 /// the header (a decompression bomb is refused before any pixel is decoded).
 package struct PageDecoder: Sendable {
-    /// Default page pixel limit (150 megapixels), used when options say 0.
+    /// Default page pixel limit (150 megapixels).
     package static let defaultMaxPixels: UInt64 = 150_000_000
 
     package var pdf: PDFRasterizer
+    /// This decoder's ceiling: a page's `max_page_pixels` option may lower it, never raise it
+    /// (the option comes from the client; the ceiling from whoever runs the engine).
+    package var maxPixels: UInt64
 
-    package init(pdf: PDFRasterizer = PDFRasterizer()) { self.pdf = pdf }
+    package init(pdf: PDFRasterizer = PDFRasterizer(), maxPixels: UInt64 = defaultMaxPixels) {
+        self.pdf = pdf
+        self.maxPixels = maxPixels
+    }
 
     /// Decodes `page`. Throws `INVALID_ARGUMENT` for empty, truncated, corrupt or unknown input
     /// and broken or encrypted PDFs, `RESOURCE_EXHAUSTED` over the pixel limit, and
@@ -48,7 +54,7 @@ package struct PageDecoder: Sendable {
                 guard left > .zero else { throw OCRError(.deadlineExceeded, "the page deadline passed before decoding") }
                 pdf.timeout = min(pdf.timeout, left)
             }
-            let limit = options.maxPagePixels == 0 ? Self.defaultMaxPixels : options.maxPagePixels
+            let limit = options.maxPagePixels == 0 ? maxPixels : min(options.maxPagePixels, maxPixels)
             let where_ = "\(page.file) page \(page.filePage)"
             guard !page.content.isEmpty else { throw OCRError(.invalidArgument, "\(page.file) is empty (0 bytes)") }
             let format = page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format

@@ -16,9 +16,13 @@ package struct EngineConfiguration: Sendable {
     package var maxCachedEngines: Int
     /// PDF helpers (paths and timeout).
     package var pdf: PDFRasterizer
+    /// The most pixels a page may have on this engine (`ocr-worker --max-page-pixels`): a job's
+    /// `max_page_pixels` may lower it, never raise it.
+    package var maxPagePixels: UInt64
 
     package init(tessdataPath: String? = nil, fastTessdataPath: String? = nil, accurateTessdataPath: String? = nil,
-                maxCachedEngines: Int = 3, pdf: PDFRasterizer = PDFRasterizer()) {
+                maxCachedEngines: Int = 3, pdf: PDFRasterizer = PDFRasterizer(), maxPagePixels: UInt64 = PageDecoder.defaultMaxPixels) {
+        self.maxPagePixels = maxPagePixels
         self.tessdataPath = tessdataPath ?? Self.defaultTessdataPath
         self.fastTessdataPath = fastTessdataPath
         self.accurateTessdataPath = accurateTessdataPath
@@ -87,7 +91,7 @@ package final class Recognizer {
     package init(configuration: EngineConfiguration = EngineConfiguration()) {
         OpenMP.limitToCallingThread()
         self.configuration = configuration
-        self.decoder = PageDecoder(pdf: configuration.pdf)
+        self.decoder = PageDecoder(pdf: configuration.pdf, maxPixels: configuration.maxPagePixels)
         self.scratch = try? TemporaryDirectory()
         self.stopped = false
     }
@@ -95,7 +99,7 @@ package final class Recognizer {
     /// A recognizer that refuses every page (for work submitted to a stopped ``EngineThread``).
     init(configuration: EngineConfiguration, stopped: Bool) {
         self.configuration = configuration
-        self.decoder = PageDecoder(pdf: configuration.pdf)
+        self.decoder = PageDecoder(pdf: configuration.pdf, maxPixels: configuration.maxPagePixels)
         self.scratch = nil
         self.stopped = stopped
     }

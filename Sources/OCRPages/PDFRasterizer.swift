@@ -36,6 +36,8 @@ package struct PDFRasterizer: Sendable {
     }
 
     /// Rasterises the 1-based `page` at `dpi` to 8-bit gray PNG bytes (or colour when `color`).
+    /// The CropBox is rendered (what a viewer shows), the same box `pdfinfo` sizes the page by, so
+    /// the pixel check below and the rasteriser agree (a small CropBox on a huge MediaBox).
     /// A single-page `pdf` is that page whatever `page` says (see ``pageSize(_:page:)``).
     /// Refuses before rasterising when the page would exceed `maxPixels`.
     package func rasterize(_ pdf: [UInt8], page: Int, dpi: Int, maxPixels: UInt64) throws(OCRError) -> [UInt8] {
@@ -51,7 +53,7 @@ package struct PDFRasterizer: Sendable {
         guard FileManager.default.createFile(atPath: input, contents: Data(pdf)) else {
             throw OCRError(.internal, "cannot write a temporary PDF")
         }
-        let outcome = try Subprocess.run(pdftoppm, ["-r", "\(dpi)", "-f", "\(contentPage)", "-l", "\(contentPage)", "-gray", "-png", "-singlefile", input, dir.path + "/page"],
+        let outcome = try Subprocess.run(pdftoppm, ["-r", "\(dpi)", "-cropbox", "-f", "\(contentPage)", "-l", "\(contentPage)", "-gray", "-png", "-singlefile", input, dir.path + "/page"],
                                          timeout: timeout, workDirectory: dir.path)
         guard outcome.status == 0, let png = FileManager.default.contents(atPath: dir.path + "/page.png") else {
             throw OCRError(.invalidArgument, "pdftoppm could not render page \(page): \(Self.firstLine(outcome.stderr))")

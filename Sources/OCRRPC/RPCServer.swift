@@ -1,3 +1,4 @@
+import OCRBasics
 import OCRWire
 import OCRZeroMQ
 
@@ -22,6 +23,12 @@ package final class RPCServer {
     struct ActiveCall {
         let call: RPCServerCall
         var deadlineTimer: TimerID?
+        /// Messages the client's queue had no room for (its high-water mark), in order, and their bytes.
+        var backlog = Deque<[[UInt8]]>()
+        var backlogBytes = 0
+        /// The call's last message (RESPONSE or STREAM_END) is in `backlog`: it ends when that is
+        /// sent (telling the handler of a cancel when it carried an error); nothing more is taken.
+        var endsWithCancel: Bool?
     }
 
     let control: SocketLoop.Control
@@ -31,23 +38,30 @@ package final class RPCServer {
     private var handlers: [String: Handler] = [:]
     private var active: [CallKey: ActiveCall] = [:]
     private let streaming: Set<String>
+    private let maxBacklogBytes: Int
+    private var flushTimer: TimerID?
 
     /// Binds a ROUTER at `endpoint` on the loop of `control`.
     /// - Parameters:
     ///   - maxMessageBytes: messages larger than this are dropped by ZeroMQ (`ZMQ_MAXMSGSIZE`).
     ///   - streamingMethods: methods answered with STREAM_MESSAGE/STREAM_END instead of RESPONSE
     ///     (their CANCEL and deadline replies are STREAM_ENDs).
+    ///   - sendHighWaterMark: messages ZeroMQ queues towards one client before sends would block.
+    ///   - maxBacklogBytes: bytes a call may have waiting beyond that (a client that does not
+    ///     read); beyond, the call ends with RESOURCE_EXHAUSTED and its messages are dropped.
     package init(bind endpoint: String, control: SocketLoop.Control, maxMessageBytes: Int = 512 << 20,
-                streamingMethods: Set<String>, configure: (ZMQSocket) throws -> Void = { _ in }) throws {
+                streamingMethods: Set<String>, sendHighWaterMark: Int = 1_000, maxBacklogBytes: Int = 16 << 20,
+                configure: (ZMQSocket) throws -> Void = { _ in }) throws {
         let socket = try control.context.makeSocket(.router)
         try socket.set(.routerMandatory(true))   // a vanished client is an error we can act on, not a silent drop
         try socket.set(.maxMessageSize(maxMessageBytes))
-        try socket.set(.sendHighWaterMark(100_000))
+        try socket.set(.sendHighWaterMark(sendHighWaterMark))
         try socket.set(.receiveHighWaterMark(100_000))
         try configure(socket)
         self.endpoint = try socket.bind(endpoint)
         self.control = control
         self.streaming = streamingMethods
+        self.maxBacklogBytes = maxBacklogBytes
         var me: RPCServer?
         self.socketID = control.register(socket) { _, _, frames in me?.receive(frames) }
         me = self
@@ -113,7 +127,8 @@ package final class RPCServer {
         }
         let deadline = header.timeoutMs > 0 ? control.now + .milliseconds(header.timeoutMs) : nil
         let call = RPCServerCall(server: self, loop: control.loop, key: key, method: header.method,
-                                 metadata: header.metadata, payload: payload, deadline: deadline, isStreaming: isStreaming)
+                                 metadata: header.metadata, principal: control.peerUserID(socketID),
+                                 payload: payload, deadline: deadline, isStreaming: isStreaming)
         var entry = ActiveCall(call: call)
         if let deadline {
             entry.deadlineTimer = control.schedule(at: deadline) { _ in
@@ -126,31 +141,91 @@ package final class RPCServer {
 
     // MARK: Outgoing (loop thread only; RPCServerCall hops here)
 
-    /// Sends one frame pair to a call's peer. Returns false when the peer is gone or its queue
-    /// is full; the call is then ended (a vanished watcher must not keep resources).
+    /// Sends one message of a call, after any of its messages still waiting. A client whose
+    /// queue is full gets the rest later (a retry timer); one that stays full past
+    /// `maxBacklogBytes` is cut off with RESOURCE_EXHAUSTED and its messages dropped; one that is
+    /// gone ends the call (a vanished watcher must not keep resources).
     func send(_ call: RPCServerCall, header: RpcHeader, payload: [UInt8], final: Bool) {
-        guard let entry = active[call.key] else { return }
-        if final {
-            active[call.key] = nil
-            if let timer = entry.deadlineTimer { control.cancelTimer(timer) }
+        guard var entry = active[call.key], entry.endsWithCancel == nil else { return }
+        let notify = header.status?.code ?? .ok != .ok
+        let frames = [call.key.peer, header.serializedBytes(), payload]
+        if entry.backlog.isEmpty {
+            switch deliver(frames) {
+            case .sent:
+                if final { end(call, entry, notifyCancel: notify) }
+                return
+            case .gone:
+                end(call, entry, notifyCancel: true)
+                return
+            case .full:
+                break
+            }
         }
-        let delivered = reply(to: call.key.peer, header: header, payload: payload)
-        if final {
-            call.finished(notifyCancel: header.status?.code ?? .ok != .ok)
-        } else if !delivered {
-            active[call.key] = nil
-            if let timer = entry.deadlineTimer { control.cancelTimer(timer) }
-            call.finished(notifyCancel: true)
+        entry.backlog.append(frames)
+        entry.backlogBytes += frames[1].count + payload.count
+        if entry.backlogBytes > maxBacklogBytes {
+            entry.backlog = Deque()
+            end(call, entry, notifyCancel: true)
+            _ = deliver([call.key.peer, Self.errorHeader(callID: call.key.callID, OCRError(.resourceExhausted,
+                "\(call.method): the client read too slowly; more than \(maxBacklogBytes) bytes were waiting for it",
+                details: ["max_backlog_bytes": "\(maxBacklogBytes)"]), kind: call.isStreaming ? .streamEnd : .response).serializedBytes(), []])
+            return
+        }
+        if final { entry.endsWithCancel = notify }
+        active[call.key] = entry
+        if flushTimer == nil {
+            flushTimer = control.schedule(after: .milliseconds(10)) { [weak self] _ in self?.flushBacklogs() }
+        }
+    }
+
+    /// Bytes of `call`'s messages waiting for room in its client's queue (0: all sent).
+    package func backlogBytes(of call: RPCServerCall) -> Int { active[call.key]?.backlogBytes ?? 0 }
+
+    private func flushBacklogs() {
+        flushTimer = nil
+        var waiting = false
+        for (key, var entry) in active where !entry.backlog.isEmpty {
+            var gone = false
+            while let frames = entry.backlog.first {
+                let outcome = deliver(frames)
+                if outcome == .full { break }
+                _ = entry.backlog.popFirst()
+                entry.backlogBytes -= frames[1].count + frames[2].count
+                if outcome == .gone { gone = true; break }
+            }
+            if gone {
+                end(entry.call, entry, notifyCancel: true)
+            } else if entry.backlog.isEmpty, let notify = entry.endsWithCancel {
+                end(entry.call, entry, notifyCancel: notify)
+            } else {
+                active[key] = entry
+                waiting = waiting || !entry.backlog.isEmpty
+            }
+        }
+        if waiting {
+            flushTimer = control.schedule(after: .milliseconds(10)) { [weak self] _ in self?.flushBacklogs() }
+        }
+    }
+
+    private func end(_ call: RPCServerCall, _ entry: ActiveCall, notifyCancel: Bool) {
+        active[call.key] = nil
+        if let timer = entry.deadlineTimer { control.cancelTimer(timer) }
+        call.finished(notifyCancel: notifyCancel)
+    }
+
+    private enum Delivery { case sent, full, gone }
+
+    private func deliver(_ frames: [[UInt8]]) -> Delivery {
+        do {
+            return try control.send(frames, on: socketID) ? .sent : .full
+        } catch {
+            return .gone  // hostUnreachable: the client went away
         }
     }
 
     @discardableResult
     private func reply(to peer: [UInt8], header: RpcHeader, payload: [UInt8] = []) -> Bool {
-        do {
-            return try control.send([peer, header.serializedBytes(), payload], on: socketID)
-        } catch {
-            return false  // hostUnreachable: the client went away
-        }
+        deliver([peer, header.serializedBytes(), payload]) == .sent
     }
 
     static func errorHeader(callID: UInt64, _ error: OCRError, kind: RpcHeader.Kind = .response) -> RpcHeader {

@@ -11,6 +11,9 @@ package final class RPCServerCall: @unchecked Sendable {
     package let key: RPCServer.CallKey
     package let method: String
     package let metadata: [String: String]
+    /// Who is calling: the client's CURVE public key in Z85 as the ZAP handler authorised it, or
+    /// "" on a socket without CURVE (every local client is the same anonymous principal).
+    package let principal: String
     /// The request message's bytes; decode with `request(as:)`.
     package let payload: [UInt8]
     /// Absolute deadline from the header's `timeout_ms`, if any.
@@ -22,9 +25,11 @@ package final class RPCServerCall: @unchecked Sendable {
     // Loop-thread state.
     private var ended = false
     private var cancelHandler: (() -> Void)?
+    private var endHandlers: [() -> Void] = []
 
     init(server: RPCServer, loop: SocketLoop, key: RPCServer.CallKey, method: String, metadata: [String: String],
-         payload: [UInt8], deadline: ContinuousClock.Instant?, isStreaming: Bool) {
+         principal: String, payload: [UInt8], deadline: ContinuousClock.Instant?, isStreaming: Bool) {
+        self.principal = principal
         self.server = server
         self.loop = loop
         self.key = key
@@ -52,6 +57,16 @@ package final class RPCServerCall: @unchecked Sendable {
     package func onCancel(_ body: @escaping () -> Void) {
         cancelHandler = body
     }
+
+    /// Runs `body` on the loop thread once the call has ended, however it ended (after any
+    /// `onCancel` handler). Loop thread only.
+    package func onEnd(_ body: @escaping () -> Void) {
+        endHandlers.append(body)
+    }
+
+    /// Bytes of this call's messages waiting for room in the client's queue (loop thread only):
+    /// a stream that sends a long replay paces itself by it.
+    package var waitingBytes: Int { server.backlogBytes(of: self) }
 
     /// Whether the call is still waiting for answers (loop thread only).
     package var isActive: Bool { !ended }
@@ -92,6 +107,9 @@ package final class RPCServerCall: @unchecked Sendable {
         let handler = cancelHandler
         cancelHandler = nil
         if notifyCancel { handler?() }
+        let ends = endHandlers
+        endHandlers = []
+        for end in ends { end() }
     }
 
     private func header(_ kind: RpcHeader.Kind, status: Status?) -> RpcHeader {

@@ -411,6 +411,12 @@ package final class SocketLoop: Sendable {
         }
 
         /// Stops polling the socket and hands it back, still open (the caller owns it now).
+        /// The ZAP user id (CURVE public key, Z85) of the peer whose message the loop handed to
+        /// the handler running now on `id`; "" without ZAP. Only meaningful inside that handler.
+        package func peerUserID(_ id: SocketID) -> String {
+            entries[id]?.socket.lastUserID ?? ""
+        }
+
         package func unregister(_ id: SocketID) -> ZMQSocket? {
             guard let entry = entries.removeValue(forKey: id) else { return nil }
             order.removeAll { $0 == id }

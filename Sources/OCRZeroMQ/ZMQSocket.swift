@@ -40,6 +40,10 @@ package final class ZMQSocket {
     private(set) var handle: UnsafeMutableRawPointer?
     /// Reused for every received frame; allocated once, freed on close.
     private var message: UnsafeMutablePointer<zmq_msg_t>?
+    /// The ZAP user id of the connection the last received message came from (the CURVE key in
+    /// Z85 that `ZAPHandler` authorised), or "" without ZAP. Set by `receive`, read on the same
+    /// thread right after it.
+    package private(set) var lastUserID = ""
 
     init(context: ZMQContext, handle: UnsafeMutableRawPointer, type: SocketType) {
         self.context = context
@@ -173,6 +177,12 @@ package final class ZMQSocket {
             guard let size = try zmqCall("zmq_msg_recv", { zmq_msg_recv(message, socket, flags) }) else {
                 if frames.isEmpty { return nil }
                 throw TransportError(code: .incompleteMessage, message: "zmq_msg_recv: message ended after \(frames.count) frames")
+            }
+            if frames.count == 1 || (frames.isEmpty && zmq_msg_more(message) == 0) {
+                // zmq_msg_gets: the property's value, valid until zmq_msg_close, or NULL
+                // (EINVAL) when the connection has none (no ZAP handler authorised it). Read
+                // from a frame that came off the wire: a ROUTER's own routing-id frame has none.
+                lastUserID = zmq_msg_gets(message, "User-Id").map { String(cString: $0) } ?? ""
             }
             if size == 0 {
                 frames.append([])

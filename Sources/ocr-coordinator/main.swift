@@ -9,17 +9,19 @@ import OCRZeroMQ
 
 // Before any thread starts: a SIGTERM during startup waits for the handler (see ShutdownSignals).
 ShutdownSignals.block()
+let openFiles = FileDescriptorLimit.raiseToHardLimit()
 
 let spec = CommandSpec(
     name: "ocr-coordinator",
     summary: "the job and page scheduler of an ocr-cluster",
     usage: """
-    ocr-coordinator [--client-endpoint tcp://*:5555] [--worker-endpoint tcp://*:5556] [options]
+    ocr-coordinator [--client-endpoint ENDPOINT] [--worker-endpoint ENDPOINT] [options]
            ocr-coordinator keygen FILE     (writes a CURVE key pair: FILE, secret, and FILE.pub)
     """,
     options: [
-        .option("--client-endpoint", value: "ENDPOINT", default: "tcp://*:5555", help: "ZeroMQ endpoint to bind for clients (ocr-submit, OCRClient)."),
-        .option("--worker-endpoint", value: "ENDPOINT", default: "tcp://*:5556", help: "ZeroMQ endpoint to bind for workers."),
+        .option("--client-endpoint", value: "ENDPOINT", help: "ZeroMQ endpoint to bind for clients (ocr-submit, OCRClient). Default: tcp://*:5555 with CURVE, tcp://127.0.0.1:5555 without."),
+        .option("--worker-endpoint", value: "ENDPOINT", help: "ZeroMQ endpoint to bind for workers. Default: tcp://*:5556 with CURVE, tcp://127.0.0.1:5556 without."),
+        .flag("--allow-insecure-bind", help: "Without CURVE, bind an endpoint that is not loopback anyway (anyone who can reach it submits, reads and cancels jobs, and any process can pose as a worker; logged as a warning)."),
         .option("--heartbeat-ms", value: "MS", default: "1000", help: "Heartbeat interval towards workers."),
         .option("--liveness", value: "N", default: "3", help: "Missed heartbeats before a worker is declared dead and its pages requeued."),
         .option("--prefetch", value: "N", default: "1", help: "Tasks a worker may hold beyond its slots."),
@@ -29,7 +31,12 @@ let spec = CommandSpec(
         .option("--max-message-mb", value: "MB", default: "512", help: "Largest message accepted on either endpoint."),
         .option("--curve-secret-key", value: "FILE", help: "CURVE: encrypt both endpoints with this secret key (make one with 'ocr-coordinator keygen FILE')."),
         .option("--allow-client-keys", value: "FILE", help: "CURVE: only clients whose public key is listed (one Z85 key per line)."),
-        .option("--allow-worker-keys", value: "FILE", help: "CURVE: only workers whose public key is listed."),
+        .option("--allow-worker-keys", value: "FILE", help: "CURVE: only workers whose public key is listed (required with CURVE, unless --allow-any-worker)."),
+        .flag("--allow-any-worker", help: "CURVE without --allow-worker-keys: any key pair may serve as a worker, and so receive page images and return text."),
+        .option("--admin-client-keys", value: "FILE", help: "Client keys that see, watch and cancel every job; any other client only its own (one Z85 key per line)."),
+        .option("--max-worker-slots", value: "N", default: "256", help: "Most slots a worker may announce (a larger Ready is capped)."),
+        .option("--max-pages-per-client", value: "N", default: "25000", help: "Unfinished pages one client (CURVE key; all clients without CURVE) may have; beyond, SubmitJob gets RESOURCE_EXHAUSTED."),
+        .option("--max-streams-per-client", value: "N", default: "64", help: "WatchJob streams one client may have open at once."),
         .option("--journal", value: "PATH", help: "SQLite journal of jobs, pages and results (created if missing). On start its jobs are restored: unfinished ones resume, finished ones stay for GetJob/WatchJob. Default: none (in memory only)."),
         .option("--journal-sync", value: "MODE", default: "normal", help: "normal: a commit survives a coordinator crash (kill -9); full: also an OS crash or power cut (one fsync per commit; commits group the events that came meanwhile)."),
         .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
@@ -42,6 +49,7 @@ let spec = CommandSpec(
     """)
 
 let arguments: ParsedArguments
+var insecureEndpoints: [String] = []
 var configuration = CoordinatorConfiguration(logger: .disabled)
 do {
     arguments = try spec.parse(Array(CommandLine.arguments.dropFirst()))
@@ -65,8 +73,6 @@ do {
         throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: spec.name)
     }
     configuration.logger = Logger(component: "coordinator", level: level)
-    configuration.clientEndpoint = arguments.string("--client-endpoint")!
-    configuration.workerEndpoint = arguments.string("--worker-endpoint")!
     configuration.scheduler.heartbeatInterval = .milliseconds(try arguments.int("--heartbeat-ms", range: 10...600_000)!)
     configuration.scheduler.liveness = try arguments.int("--liveness", range: 1...1000)!
     configuration.scheduler.prefetch = try arguments.int("--prefetch", range: 0...1000)!
@@ -89,14 +95,40 @@ do {
         } catch {
             throw UsageError("\(error)", command: spec.name)
         }
-    } else if arguments.string("--allow-client-keys") != nil || arguments.string("--allow-worker-keys") != nil {
-        throw UsageError("key allow-lists need --curve-secret-key", command: spec.name)
+        if configuration.security?.allowedWorkers == nil, !arguments.flag("--allow-any-worker") {
+            throw UsageError("with CURVE, give --allow-worker-keys FILE (the workers that may receive page images), or --allow-any-worker", command: spec.name)
+        }
+        do {
+            configuration.adminClients = Set(try arguments.string("--admin-client-keys").map(CurveKeyFile.allowList)?.keys.map(\.z85) ?? [])
+        } catch {
+            throw UsageError("\(error)", command: spec.name)
+        }
+    } else if arguments.string("--allow-client-keys") != nil || arguments.string("--allow-worker-keys") != nil
+                || arguments.string("--admin-client-keys") != nil {
+        throw UsageError("key allow-lists and admin keys need --curve-secret-key", command: spec.name)
     }
+    let curve = configuration.security != nil
+    configuration.clientEndpoint = arguments.string("--client-endpoint") ?? (curve ? "tcp://*:5555" : "tcp://127.0.0.1:5555")
+    configuration.workerEndpoint = arguments.string("--worker-endpoint") ?? (curve ? "tcp://*:5556" : "tcp://127.0.0.1:5556")
+    for endpoint in [configuration.clientEndpoint, configuration.workerEndpoint] where !curve && !EndpointExposure.isLocal(endpoint) {
+        guard arguments.flag("--allow-insecure-bind") else {
+            throw UsageError("\(endpoint) is reachable from other machines and there is no CURVE: give --curve-secret-key "
+                             + "(see 'ocr-coordinator keygen'), bind 127.0.0.1, or pass --allow-insecure-bind", command: spec.name)
+        }
+        insecureEndpoints.append(endpoint)
+    }
+    configuration.scheduler.maxWorkerSlots = try arguments.int("--max-worker-slots", range: 1...65_536)!
+    configuration.scheduler.maxPagesPerPrincipal = try arguments.int("--max-pages-per-client", range: 1...100_000_000)!
+    configuration.maxStreamsPerPrincipal = try arguments.int("--max-streams-per-client", range: 1...100_000)!
 } catch let error as UsageError {
     FileHandle.standardError.write(Data((error.description + "\n").utf8))
     exit(ExitCode.usage.rawValue)
 }
 
+configuration.logger.info("open file limit", ["nofile": openFiles])
+for endpoint in insecureEndpoints {
+    configuration.logger.warning("endpoint without CURVE reachable from other machines (--allow-insecure-bind)", ["endpoint": endpoint])
+}
 let server: CoordinatorServer
 do {
     server = try CoordinatorServer(configuration)

@@ -26,6 +26,7 @@ let spec = CommandSpec(
         .option("--drain-timeout-ms", value: "MS", default: "30000", help: "On SIGTERM/SIGINT, how long held pages may still run before they are given back."),
         .option("--max-page-ms", value: "MS", default: "600000", help: "The longest one page may run; it then fails with DEADLINE_EXCEEDED (0: no limit)."),
         .option("--stuck-grace-ms", value: "MS", default: "60000", help: "How long an engine may ignore a stop before the worker restarts (exit 70)."),
+        .option("--max-page-pixels", value: "N", default: "150000000", help: "The most pixels a page may have (checked before decoding; PDF pages from the box that is rendered). A job may ask for less, never more."),
         .option("--label", value: "KEY=VALUE", help: "A label shown by ClusterStatus (repeatable)."),
         .option("--curve-server-key", value: "KEY", help: "CURVE: the coordinator's public key (file or Z85 text); encrypts the link."),
         .option("--curve-secret-key", value: "FILE", help: "CURVE: this worker's secret key (default: a fresh key per process)."),
@@ -98,7 +99,9 @@ struct Options {
             throw UsageError("\(error)", command: spec.name)
         }
         let engineSpec = arguments.string("--engine") ?? "tesseract"
-        guard let engine = PageEngineFactory.parse(engineSpec, tesseract: EngineConfiguration(tessdataPath: arguments.string("--tessdata"))) else {
+        guard let engine = PageEngineFactory.parse(engineSpec, tesseract: EngineConfiguration(
+            tessdataPath: arguments.string("--tessdata"),
+            maxPagePixels: UInt64(try arguments.int("--max-page-pixels", range: 1_000...10_000_000_000)!))) else {
             throw UsageError("--engine: unknown engine '\(engineSpec)' (see ENGINES in --help)", command: spec.name)
         }
         self.engine = engine

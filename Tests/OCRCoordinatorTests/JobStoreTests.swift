@@ -80,19 +80,19 @@ import Testing
         h.succeed(1, tasks[2].task, text: "p2")
         h.fail(1, tasks[1].task, .invalidArgument)
         h.succeed(1, tasks[0].task, text: "p0")
-        let partial = h.scheduler.watchReplay(WatchJobRequest.with { $0.jobId = "a"; $0.fromPage = 1 }).value!
+        let partial = h.scheduler.watchReplay("a", fromPage: 1).value!
         #expect(!partial.finished)
         #expect(partial.events.map { $0.pageCompleted?.result?.pageIndex ?? $0.pageFailed!.pageIndex } == [1, 2])
         // Replayed events keep the sequence numbers they were first sent with.
         #expect(partial.events.map(\.sequence) == [2, 1])
         h.succeed(1, h.log.tasks.last!.task, text: "p3")
-        let full = h.scheduler.watchReplay(WatchJobRequest.with { $0.jobId = "a" }).value!
+        let full = h.scheduler.watchReplay("a", fromPage: 0).value!
         #expect(full.finished)
         #expect(full.events.count == 5)
         #expect(full.events.last?.finished?.state == .partial)
         #expect(full.events.first?.pageCompleted?.result?.text == "p0")
         #expect(full.events.first?.pageCompleted?.result?.file == "a.tiff")
-        #expect(h.scheduler.watchReplay(WatchJobRequest.with { $0.jobId = "zz" }).error?.code == .notFound)
+        #expect(h.scheduler.watchReplay("zz", fromPage: 0).error?.code == .notFound)
     }
 
     @Test func clusterStatusFigures() {

@@ -160,7 +160,7 @@ import Testing
         let retry = h.ready(2, slots: 1).tasks[0].task
         #expect(retry.pageIndex == 1)
         h.succeed(2, retry)
-        let replay = h.scheduler.watchReplay(WatchJobRequest.with { $0.jobId = "a" }).value!
+        let replay = h.scheduler.watchReplay("a", fromPage: 0).value!
         #expect(replay.events.compactMap { $0.pageCompleted?.result?.text } == ["first", "ok"])
         #expect(h.scheduler.store.job("a")?.pagesDone == 2)
     }

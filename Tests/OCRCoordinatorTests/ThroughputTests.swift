@@ -12,6 +12,7 @@ import Testing
     @Test func dispatchAndResultCyclesPerSecond() {
         var settings = SchedulerSettings()
         settings.maxQueuedPages = 1_000_000
+        settings.maxPagesPerPrincipal = 1_000_000
         var scheduler = Scheduler(settings: settings)
         var now = Duration.zero
         var outstanding = Deque<(WorkerIdentity, PageTask)>()

@@ -72,7 +72,11 @@ package final class Journal {
                 format INTEGER NOT NULL, digest TEXT NOT NULL, cut INTEGER NOT NULL, cut_offset INTEGER NOT NULL,
                 PRIMARY KEY(job, idx)) WITHOUT ROWID;
             """)
-        insertChange = try db.prepare("INSERT INTO changes(kind, job, page, num, at_us, unix_ms, deadline_us, body) VALUES (?,?,?,?,?,?,?,?)")
+        // Journals from before principals have no owner column: their jobs are the anonymous principal's.
+        if try db.pragma("SELECT count(*) FROM pragma_table_info('changes') WHERE name = 'owner'") == "0" {
+            try db.execute("ALTER TABLE changes ADD COLUMN owner TEXT NOT NULL DEFAULT ''")
+        }
+        insertChange = try db.prepare("INSERT INTO changes(kind, job, page, num, at_us, unix_ms, deadline_us, body, owner) VALUES (?,?,?,?,?,?,?,?,?)")
         insertPage = try db.prepare("INSERT OR REPLACE INTO page_refs(job, idx, file, file_page, format, digest, cut, cut_offset) VALUES (?,?,?,?,?,?,?,?)")
         begin = try db.prepare("BEGIN IMMEDIATE")
         commit = try db.prepare("COMMIT")
@@ -86,14 +90,16 @@ package final class Journal {
             DROP TABLE evicted;
             COMMIT;
             """)
-        let inUse = try db.prepare("""
-            SELECT DISTINCT job, digest FROM page_refs WHERE digest != ''
-            AND job NOT IN (SELECT job FROM changes WHERE kind = \(Kind.finished.rawValue))
-            """)
-        try inUse.bind([])
-        while try inUse.step() {
-            filesOfJob[inUse.text(0), default: []].append(inUse.text(1))
-            jobsUsingFile[inUse.text(1), default: 0] += 1
+        do {  // Scoped: the statement is finalized before the first write.
+            let inUse = try db.prepare("""
+                SELECT DISTINCT job, digest FROM page_refs WHERE digest != ''
+                AND job NOT IN (SELECT job FROM changes WHERE kind = \(Kind.finished.rawValue))
+                """)
+            try inUse.bind([])
+            while try inUse.step() {
+                filesOfJob[inUse.text(0), default: []].append(inUse.text(1))
+                jobsUsingFile[inUse.text(1), default: 0] += 1
+            }
         }
         spool.sweep(keeping: Set(jobsUsingFile.keys))
     }
@@ -101,21 +107,21 @@ package final class Journal {
     /// Journals written before the spool kept each page's bytes in a `pages` table: move them
     /// to the spool (a page already cut is a file of its own) and drop the table.
     private func migrateInlinePages() throws {
-        let exists = try db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'pages'")
-        try exists.bind([])
-        guard try exists.step(), exists.int64(0) > 0 else { return }
+        guard try db.pragma("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'pages'") != "0" else { return }
         try begin.run([])
-        let old = try db.prepare("SELECT job, idx, file, file_page, format, content FROM pages")
-        try old.bind([])
-        while try old.step() {
-            var digest = ""
-            if !old.isNull(5) {
-                let content = old.blob(5)
-                digest = FileDigest.sha256(content)
-                try spool.store(content, as: digest)
+        do {  // Scoped: the statement is finalized before the table is dropped.
+            let old = try db.prepare("SELECT job, idx, file, file_page, format, content FROM pages")
+            try old.bind([])
+            while try old.step() {
+                var digest = ""
+                if !old.isNull(5) {
+                    let content = old.blob(5)
+                    digest = FileDigest.sha256(content)
+                    try spool.store(content, as: digest)
+                }
+                try insertPage.run([.text(old.text(0)), .integer(old.int64(1)), .text(old.text(2)), .integer(old.int64(3)),
+                                    .integer(old.int64(4)), .text(digest), .integer(0), .integer(0)])
             }
-            try insertPage.run([.text(old.text(0)), .integer(old.int64(1)), .text(old.text(2)), .integer(old.int64(3)),
-                                .integer(old.int64(4)), .text(digest), .integer(0), .integer(0)])
         }
         try db.execute("DROP TABLE pages")
         try commit.run([])
@@ -174,7 +180,7 @@ package final class Journal {
                 $0.labels = a.labels
             }
             try row(.accepted, a.jobID, num: Int64(bitPattern: a.requestDigest), at: a.createdAt, unixMs: a.createdUnixMs,
-                    deadline: a.deadline, body: header.serializedBytes())
+                    deadline: a.deadline, body: header.serializedBytes(), owner: a.owner)
             var files: [String] = []
             for (i, page) in a.pages.enumerated() {
                 // Pages from the real splitter carry their file's digest; others (tests' splitters) are hashed here.
@@ -212,10 +218,10 @@ package final class Journal {
     }
 
     private func row(_ kind: Kind, _ job: String, page: Int = 0, num: Int64 = 0, at: Duration, unixMs: Int64 = 0,
-                     deadline: Duration? = nil, body: [UInt8]? = nil) throws(SQLiteError) {
+                     deadline: Duration? = nil, body: [UInt8]? = nil, owner: String = "") throws(SQLiteError) {
         try insertChange.run([.integer(kind.rawValue), .text(job), .integer(Int64(page)), .integer(num),
                               .integer(wallUs(at)), .integer(unixMs), deadline.map { .integer(wallUs($0)) } ?? .null,
-                              body.map { .blob($0) } ?? .null])
+                              body.map { .blob($0) } ?? .null, .text(owner)])
     }
 
     // MARK: Reading
@@ -251,7 +257,7 @@ package final class Journal {
             pagesByJob[job] = list
         }
         var out: [JobChange] = []
-        let rows = try db.prepare("SELECT kind, job, page, num, at_us, unix_ms, deadline_us, body FROM changes ORDER BY seq")
+        let rows = try db.prepare("SELECT kind, job, page, num, at_us, unix_ms, deadline_us, body, owner FROM changes ORDER BY seq")
         try rows.bind([])
         while try rows.step() {
             let job = rows.text(1)
@@ -263,7 +269,7 @@ package final class Journal {
             case .accepted?:
                 let header = try SubmitJobRequest(serializedBytes: body ?? [])
                 out.append(.accepted(AcceptedJob(
-                    jobID: job, jobKey: header.jobKey, files: header.files.map(\.name),
+                    jobID: job, jobKey: header.jobKey, owner: rows.text(8), files: header.files.map(\.name),
                     pages: pagesByJob.removeValue(forKey: job) ?? [], options: header.options,
                     priority: header.priority, maxAttempts: header.maxAttempts,
                     deadline: rows.isNull(6) ? nil : offset(rows.int64(6)), labels: header.labels,

@@ -34,6 +34,14 @@ package struct CoordinatorConfiguration: Sendable {
     package var maxSplittingBytes = 1 << 30
     /// CURVE encryption and key allow-lists on both endpoints (DESIGN section 6); nil: plain TCP.
     package var security: CurveServerSecurity?
+    /// Client keys (Z85) that see, watch and cancel every job (`--admin-client-keys`); any
+    /// other client only its own (`JobAccess`).
+    package var adminClients: Set<String> = []
+    /// WatchJob streams one principal may have open at once (`--max-streams-per-client`).
+    package var maxStreamsPerPrincipal = 64
+    /// Bytes a call may have waiting for a client that does not read, beyond the 1,000 messages
+    /// ZeroMQ queues per client; past it the call is cut off with RESOURCE_EXHAUSTED.
+    package var maxClientBacklogBytes = 16 << 20
 
     package init(splitter: @escaping @Sendable (InputFile) throws -> [PageDescriptor], logger: Logger) {
         self.splitter = splitter

@@ -67,8 +67,9 @@ final class CoordinatorCore: @unchecked Sendable {
     /// Work that must wait for the commit of sequence `after` (directives, replies), in order.
     var afterCommit = Deque<(after: UInt64, run: @Sendable () -> Void)>()
     var tickTimer: TimerID?
-    /// WatchJob calls by job id.
+    /// WatchJob calls by job id (once their replay is sent), and open streams by principal.
     var watchers: [String: [RPCServerCall]] = [:]
+    var openStreams: [String: Int] = [:]
     var lastSentToWatcher: [RPCServer.CallKey: ContinuousClock.Instant] = [:]
     /// SubmitJob and CancelJob calls waiting for the scheduler's reply directive.
     var pendingReplies: [UInt64: RPCServerCall] = [:]
@@ -108,7 +109,8 @@ final class CoordinatorCore: @unchecked Sendable {
         }
         rpc = try RPCServer(bind: configuration.clientEndpoint, control: control,
                             maxMessageBytes: configuration.maxMessageBytes,
-                            streamingMethods: [CoordinatorMethod.watchJob.rawValue]) { socket in
+                            streamingMethods: [CoordinatorMethod.watchJob.rawValue],
+                            maxBacklogBytes: configuration.maxClientBacklogBytes) { socket in
             try security?.apply(to: socket, domain: CurveServerSecurity.clientDomain)
         }
         let workers = try control.context.makeSocket(.router)
@@ -171,7 +173,7 @@ final class CoordinatorCore: @unchecked Sendable {
         if case .ready(let ready)? = message.command {
             logger.info("worker ready", ["uid": String(ready.workerUid, radix: 16), "slots": ready.slots, "host": ready.hostname])
         }
-        apply(scheduler.handle(SchedulerEvent(from: identity, message: message), now: now))
+        apply(scheduler.handle(SchedulerEvent(from: identity, message: message, peerKey: control.peerUserID(workerSocket)), now: now))
     }
 
     // MARK: Directives
@@ -354,7 +356,7 @@ final class CoordinatorCore: @unchecked Sendable {
         // Answers show the state as of the request, once the journal holds it.
         rpc.handle(CoordinatorMethod.getJob.rawValue) { [unowned self] call in
             guard let request = call.request(as: GetJobRequest.self) else { return }
-            let result = scheduler.getJob(request)
+            let result = scheduler.getJob(request, access: access(of: call))
             whenDurable {
                 switch result {
                 case .success(let job): call.respond(job)
@@ -364,7 +366,7 @@ final class CoordinatorCore: @unchecked Sendable {
         }
         rpc.handle(CoordinatorMethod.listJobs.rawValue) { [unowned self] call in
             guard let request = call.request(as: ListJobsRequest.self) else { return }
-            let jobs = scheduler.listJobs(request)
+            let jobs = scheduler.listJobs(request, access: access(of: call))
             whenDurable { call.respond(jobs) }
         }
         rpc.handle(CoordinatorMethod.clusterStatus.rawValue) { [unowned self] call in
@@ -376,7 +378,7 @@ final class CoordinatorCore: @unchecked Sendable {
             guard let request = call.request(as: CancelJobRequest.self) else { return }
             let token = takeToken(for: call)
             logger.info("cancel requested", ["job": request.jobId])
-            apply(scheduler.handle(.cancelJob(request: token, jobID: request.jobId), now: now))
+            apply(scheduler.handle(.cancelJob(request: token, jobID: request.jobId, access: access(of: call)), now: now))
         }
         rpc.handle(CoordinatorMethod.watchJob.rawValue) { [unowned self] call in
             guard let request = call.request(as: WatchJobRequest.self) else { return }
@@ -396,29 +398,59 @@ final class CoordinatorCore: @unchecked Sendable {
         return token
     }
 
-    /// Replays the job's events as of now and adds the call to its watchers, once the journal
-    /// holds them: events emitted before are in the replay, events emitted after come live.
-    func watch(_ call: RPCServerCall, _ request: WatchJobRequest) {
-        let replay = scheduler.watchReplay(request)
-        whenDurable { [unowned self] in startWatching(call, request, replay) }
+    /// What `call`'s principal may see: every job for a key in `--admin-client-keys`, else its own.
+    func access(of call: RPCServerCall) -> JobAccess {
+        configuration.adminClients.contains(call.principal) ? .everyone : .owner(call.principal)
     }
 
-    private func startWatching(_ call: RPCServerCall, _ request: WatchJobRequest,
-                               _ replay: Result<(events: [JobEvent], finished: Bool), OCRError>) {
-        switch replay {
+    /// Replays the job's recorded events, a chunk at a time and no faster than the client reads,
+    /// then adds the call to the job's watchers. Each chunk is taken as of one moment and sent
+    /// once the journal holds it; the call becomes a watcher in the same moment the last chunk is
+    /// taken, so every later event comes live, none twice and none missed. A principal has at
+    /// most `maxStreamsPerPrincipal` streams open.
+    func watch(_ call: RPCServerCall, _ request: WatchJobRequest) {
+        let principal = call.principal
+        let open = openStreams[principal, default: 0]
+        guard open < configuration.maxStreamsPerPrincipal else {
+            call.fail(OCRError(.resourceExhausted, "this client has \(open) WatchJob streams open (limit \(configuration.maxStreamsPerPrincipal))",
+                               details: ["open_streams": "\(open)", "max_streams_per_client": "\(configuration.maxStreamsPerPrincipal)"]))
+            return
+        }
+        openStreams[principal] = open + 1
+        call.onEnd { [weak self] in
+            guard let self else { return }
+            let left = openStreams[principal, default: 1] - 1
+            openStreams[principal] = left > 0 ? left : nil
+            watchers[request.jobId]?.removeAll { $0 === call }
+            if watchers[request.jobId]?.isEmpty == true { watchers[request.jobId] = nil }
+            lastSentToWatcher[call.key] = nil
+        }
+        replay(call, request.jobId, from: Int(request.fromPage), access: access(of: call))
+    }
+
+    /// Events per replay chunk, and the bytes a call may have waiting before the next chunk waits.
+    static let replayChunk = 256
+    static let replayPacingBytes = 1 << 20
+
+    private func replay(_ call: RPCServerCall, _ jobID: String, from page: Int, access: JobAccess) {
+        guard call.isActive else { return }
+        guard call.waitingBytes < Self.replayPacingBytes else {
+            _ = control.schedule(after: .milliseconds(20)) { [weak self] _ in self?.replay(call, jobID, from: page, access: access) }
+            return
+        }
+        switch scheduler.watchReplay(jobID, fromPage: page, limit: Self.replayChunk, access: access) {
         case .failure(let error):
-            call.fail(error)
-        case .success(let (events, finished)):
-            for event in events { call.send(event) }
-            if finished {
-                call.finish()
-                return
+            whenDurable { call.fail(error) }
+        case .success(let (events, next, finished)):
+            if next == nil, !finished {
+                watchers[jobID, default: []].append(call)
+                lastSentToWatcher[call.key] = ContinuousClock.now
             }
-            watchers[request.jobId, default: []].append(call)
-            lastSentToWatcher[call.key] = ContinuousClock.now
-            call.onCancel { [weak self] in
-                self?.watchers[request.jobId]?.removeAll { $0 === call }
-                self?.lastSentToWatcher[call.key] = nil
+            whenDurable { [weak self] in
+                for event in events { call.send(event) }
+                if finished { call.finish() }
+                guard let self, let next else { return }
+                _ = control.schedule(after: .zero) { [weak self] _ in self?.replay(call, jobID, from: next, access: access) }
             }
         }
     }
@@ -447,7 +479,7 @@ final class CoordinatorCore: @unchecked Sendable {
             return
         }
         splitting.bytes += bytes
-        splitting.waiting.append(PendingSplit(token: takeToken(for: call), request: request, bytes: bytes))
+        splitting.waiting.append(PendingSplit(token: takeToken(for: call), owner: call.principal, request: request, bytes: bytes))
         startSplits()
     }
 
@@ -463,7 +495,7 @@ final class CoordinatorCore: @unchecked Sendable {
                 _ = loop.execute { [self] _ in
                     splitting.running -= 1
                     splitting.bytes -= next.bytes
-                    admit(next.token, next.request, outcome, digest: digest)
+                    admit(next.token, next.owner, next.request, outcome, digest: digest)
                     startSplits()
                 }
             }
@@ -487,13 +519,14 @@ final class CoordinatorCore: @unchecked Sendable {
         }
     }
 
-    private func admit(_ token: UInt64, _ request: SubmitJobRequest, _ outcome: Result<[PageDescriptor], OCRError>, digest: UInt64) {
+    private func admit(_ token: UInt64, _ owner: String, _ request: SubmitJobRequest, _ outcome: Result<[PageDescriptor], OCRError>,
+                       digest: UInt64) {
         switch outcome {
         case .failure(let error):
             logger.info("job refused", ["error": error])
             pendingReplies.removeValue(forKey: token)?.fail(error)
         case .success(let pages):
-            let submission = JobSubmission(request: token, jobID: Self.newJobID(), submit: request, pages: pages,
+            let submission = JobSubmission(request: token, jobID: Self.newJobID(), owner: owner, submit: request, pages: pages,
                                            requestDigest: digest)
             apply(scheduler.handle(.submitJob(submission), now: now))
         }
@@ -504,10 +537,13 @@ final class CoordinatorCore: @unchecked Sendable {
         return "job-" + String(rng.next() & 0xFFFF_FFFF_FFFF, radix: 16)
     }
 
-    /// FNV-1a over the request bytes: a reused job_key with different content is ALREADY_EXISTS.
+    /// FNV-1a over the request with each file's content replaced by its SHA-256 (no copy of
+    /// the uploads): a reused job_key with different content is ALREADY_EXISTS.
     static func digest(_ request: SubmitJobRequest) -> UInt64 {
+        var header = request
+        for i in header.files.indices { header.files[i].content = Array(FileDigest.sha256(request.files[i].content).utf8) }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in request.serializedBytes() {
+        for byte in header.serializedBytes() {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return hash | 1
@@ -517,6 +553,7 @@ final class CoordinatorCore: @unchecked Sendable {
 /// A submission admitted and waiting for the split pool.
 struct PendingSplit: Sendable {
     var token: UInt64
+    var owner: String
     var request: SubmitJobRequest
     var bytes: Int
 }

@@ -283,7 +283,8 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     public var pageRanges: [Ocr_V1_PageRange] = []  // repeated PageRange page_ranges = 17
     /// Extra words for the dictionary (Tesseract user words). Vision: customWords.
     public var customWords: [String] = []  // repeated string custom_words = 18
-    /// Refuse pages larger than this many pixels before decoding them (0: 150,000,000).
+    /// Refuse pages larger than this many pixels before decoding them (0: the worker's limit,
+    /// ocr-worker --max-page-pixels, 150,000,000 by default). It can only lower the worker's limit.
     public var maxPagePixels: UInt64 = 0  // uint64 max_page_pixels = 19
 
     /// Fields this build does not know, as they came (key and value bytes), written back
