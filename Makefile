@@ -9,7 +9,7 @@ APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff
 # PyPI packages used only by tests and benchmarks (independent peers: upb protobuf, pyzmq).
 PIP_PACKAGES := protobuf pyzmq hocr-spec
 
-.PHONY: all deps build release test bench run generate clean
+.PHONY: all deps build release test bench run generate clean fuzz fuzz-build
 
 all: build
 
@@ -34,8 +34,10 @@ release: deps
 generate: deps
 	python3 scripts/gen_wire.py --proto proto --out Sources/OCRWire/Generated
 
+FUZZ_SMOKE_SECONDS ?= 10
 test: build
 	$(SWIFT) test
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 ## bench: every figure of issues 2, 3 and 5 side by side -> BENCHMARKS.md + bench/*.png; exits 1 when a goal
 ## is missed. BENCH_QUICK=1 for a smoke run under 5 minutes. Peers from PyPI: OCRmyPDF (img2pdf), matplotlib.
@@ -48,5 +50,24 @@ SAMPLE ?= Tests/Fixtures/multipage.tif
 run: release
 	.build/release/ocr-submit --local $(SAMPLE)
 
+## fuzz: each libFuzzer harness (Sources/ocr-fuzz) for FUZZ_SECONDS (default 60) from fuzz/corpus/TARGET,
+## with AddressSanitizer; new inputs go to .build-fuzz/corpus/TARGET, crashes to fuzz/crashes/ (exit 1).
+## `make test` replays fuzz/corpus and fuzz/crashes and runs each harness for FUZZ_SMOKE_SECONDS.
+FUZZ_TARGETS := wire tiff pdf image
+FUZZ_SECONDS ?= 60
+fuzz-build: deps
+	$(SWIFT) build --scratch-path .build-fuzz --product ocr-fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 \
+		| grep -v "Cannot export local symbol '__asan_extra_spill_area'"
+
+fuzz: fuzz-build
+	@mkdir -p fuzz/crashes; status=0; for t in $(FUZZ_TARGETS); do \
+		mkdir -p .build-fuzz/corpus/$$t; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+		SWIFT_BACKTRACE=enable=no OCR_FUZZ_TARGET=$$t .build-fuzz/release/ocr-fuzz -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+			-timeout=10 -max_len=65536 -artifact_prefix=fuzz/crashes/$$t- -print_final_stats=1 .build-fuzz/corpus/$$t fuzz/corpus/$$t \
+			2> .build-fuzz/$$t.log || status=1; \
+		grep -E "^stat::number_of_executed_units|^Done" .build-fuzz/$$t.log | sed "s/^/  $$t: /"; \
+	done; exit $$status
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

@@ -192,7 +192,8 @@ import OCRWire
 
     @Test func bytesWaitingToBeSplitAreBoundedAndTheRestIsRefusedAtOnce() async throws {
         let splitter = GatedSplitter()
-        let server = try Self.server(splitter) { $0.maxConcurrentSplits = 1; $0.maxSplittingBytes = 10 }
+        // Requests of ~15 bytes each (as received) fit twice; a third of ~35 does not.
+        let server = try Self.server(splitter) { $0.maxConcurrentSplits = 1; $0.maxSplittingBytes = 40 }
         defer { server.stop() }
         let client = try OCRClient(endpoint: server.clientEndpoint)
         defer { client.close() }

@@ -29,7 +29,8 @@ package struct CoordinatorConfiguration: Sendable {
     /// Submissions split at the same time (each on a thread of the split pool; PDFs run
     /// subprocesses). Default: the number of cores.
     package var maxConcurrentSplits = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// Bytes of submissions being split or waiting to be; beyond, SubmitJob is RESOURCE_EXHAUSTED
+    /// Bytes of submissions (requests as received) being decoded and split or waiting to be;
+    /// beyond, SubmitJob is RESOURCE_EXHAUSTED
     /// (one submission larger than this alone is still taken). Default 1 GiB.
     package var maxSplittingBytes = 1 << 30
     /// CURVE encryption and key allow-lists on both endpoints (DESIGN section 6); nil: plain TCP.

@@ -385,8 +385,7 @@ final class CoordinatorCore: @unchecked Sendable {
             watch(call, request)
         }
         rpc.handle(CoordinatorMethod.submitJob.rawValue) { [unowned self] call in
-            guard let request = call.request(as: SubmitJobRequest.self) else { return }
-            submit(call, request)
+            submit(call)  // decoded on the split pool: a request may carry hundreds of megabytes
         }
     }
 
@@ -455,31 +454,32 @@ final class CoordinatorCore: @unchecked Sendable {
         }
     }
 
-    /// Validates and admits a submission, then splits its files on the split pool (TIFF
-    /// directories and PDF page counts take time, and PDFs run subprocesses) and hands the job to
-    /// the scheduler back on the loop thread. Admission comes first: a full queue, or more bytes
-    /// waiting to be split than `maxSplittingBytes`, is RESOURCE_EXHAUSTED before any work.
-    func submit(_ call: RPCServerCall, _ request: SubmitJobRequest) {
-        do {
-            try SubmitValidation.validate(request)
-        } catch {
-            call.fail(error)
-            return
-        }
+    /// Admits a submission, then decodes, validates and splits it on the split pool (a request
+    /// may carry hundreds of megabytes; TIFF directory walks and PDF page trees take time) and
+    /// hands the job to the scheduler back on the loop thread. Admission comes first: a full
+    /// queue, a client at its page quota, or more bytes waiting to be split than
+    /// `maxSplittingBytes`, is RESOURCE_EXHAUSTED before any work.
+    func submit(_ call: RPCServerCall) {
         let store = scheduler.store, limit = scheduler.settings.maxQueuedPages
         if store.queuedPages >= limit {
             call.fail(OCRError(.resourceExhausted, "queue full: \(store.queuedPages) pages waiting (limit \(limit))",
                                details: ["queued_pages": "\(store.queuedPages)", "max_queued_pages": "\(limit)"]))
             return
         }
-        let bytes = request.files.reduce(0) { $0 + $1.content.count }
+        let mine = store.unfinishedPagesByOwner[call.principal, default: 0], quota = scheduler.settings.maxPagesPerPrincipal
+        if mine >= quota {
+            call.fail(OCRError(.resourceExhausted, "quota: this client's jobs have \(mine) pages unfinished (limit \(quota) per client)",
+                               details: ["unfinished_pages": "\(mine)", "max_pages_per_client": "\(quota)"]))
+            return
+        }
+        let bytes = call.payload.count
         if splitting.bytes > 0, splitting.bytes + bytes > configuration.maxSplittingBytes {
             call.fail(OCRError(.resourceExhausted, "\(splitting.bytes) bytes of other submissions are waiting to be split "
                                + "(limit \(configuration.maxSplittingBytes)); try again shortly"))
             return
         }
         splitting.bytes += bytes
-        splitting.waiting.append(PendingSplit(token: takeToken(for: call), owner: call.principal, request: request, bytes: bytes))
+        splitting.waiting.append(PendingSplit(token: takeToken(for: call), owner: call.principal, payload: call.payload, bytes: bytes))
         startSplits()
     }
 
@@ -490,19 +490,34 @@ final class CoordinatorCore: @unchecked Sendable {
             let splitter = configuration.splitter
             let loop = control.loop
             splitQueue.async { [self] in
-                let outcome = Self.split(next.request, with: splitter)
-                let digest = Self.digest(next.request)
+                let outcome = Self.decodeAndSplit(next.payload, with: splitter)
                 _ = loop.execute { [self] _ in
                     splitting.running -= 1
                     splitting.bytes -= next.bytes
-                    admit(next.token, next.owner, next.request, outcome, digest: digest)
+                    admit(next.token, next.owner, outcome)
                     startSplits()
                 }
             }
         }
     }
 
-    /// The pages of every file of `request`, selected by its page ranges. Runs on the split pool.
+    /// A submission decoded and validated, the pages of its files selected by its page ranges,
+    /// and its digest. Runs on the split pool.
+    private static func decodeAndSplit(_ payload: [UInt8], with splitter: @Sendable (InputFile) throws -> [PageDescriptor])
+        -> Result<(request: SubmitJobRequest, pages: [PageDescriptor], digest: UInt64), OCRError> {
+        let request: SubmitJobRequest
+        do {
+            request = try SubmitJobRequest(serializedBytes: payload)
+            try SubmitValidation.validate(request)
+        } catch let error as OCRError {
+            return .failure(error)
+        } catch {
+            return .failure(OCRError(.invalidArgument, "SubmitJob: request does not parse as SubmitJobRequest: \(error)"))
+        }
+        return split(request, with: splitter).map { (request, $0, digest(request)) }
+    }
+
+    /// The pages of every file of `request`, selected by its page ranges.
     private static func split(_ request: SubmitJobRequest, with splitter: @Sendable (InputFile) throws -> [PageDescriptor])
         -> Result<[PageDescriptor], OCRError> {
         do {
@@ -519,13 +534,13 @@ final class CoordinatorCore: @unchecked Sendable {
         }
     }
 
-    private func admit(_ token: UInt64, _ owner: String, _ request: SubmitJobRequest, _ outcome: Result<[PageDescriptor], OCRError>,
-                       digest: UInt64) {
+    private func admit(_ token: UInt64, _ owner: String,
+                       _ outcome: Result<(request: SubmitJobRequest, pages: [PageDescriptor], digest: UInt64), OCRError>) {
         switch outcome {
         case .failure(let error):
             logger.info("job refused", ["error": error])
             pendingReplies.removeValue(forKey: token)?.fail(error)
-        case .success(let pages):
+        case .success(let (request, pages, digest)):
             let submission = JobSubmission(request: token, jobID: Self.newJobID(), owner: owner, submit: request, pages: pages,
                                            requestDigest: digest)
             apply(scheduler.handle(.submitJob(submission), now: now))
@@ -554,7 +569,8 @@ final class CoordinatorCore: @unchecked Sendable {
 struct PendingSplit: Sendable {
     var token: UInt64
     var owner: String
-    var request: SubmitJobRequest
+    /// The SubmitJobRequest as received, decoded on the split pool.
+    var payload: [UInt8]
     var bytes: Int
 }
 
