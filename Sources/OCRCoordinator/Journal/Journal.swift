@@ -39,6 +39,8 @@ package final class Journal {
     /// Spool files used by unfinished jobs: by job, and how many such jobs use each file.
     private var filesOfJob: [String: [String]] = [:]
     private var jobsUsingFile: [String: Int] = [:]
+    /// Why compaction was skipped at open (a full disk), or nil.
+    package private(set) var compactionSkipped: String?
     private let begin: SQLiteStatement
     private let commit: SQLiteStatement
 
@@ -82,14 +84,21 @@ package final class Journal {
         commit = try db.prepare("COMMIT")
         spool = try Spool(directory: path + ".spool", sync: sync == .full)
         try migrateInlinePages()
-        try db.execute("""
-            BEGIN IMMEDIATE;
-            CREATE TEMP TABLE evicted AS SELECT DISTINCT job FROM changes WHERE kind = \(Kind.evicted.rawValue);
-            DELETE FROM changes WHERE job IN (SELECT job FROM evicted);
-            DELETE FROM page_refs WHERE job IN (SELECT job FROM evicted);
-            DROP TABLE evicted;
-            COMMIT;
-            """)
+        // Compaction writes; on a full disk it is skipped (the journal still opens and serves
+        // what it has: a restart on a full disk must not become a crash loop).
+        do {
+            try db.execute("""
+                BEGIN IMMEDIATE;
+                CREATE TEMP TABLE evicted AS SELECT DISTINCT job FROM changes WHERE kind = \(Kind.evicted.rawValue);
+                DELETE FROM changes WHERE job IN (SELECT job FROM evicted);
+                DELETE FROM page_refs WHERE job IN (SELECT job FROM evicted);
+                DROP TABLE evicted;
+                COMMIT;
+                """)
+        } catch {
+            try? db.execute("ROLLBACK")
+            compactionSkipped = "\(error)"
+        }
         do {  // Scoped: the statement is finalized before the first write.
             let inUse = try db.prepare("""
                 SELECT DISTINCT job, digest FROM page_refs WHERE digest != ''

@@ -11,8 +11,10 @@ import Synchronization
 /// directive until the commit that covers its event, so nothing is acknowledged before it is
 /// durable.
 ///
-/// A journal that cannot be written stops the coordinator (fail-stop): carrying on would tell
-/// clients about state that a restart would not have; the restart replays what was committed.
+/// A batch that cannot be written (a full disk, an I/O error) is kept and retried every second,
+/// in order, with what came after it: nothing is acknowledged that is not durable, and nothing
+/// is lost or reordered. `trouble` reports the failure (and nil once a commit succeeds again),
+/// so the shell can refuse new submissions meanwhile; the coordinator itself keeps serving.
 final class JournalWriter: Sendable {
     private struct Pending: Sendable {
         var changes: [JobChange] = []
@@ -42,27 +44,42 @@ final class JournalWriter: Sendable {
     /// Starts the writer thread (changes appended before are committed first). `committed` is
     /// called on that thread with the sequence of the last batch of each commit, in increasing
     /// order.
-    func start(committed: @escaping @Sendable (UInt64) -> Void) {
-        let thread = Thread { [self] in serve(owned, logger: logger, committed: committed) }
+    func start(committed: @escaping @Sendable (UInt64) -> Void, trouble: @escaping @Sendable (String?) -> Void = { _ in }) {
+        let thread = Thread { [self] in serve(owned, logger: logger, committed: committed, trouble: trouble) }
         thread.name = "ocr.coordinator.journal"
         thread.start()
     }
 
-    private func serve(_ owned: Owned, logger: Logger, committed: @Sendable (UInt64) -> Void) {
+    private func serve(_ owned: Owned, logger: Logger, committed: @Sendable (UInt64) -> Void, trouble: @Sendable (String?) -> Void) {
+        var failing: [JobChange] = []  // a batch that failed, retried ahead of everything after it
+        var failingThrough: UInt64 = 0
         while true {
-            wake.wait()
+            if failing.isEmpty { wake.wait() } else { _ = wake.wait(timeout: .now() + 1) }
             let (changes, through, stopping) = pending.withLock { state in
                 defer { state.changes.removeAll(keepingCapacity: true) }
                 return (state.changes, state.through, state.stopping)
             }
-            if !changes.isEmpty {
+            let batch = failing + changes
+            let last = changes.isEmpty ? failingThrough : through
+            if !batch.isEmpty {
                 do {
-                    try owned.journal.append(changes)
+                    try owned.journal.append(batch)
+                    if !failing.isEmpty {
+                        logger.info("journal writable again", ["changes": batch.count])
+                        trouble(nil)
+                    }
+                    failing = []
+                    committed(last)
                 } catch {
-                    logger.error("journal write failed; stopping", ["error": error])
-                    fatalError("ocr-coordinator: journal write failed: \(error)")
+                    if failing.isEmpty {
+                        logger.error("journal write failed; holding back what it covers and retrying every second", ["error": error])
+                        trouble("\(error)")
+                    }
+                    failing = batch
+                    failingThrough = last
+                    if stopping { break }  // what is not durable is not acknowledged; a restart replays the rest
+                    continue
                 }
-                committed(through)
             }
             if stopping { break }
         }

@@ -64,6 +64,9 @@ final class CoordinatorCore: @unchecked Sendable {
     /// Sequence of the last event whose changes went to the journal, and of the last commit.
     var journaledThrough: UInt64 = 0
     var committedThrough: UInt64 = 0
+    /// Why the journal cannot be written right now (a full disk), or nil: new submissions are
+    /// refused meanwhile; everything else keeps being served.
+    var journalTrouble: String?
     /// Work that must wait for the commit of sequence `after` (directives, replies), in order.
     var afterCommit = Deque<(after: UInt64, run: @Sendable () -> Void)>()
     var tickTimer: TimerID?
@@ -92,6 +95,9 @@ final class CoordinatorCore: @unchecked Sendable {
         self.scheduler = Scheduler(settings: settings, startedAtUnixMs: unixMs)
         let journalFile = try configuration.journalPath.map {
             try Journal(path: $0, startedAtUnixMs: unixMs, sync: configuration.journalSync)
+        }
+        if let skipped = journalFile?.compactionSkipped {
+            configuration.logger.warning("journal compaction skipped", ["error": skipped])
         }
         let restored = try journalFile?.load()
         journal = journalFile.map { JournalWriter($0, logger: configuration.logger) }
@@ -136,9 +142,11 @@ final class CoordinatorCore: @unchecked Sendable {
         apply(scheduler.handle(.tick, now: now))
         let loop = control.loop
         let core = self  // The journal thread ends in `CoordinatorServer.stop`, releasing it.
-        journal?.start { sequence in
+        journal?.start(committed: { sequence in
             _ = loop.execute { _ in core.committed(through: sequence) }
-        }
+        }, trouble: { problem in
+            _ = loop.execute { _ in core.journalTrouble = problem }
+        })
     }
 
     var now: Duration { ContinuousClock.now - started }
@@ -200,6 +208,14 @@ final class CoordinatorCore: @unchecked Sendable {
         } else {
             afterCommit.append((journaledThrough, body))
         }
+    }
+
+    /// An answer to a read (GetJob, ListJobs, ClusterStatus, a keepalive): after the commit
+    /// like `whenDurable`, except while the journal cannot be written, when it is answered at
+    /// once from memory (state that a restart may roll back to the last commit) rather than held
+    /// until the disk has room again.
+    func whenReadable(_ body: @escaping @Sendable () -> Void) {
+        if journalTrouble != nil { body() } else { whenDurable(body) }
     }
 
     /// The journal thread committed every batch up to `sequence`.
@@ -343,7 +359,7 @@ final class CoordinatorCore: @unchecked Sendable {
             }
         }
         guard !due.isEmpty else { return }
-        whenDurable { [due] in for (call, event) in due { call.send(event) } }
+        whenReadable { [due] in for (call, event) in due { call.send(event) } }
     }
 
     // MARK: Client link
@@ -357,7 +373,7 @@ final class CoordinatorCore: @unchecked Sendable {
         rpc.handle(CoordinatorMethod.getJob.rawValue) { [unowned self] call in
             guard let request = call.request(as: GetJobRequest.self) else { return }
             let result = scheduler.getJob(request, access: access(of: call))
-            whenDurable {
+            whenReadable {
                 switch result {
                 case .success(let job): call.respond(job)
                 case .failure(let error): call.fail(error)
@@ -367,12 +383,12 @@ final class CoordinatorCore: @unchecked Sendable {
         rpc.handle(CoordinatorMethod.listJobs.rawValue) { [unowned self] call in
             guard let request = call.request(as: ListJobsRequest.self) else { return }
             let jobs = scheduler.listJobs(request, access: access(of: call))
-            whenDurable { call.respond(jobs) }
+            whenReadable { call.respond(jobs) }
         }
         rpc.handle(CoordinatorMethod.clusterStatus.rawValue) { [unowned self] call in
             guard call.request(as: ClusterStatusRequest.self) != nil else { return }
             let status = scheduler.clusterStatus(now: now)
-            whenDurable { call.respond(status) }
+            whenReadable { call.respond(status) }
         }
         rpc.handle(CoordinatorMethod.cancelJob.rawValue) { [unowned self] call in
             guard let request = call.request(as: CancelJobRequest.self) else { return }
@@ -460,6 +476,11 @@ final class CoordinatorCore: @unchecked Sendable {
     /// queue, a client at its page quota, or more bytes waiting to be split than
     /// `maxSplittingBytes`, is RESOURCE_EXHAUSTED before any work.
     func submit(_ call: RPCServerCall) {
+        if let journalTrouble {
+            call.fail(OCRError(.resourceExhausted, "the journal cannot be written (\(journalTrouble)); "
+                               + "running jobs resume when it can, new ones are refused until then"))
+            return
+        }
         let store = scheduler.store, limit = scheduler.settings.maxQueuedPages
         if store.queuedPages >= limit {
             call.fail(OCRError(.resourceExhausted, "queue full: \(store.queuedPages) pages waiting (limit \(limit))",
@@ -489,8 +510,10 @@ final class CoordinatorCore: @unchecked Sendable {
             splitting.running += 1
             let splitter = configuration.splitter
             let loop = control.loop
+            let spoolDirectory = configuration.journalPath.map { ($0 as NSString).deletingLastPathComponent }
             splitQueue.async { [self] in
-                let outcome = Self.decodeAndSplit(next.payload, with: splitter)
+                let outcome = Self.checkDiskSpace(for: next.bytes, in: spoolDirectory)
+                    .flatMap { Self.decodeAndSplit(next.payload, with: splitter) }
                 _ = loop.execute { [self] _ in
                     splitting.running -= 1
                     splitting.bytes -= next.bytes
@@ -499,6 +522,20 @@ final class CoordinatorCore: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Room on the journal's disk for a submission of `bytes` (its files go to the spool): the
+    /// bytes and a fifth more, plus 64 MB for the journal's own growth. RESOURCE_EXHAUSTED naming
+    /// the directory otherwise, before the journal could fail on it. Runs on the split pool.
+    private static func checkDiskSpace(for bytes: Int, in directory: String?) -> Result<Void, OCRError> {
+        guard let directory else { return .success(()) }
+        var info = statvfs()
+        guard statvfs(directory.isEmpty ? "." : directory, &info) == 0 else { return .success(()) }
+        let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
+        let needed = UInt64(bytes) + UInt64(bytes) / 5 + (64 << 20)
+        guard free < needed else { return .success(()) }
+        return .failure(OCRError(.resourceExhausted, "the journal's disk is full: \(free >> 20) MB free in \(directory), "
+                                 + "\(needed >> 20) MB needed for this submission", details: ["free_bytes": "\(free)", "needed_bytes": "\(needed)"]))
     }
 
     /// A submission decoded and validated, the pages of its files selected by its page ranges,

@@ -1,0 +1,78 @@
+import Foundation
+import OCRClient
+import OCRTestSupport
+import OCRWire
+import Testing
+
+/// The journal on a disk that fills up (a 24 MB tmpfs this test mounts): the coordinator never
+/// stops; new submissions get RESOURCE_EXHAUSTED naming the disk; a restart on the full disk comes
+/// up serving what it has; once space is back, submissions are taken again.
+@Suite(.serialized) struct DiskFullTests {
+    /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN, as in CI).
+    static let canMount: Bool = {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-mount-probe-\(getpid())")
+        try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
+        defer { _ = try? runProcess(["umount", probe.path]); try? FileManager.default.removeItem(at: probe) }
+        return (try? runProcess(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", probe.path]))?.status == 0
+    }()
+
+    @Test(.enabled(if: canMount, "needs permission to mount a tmpfs"))
+    func aFullJournalDiskRefusesNewJobsAndNeverStopsTheCoordinator() async throws {
+        let disk = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        #expect(try runProcess(["mount", "-t", "tmpfs", "-o", "size=96m", "tmpfs", disk.path]).status == 0)
+        defer {
+            _ = try? runProcess(["umount", "-l", disk.path])
+            try? FileManager.default.removeItem(at: disk)
+        }
+        let journal = disk.appendingPathComponent("coordinator.db").path
+        func coordinator(_ clients: String, _ workers: String) throws -> ChildProcess {
+            try ChildProcess("ocr-coordinator", ["--client-endpoint", clients, "--worker-endpoint", workers,
+                                                 "--journal", journal, "--log-level", "info"])
+        }
+        let first = try coordinator("tcp://127.0.0.1:*", "tcp://127.0.0.1:*")
+        let endpoints = try await first.waitForStderr(#"coordinator listening" clients=(\S+) workers=(\S+)"#)
+        let worker = try ChildProcess("ocr-worker", ["--coordinator", endpoints[1], "--slots", "1", "--engine", "sleep:1500"])
+        defer { worker.signal(SIGKILL) }
+        _ = try await first.waitForStderr("worker ready")
+        let client = try OCRClient(endpoint: endpoints[0], callTimeout: .seconds(20))
+        defer { client.close() }
+        let png = [UInt8](try Data(contentsOf: Binaries.fixtures.appendingPathComponent("tiny.png")))
+        let input = InputFile.with { $0.name = "tiny.png"; $0.content = png; $0.format = .png }
+        let before = try await client.submit(inputs: [input])
+        _ = try await client.document(for: before)
+
+        // A job whose result arrives after the disk is full (its page takes 1.5 s).
+        let running = try await client.submit(inputs: [input])
+        // Fill the disk to the last block.
+        let filler = disk.appendingPathComponent("filler").path
+        _ = try runProcess(["dd", "if=/dev/zero", "of=\(filler)", "bs=1M", "count=96"])
+        do {
+            _ = try await client.submit(inputs: [input])
+            Issue.record("a submission was taken on a full disk")
+        } catch let error as OCRError {
+            #expect(error.code == .resourceExhausted && error.message.contains("disk is full") && error.message.contains(disk.path), "\(error)")
+        }
+        #expect(try await client.health() == .serving)
+        #expect(try await client.job(before.jobId).state == .succeeded)
+        try await Task.sleep(for: .seconds(2))  // the running job's result meets the full disk
+        #expect(try await client.health() == .serving)
+
+        // A restart on the full disk comes up and serves what it has.
+        first.signal(SIGKILL)
+        await first.wait(timeout: .seconds(5))
+        let second = try coordinator(endpoints[0], endpoints[1])
+        _ = try await second.waitForStderr("coordinator listening")
+        #expect(try await client.job(before.jobId).state == .succeeded)
+        #expect(try await client.health() == .serving)
+
+        // Space again: the job that was running finishes (after the restart it was requeued, or
+        // its held result was committed), and submissions are taken and run.
+        try FileManager.default.removeItem(atPath: filler)
+        #expect(try await client.document(for: running).recognizedPages.count == 1)
+        let after = try await client.submit(inputs: [input])
+        let document = try await client.document(for: after)
+        #expect(document.recognizedPages.count == 1)
+        #expect(!second.stderr.contains("fatal") && !second.stderr.contains("cannot start"), "\(second.stderr)")
+    }
+}
