@@ -57,7 +57,7 @@ FUZZ_TARGETS := wire tiff pdf image
 FUZZ_SECONDS ?= 60
 fuzz-build: deps
 	$(SWIFT) build --scratch-path .build-fuzz --product ocr-fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 \
-		| grep -v "Cannot export local symbol '__asan_extra_spill_area'"
+		| { grep -v "Cannot export local symbol '__asan_extra_spill_area'" || true; }; exit $${PIPESTATUS[0]}
 
 fuzz: fuzz-build
 	@mkdir -p fuzz/crashes; status=0; for t in $(FUZZ_TARGETS); do \
