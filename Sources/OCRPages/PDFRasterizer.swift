@@ -1,9 +1,10 @@
 import Foundation
 import OCRWire
 
-/// PDF pages through poppler (`poppler-utils`): `pdfinfo` for the page count and sizes,
-/// `pdftoppm` for one page at a time. Both run in a subprocess with a timeout, so a malicious or
-/// broken PDF can hang or crash only the helper, never the engine.
+/// PDF pages through poppler (`poppler-utils`): `pdfinfo` for page sizes, `pdftoppm` for one
+/// page at a time (the coordinator counts and cuts pages with qpdf, ``PDFDocument``). Both run
+/// in a subprocess with a timeout, so a malicious or broken PDF can hang or crash only the
+/// helper, never the engine.
 package struct PDFRasterizer: Sendable {
     /// Path or name of `pdfinfo`.
     package var pdfinfo: String
@@ -16,13 +17,6 @@ package struct PDFRasterizer: Sendable {
         self.pdfinfo = pdfinfo
         self.pdftoppm = pdftoppm
         self.timeout = timeout
-    }
-
-    /// Number of pages. `INVALID_ARGUMENT` for broken or password-protected PDFs.
-    package func pageCount(_ pdf: [UInt8]) throws(OCRError) -> Int {
-        let info = try self.info(pdf, page: nil)
-        guard let n = info.pages, n > 0 else { throw OCRError(.invalidArgument, "PDF has no pages") }
-        return n
     }
 
     /// Page size in points (1/72 inch) of the 1-based `page`, with its /Rotate applied, and the

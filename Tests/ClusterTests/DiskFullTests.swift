@@ -4,27 +4,15 @@ import OCRTestSupport
 import OCRWire
 import Testing
 
-/// The journal on a disk that fills up (a 24 MB tmpfs this test mounts): the coordinator never
+/// The journal on a disk that fills up (a 96 MB tmpfs this test mounts): the coordinator never
 /// stops; new submissions get RESOURCE_EXHAUSTED naming the disk; a restart on the full disk comes
 /// up serving what it has; once space is back, submissions are taken again.
 @Suite(.serialized) struct DiskFullTests {
-    /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN, as in CI).
-    static let canMount: Bool = {
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-mount-probe-\(getpid())")
-        try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
-        defer { _ = try? runProcess(["umount", probe.path]); try? FileManager.default.removeItem(at: probe) }
-        return (try? runProcess(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", probe.path]))?.status == 0
-    }()
-
-    @Test(.enabled(if: canMount, "needs permission to mount a tmpfs"))
+    @Test(.enabled(if: ScratchFilesystem.isAvailable, "needs permission to mount a tmpfs"))
     func aFullJournalDiskRefusesNewJobsAndNeverStopsTheCoordinator() async throws {
-        let disk = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-full-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        #expect(try runProcess(["mount", "-t", "tmpfs", "-o", "size=96m", "tmpfs", disk.path]).status == 0)
-        defer {
-            _ = try? runProcess(["umount", "-l", disk.path])
-            try? FileManager.default.removeItem(at: disk)
-        }
+        let scratch = try ScratchFilesystem(megabytes: 96)
+        defer { scratch.unmount() }
+        let disk = scratch.directory
         let journal = disk.appendingPathComponent("coordinator.db").path
         func coordinator(_ clients: String, _ workers: String) throws -> ChildProcess {
             try ChildProcess("ocr-coordinator", ["--client-endpoint", clients, "--worker-endpoint", workers,
@@ -45,8 +33,7 @@ import Testing
         // A job whose result arrives after the disk is full (its page takes 1.5 s).
         let running = try await client.submit(inputs: [input])
         // Fill the disk to the last block.
-        let filler = disk.appendingPathComponent("filler").path
-        _ = try runProcess(["dd", "if=/dev/zero", "of=\(filler)", "bs=1M", "count=96"])
+        try scratch.fill()
         do {
             _ = try await client.submit(inputs: [input])
             Issue.record("a submission was taken on a full disk")
@@ -68,7 +55,7 @@ import Testing
 
         // Space again: the job that was running finishes (after the restart it was requeued, or
         // its held result was committed), and submissions are taken and run.
-        try FileManager.default.removeItem(atPath: filler)
+        try scratch.remove()
         #expect(try await client.document(for: running).recognizedPages.count == 1)
         let after = try await client.submit(inputs: [input])
         let document = try await client.document(for: after)

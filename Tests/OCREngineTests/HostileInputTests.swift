@@ -84,5 +84,21 @@ extension EngineTests {
                 #expect(error.code == .resourceExhausted && error.file == "huge-declared.tif" && error.message.contains("refused before decoding"), "\(error)")
             }
         }
+
+        @Test func aJobCanLowerTheWorkersPixelCeilingButNotRaiseIt() throws {
+            let page = PageDescriptor(file: "text.png", content: Fixtures.bytes("text.png"), format: .png)  // 1049 x 357
+            var options = RecognitionOptions()
+            options.maxPagePixels = 1 << 62  // what a hostile client asks for
+            do throws(OCRError) {
+                _ = try PageDecoder(maxPixels: 100_000).decode(page, options: options)
+                Issue.record("a job raised the worker's pixel ceiling")
+            } catch {
+                #expect(error.code == .resourceExhausted && error.message.contains("100000"), "\(error)")
+            }
+            options.maxPagePixels = 100_000
+            #expect(throws: OCRError.self) { _ = try PageDecoder().decode(page, options: options) }  // lowered: refused
+            options.maxPagePixels = 0
+            #expect(try PageDecoder(maxPixels: 400_000).decode(page, options: options).pix.width == 1049)  // within: decoded
+        }
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 @testable import OCREngine
 
-/// The helper-program runner (pdfinfo, pdftoppm, pdfseparate).
+/// The helper-program runner (pdfinfo, pdftoppm).
 @Suite struct SubprocessTests {
     /// The executables block SIGTERM and SIGINT for their sigwait thread; a helper must not
     /// inherit that, or it would ignore the signals anyone sends it.

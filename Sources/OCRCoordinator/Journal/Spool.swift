@@ -72,15 +72,6 @@ final class Spool {
         for name in names where !keeping.contains(name) { unlink(directory + "/" + name) }
     }
 
-    /// Bytes stored (for status and tests).
-    func totalBytes() -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.reduce(0) { total, name in
-            var info = stat()
-            return total + (stat(directory + "/" + name, &info) == 0 ? Int(info.st_size) : 0)
-        }
-    }
-
     private func failure(_ what: String, _ file: String) -> JournalError {
         let code = errno
         return JournalError("spool: cannot \(what) \(file): \(String(cString: strerror(code)))", errno: code)

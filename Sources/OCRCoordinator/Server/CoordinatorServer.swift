@@ -551,19 +551,23 @@ final class CoordinatorCore: @unchecked Sendable {
         } catch {
             return .failure(OCRError(.invalidArgument, "SubmitJob: request does not parse as SubmitJobRequest: \(error)"))
         }
-        return split(request, with: splitter).map { (request, $0, digest(request)) }
+        return split(request, with: splitter).map { (request, $0.pages, digest(request, fileDigests: $0.fileDigests)) }
     }
 
-    /// The pages of every file of `request`, selected by its page ranges.
+    /// The pages of every file of `request`, selected by its page ranges, and each file's SHA-256
+    /// (the splitter's, so an upload is hashed once; computed here for splitters that give none).
     private static func split(_ request: SubmitJobRequest, with splitter: @Sendable (InputFile) throws -> [PageDescriptor])
-        -> Result<[PageDescriptor], OCRError> {
+        -> Result<(pages: [PageDescriptor], fileDigests: [String]), OCRError> {
         do {
             var pages: [PageDescriptor] = []
+            var fileDigests: [String] = []
             for file in request.files {
-                pages += try splitter(file)
+                let filePages = try splitter(file)
+                fileDigests.append(filePages.first.map(\.digest).flatMap { $0.isEmpty ? nil : $0 } ?? FileDigest.sha256(file.content))
+                pages += filePages
             }
             if pages.isEmpty { throw OCRError(.invalidArgument, "the files hold no pages") }
-            return .success(try SubmitValidation.selectPages(pages, ranges: request.options?.pageRanges ?? []))
+            return .success((try SubmitValidation.selectPages(pages, ranges: request.options?.pageRanges ?? []), fileDigests))
         } catch let error as OCRError {
             return .failure(error)
         } catch {
@@ -591,9 +595,9 @@ final class CoordinatorCore: @unchecked Sendable {
 
     /// FNV-1a over the request with each file's content replaced by its SHA-256 (no copy of
     /// the uploads): a reused job_key with different content is ALREADY_EXISTS.
-    static func digest(_ request: SubmitJobRequest) -> UInt64 {
+    static func digest(_ request: SubmitJobRequest, fileDigests: [String]) -> UInt64 {
         var header = request
-        for i in header.files.indices { header.files[i].content = Array(FileDigest.sha256(request.files[i].content).utf8) }
+        for i in header.files.indices { header.files[i].content = Array(fileDigests[i].utf8) }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in header.serializedBytes() {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
