@@ -36,6 +36,25 @@ package struct Deque<Element> {
         return element
     }
 
+    /// Removes and returns the first element matching `predicate`, keeping the others in
+    /// order (O(n)).
+    @discardableResult
+    package mutating func removeFirst(where predicate: (Element) -> Bool) -> Element? {
+        guard let offset = (0..<count).first(where: { predicate(storage[(head &+ $0) & (storage.count &- 1)]!) }) else {
+            return nil
+        }
+        let mask = storage.count &- 1
+        let removed = storage[(head &+ offset) & mask]
+        // Shift the elements before it one step back, then drop the front slot.
+        for i in stride(from: offset, to: 0, by: -1) {
+            storage[(head &+ i) & mask] = storage[(head &+ i &- 1) & mask]
+        }
+        storage[head] = nil
+        head = (head &+ 1) & mask
+        count &-= 1
+        return removed
+    }
+
     /// The elements front to back (for tests and for status views; O(n)).
     package var elements: [Element] {
         (0..<count).map { storage[(head &+ $0) & (storage.count &- 1)]! }

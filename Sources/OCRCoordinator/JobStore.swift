@@ -319,6 +319,7 @@ package struct JobStore: Sendable {
     /// The figures of a job the scheduler decides with (a small copy, not the page array).
     struct JobSummary: Sendable {
         var isFinal: Bool
+        var owner: String
         var priority: Int32
         var maxAttempts: UInt32
         var deadline: Duration?
@@ -338,7 +339,7 @@ package struct JobStore: Sendable {
 
     func summary(_ id: String) -> JobSummary? {
         read(id) { job in
-            JobSummary(isFinal: job.isFinal, priority: job.priority, maxAttempts: job.maxAttempts,
+            JobSummary(isFinal: job.isFinal, owner: job.owner, priority: job.priority, maxAttempts: job.maxAttempts,
                        deadline: job.deadline, pageCount: job.pages.count, pending: job.pending,
                        running: job.running, done: job.done, failed: job.failed, createdAt: job.createdAt,
                        firstDispatchAt: job.firstDispatchAt, requestDigest: job.requestDigest)

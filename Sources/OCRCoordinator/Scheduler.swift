@@ -11,7 +11,8 @@ import OCRWire
 /// - **Credits**: a worker never holds more than `slots + prefetch` tasks.
 /// - **LRU**: the worker that got a task least recently gets the next one (one task per
 ///   credit, so work spreads over every worker before any gets a second).
-/// - **Fairness**: higher job priority first; equal priorities take turns page by page.
+/// - **Fairness**: higher job priority first; at equal priority the principals (job owners)
+///   take turns page by page, and each principal's jobs take turns within its share.
 /// - **Languages**: a page goes only to a worker that announced every language its job needs
 ///   (`eng` when the options name none; a worker that announced none takes anything). A job
 ///   no free worker can take keeps its turn while later jobs go ahead. When no connected worker
@@ -133,10 +134,10 @@ package struct Scheduler: Sendable {
             removeWorker(old, failure: nil, now, &out)
         }
         let slots = min(Int(ready.slots), settings.maxWorkerSlots)
-        // The link's interval: the worker's wish (capped: peer input) or ours, whichever is
-        // longer. Welcome tells the worker; both sides judge each other by it.
-        let announced = min(Duration.milliseconds(Int64(ready.heartbeatIntervalMs)), settings.maxHeartbeatInterval)
-        let interval = max(announced, settings.heartbeatInterval)
+        // The link's interval is ours, whatever the worker wished: a peer must not choose how
+        // long it may stay silent while holding pages. Welcome tells the worker; both sides
+        // judge each other by it.
+        let interval = settings.heartbeatInterval
         let serial = nextSerial
         nextSerial += 1
         var worker = WorkerRecord(serial: serial, identity: identity, uid: ready.workerUid, slots: slots,
@@ -392,8 +393,8 @@ package struct Scheduler: Sendable {
     }
 
     private mutating func enqueueJob(_ jobID: String) {
-        guard let priority = store.summary(jobID)?.priority else { return }
-        if inRunQueue.insert(jobID).inserted { runQueue.append(jobID, priority: priority) }
+        guard let job = store.summary(jobID) else { return }
+        if inRunQueue.insert(jobID).inserted { runQueue.append(jobID, priority: job.priority, owner: job.owner) }
     }
 
     // MARK: - Dispatch
@@ -418,7 +419,7 @@ package struct Scheduler: Sendable {
                 fruitless.insert(languages)
                 continue
             }
-            let (task, cut, priority) = makeTask(jobID, page, now)
+            let (task, cut, priority, owner) = makeTask(jobID, page, now)
             let identity: WorkerIdentity = withInout(&workers[serial]!) { worker in
                 worker.held[TaskKey(jobID: jobID, page: page)] = task.attempt
                 if worker.hasCredit {
@@ -431,14 +432,14 @@ package struct Scheduler: Sendable {
             progressDirty.insert(jobID)
             out.append(cut == .none ? .sendTask(identity, task) : .cutAndSendTask(identity, task, cut))
             if store.summary(jobID)!.pending > 0 {
-                runQueue.append(jobID, priority: priority)
+                runQueue.append(jobID, priority: priority, owner: owner)
             } else {
                 inRunQueue.remove(jobID)
             }
         }
     }
 
-    private func makeTask(_ jobID: String, _ page: Int, _ now: Duration) -> (PageTask, PageCut, priority: Int32) {
+    private func makeTask(_ jobID: String, _ page: Int, _ now: Duration) -> (PageTask, PageCut, priority: Int32, owner: String) {
         store.read(jobID) { job in
             let record = job.pages[page]
             let descriptor = job.descriptors[page]
@@ -453,7 +454,7 @@ package struct Scheduler: Sendable {
             task.options = job.options
             task.remainingMs = Self.remainingMs(deadline: job.deadline, pageTimeoutMs: job.options?.pageTimeoutMs ?? 0, now)
             task.queuedUs = UInt64(clamping: (now - record.enqueuedAt).microseconds)
-            return (task, descriptor.cut, job.priority)
+            return (task, descriptor.cut, job.priority, job.owner)
         }!
     }
 
@@ -489,9 +490,11 @@ package struct Scheduler: Sendable {
     /// is out of the run queue until the caller puts it back. Jobs passed over for their
     /// languages keep their turn. Expires jobs whose deadline passed on the way.
     private mutating func nextPage(for serial: Int, _ now: Duration, _ out: inout [SchedulerDirective]) -> (String, Int)? {
-        var passedOver: [(String, Int32)] = []
-        defer { for (jobID, priority) in passedOver.reversed() { runQueue.prepend(jobID, priority: priority) } }
-        while let (jobID, priority) = runQueue.popFirst() {
+        var passedOver: [(String, Int32, String)] = []
+        defer {
+            for (jobID, priority, owner) in passedOver.reversed() { runQueue.prepend(jobID, priority: priority, owner: owner) }
+        }
+        while let (jobID, priority, owner) = runQueue.popFirst() {
             guard let job = store.summary(jobID), !job.isFinal else {
                 inRunQueue.remove(jobID)
                 continue
@@ -506,7 +509,7 @@ package struct Scheduler: Sendable {
                 continue
             }
             guard fits(jobID, serial) else {
-                passedOver.append((jobID, priority))
+                passedOver.append((jobID, priority, owner))
                 continue
             }
             return (jobID, page)

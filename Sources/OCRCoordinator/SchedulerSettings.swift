@@ -4,8 +4,6 @@ import OCRWire
 package struct SchedulerSettings: Sendable, Equatable {
     /// How often the coordinator heartbeats workers and checks their liveness (default 1 s).
     package var heartbeatInterval: Duration = .seconds(1)
-    /// The longest heartbeat interval a worker may ask for in `Ready` (peer input is bounded).
-    package var maxHeartbeatInterval: Duration = .seconds(60)
     /// A worker silent for `liveness x` its heartbeat interval is dead (default 3).
     package var liveness: Int = 3
     /// Tasks a worker may hold beyond its slots, to hide network latency (default 1).

@@ -2,7 +2,7 @@ import OCRCoordinator
 import OCRWire
 import Testing
 
-/// Credits, least-recently-used workers, round-robin fairness and priority.
+/// Credits, least-recently-used workers, round-robin fairness (principals, then jobs) and priority.
 @Suite struct DispatchTests {
     @Test func aWorkerNeverHoldsMoreThanSlotsPlusPrefetch() {
         var h = SchedulerHarness()
@@ -66,6 +66,76 @@ import Testing
         #expect(order == ["big:0", "s1:0", "s2:0", "big:1", "s2:1", "big:2", "big:3"])
         // The small jobs finished after 5 dispatches although the big job came first.
         #expect(h.log.finished.count == 2)
+    }
+
+    /// Pages dispatched to one 1-slot worker, as "job:page", answering each at once.
+    private static func serveOneByOne(_ h: inout SchedulerHarness, count: Int) -> [String] {
+        var current = h.log.tasks.last!.task
+        var order = ["\(current.jobId):\(current.pageIndex)"]
+        for _ in 1..<count {
+            current = h.succeed(1, current).tasks.first!.task
+            order.append("\(current.jobId):\(current.pageIndex)")
+        }
+        return order
+    }
+
+    @Test func principalsTakeTurnsWhateverNumberOfJobsEachQueued() {
+        var h = SchedulerHarness { $0.prefetch = 0 }
+        // Client A queues five jobs before client B queues one: B still gets every other page.
+        for j in 0..<5 { h.submit("a\(j)", pages: 10, owner: "A") }
+        h.submit("b", pages: 3, owner: "B")
+        h.ready(1, slots: 1)
+        let order = Self.serveOneByOne(&h, count: 8)
+        #expect(order == ["a0:0", "b:0", "a1:0", "b:1", "a2:0", "b:2", "a3:0", "a4:0"])
+    }
+
+    @Test func aPrincipalsJobsShareItsTurnsRoundRobin() {
+        var h = SchedulerHarness { $0.prefetch = 0 }
+        h.submit("a1", pages: 10, owner: "A")
+        h.submit("a2", pages: 10, owner: "A")
+        h.submit("b", pages: 10, owner: "B")
+        h.submit("c", pages: 10, owner: "C")
+        h.ready(1, slots: 1)
+        let order = Self.serveOneByOne(&h, count: 9)
+        #expect(order == ["a1:0", "b:0", "c:0", "a2:0", "b:1", "c:1", "a1:1", "b:2", "c:2"])
+    }
+
+    @Test func aLateClientWaitsAtMostOnePagePerOtherClient() {
+        var h = SchedulerHarness { $0.prefetch = 0 }
+        h.ready(1, slots: 1)
+        h.submit("huge", pages: 20_000, owner: "A")
+        for j in 0..<50 { h.submit("many\(j)", pages: 1, owner: "B") }
+        h.submit("late", pages: 1, owner: "C")
+        var current = h.log.tasks.last!.task
+        var order = ["\(current.jobId):\(current.pageIndex)"]
+        while current.jobId != "late" {
+            current = h.succeed(1, current).tasks.first!.task
+            order.append("\(current.jobId):\(current.pageIndex)")
+        }
+        // huge:0 was running when B and C arrived; then one page of A and one of B had their turns.
+        #expect(order == ["huge:0", "huge:1", "many0:0", "late:0"])
+    }
+
+    @Test func aPassedOverJobKeepsItsOwnersTurn() {
+        var h = SchedulerHarness { $0.prefetch = 0 }
+        h.ready(1, slots: 1, languages: ["eng"])
+        h.ready(2, slots: 1, languages: ["deu"])
+        let german = RecognitionOptions.with { $0.languages = "deu" }
+        // Both workers are busy with A's first pages; then B's German job and C's English one wait.
+        h.submit("a", pages: 10, owner: "A")
+        h.submit("a-de", pages: 10, owner: "A", options: german)
+        h.submit("b-de", pages: 10, owner: "B", options: german)
+        h.submit("c", pages: 10, owner: "C")
+        let held = h.log.tasks.map { "\($0.task.jobId):\($0.task.pageIndex)" }
+        #expect(held == ["a:0", "a-de:0"])
+        // The English worker frees up twice: A's turn (its English job), then B's German job
+        // is passed over and C's turn comes.
+        let english = h.succeed(1, h.log.tasks[0].task).tasks
+        #expect(english.map(\.task.jobId) == ["a"])
+        #expect(h.succeed(1, english[0].task).tasks.map(\.task.jobId) == ["c"])
+        // The German worker frees up: B's German job kept its turn ahead of A's.
+        let germanNext = h.succeed(2, h.log.tasks[1].task).tasks.map(\.task.jobId)
+        #expect(germanNext == ["b-de"])
     }
 
     @Test func aSmallJobSubmittedLateIsNotStarvedByABigOne() {

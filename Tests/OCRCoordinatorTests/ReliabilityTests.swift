@@ -43,11 +43,14 @@ import Testing
         #expect(h.log.ticks.last == .seconds(3))
     }
 
-    @Test func theAnnouncedHeartbeatIntervalStretchesTheExpiry() {
+    @Test func anAnnouncedHeartbeatIntervalCannotStretchTheExpiry() {
         var h = SchedulerHarness()
-        h.send(.workerReady(h.worker(1), Ready.with { $0.workerUid = 1; $0.slots = 1; $0.heartbeatIntervalMs = 5000 }))
-        #expect(h.tick(at: .seconds(10)).disconnects.isEmpty)
-        #expect(h.tick(at: .seconds(16)).disconnects == [h.worker(1)])
+        h.send(.workerReady(h.worker(1), Ready.with { $0.workerUid = 1; $0.slots = 1; $0.heartbeatIntervalMs = .max }))
+        h.submit("a", pages: 2)
+        #expect(h.tick(at: .seconds(3)).disconnects.isEmpty)
+        // Silent for more than liveness (3) x the coordinator's 1 s: dead, its pages queued again.
+        #expect(h.tick(at: .seconds(4)).disconnects == [h.worker(1)])
+        #expect(h.ready(2).tasks.map(\.task.pageIndex).sorted() == [0, 1])
     }
 
     @Test func aPageThatFailsMaxAttemptsTimesIsFailedAndTheJobIsPartial() {
@@ -232,19 +235,19 @@ import Testing
         #expect(plain.first?.welcome.heartbeatIntervalMs == 4000)
         #expect(plain.first?.welcome.liveness == 3)
         #expect(plain.first?.welcome.slots == 1)
-        // A worker asking for longer gets it, within the cap; the Welcome comes before any task.
+        // A worker asking for longer gets the coordinator's interval; the Welcome comes before any task.
         h.submit("a", pages: 3)
         let slow = h.send(.workerReady(h.worker(2), Ready.with { $0.workerUid = 2; $0.slots = 1; $0.heartbeatIntervalMs = 9000 }))
-        #expect(slow.welcomes.first?.welcome.heartbeatIntervalMs == 9000)
+        #expect(slow.welcomes.first?.welcome.heartbeatIntervalMs == 4000)
         let order = slow.compactMap { d -> String? in
             switch d { case .sendWelcome: "welcome"; case .sendTask: "task"; default: nil }
         }
         #expect(order.first == "welcome")
         let greedy = h.send(.workerReady(h.worker(3), Ready.with { $0.workerUid = 3; $0.slots = 1; $0.heartbeatIntervalMs = .max }))
-        #expect(greedy.welcomes.first?.welcome.heartbeatIntervalMs == 60_000)
-        // Judged by the Welcome's rules: 4 s x 3 for worker 1.
+        #expect(greedy.welcomes.first?.welcome.heartbeatIntervalMs == 4000)
+        // Judged by the Welcome's rules, 4 s x 3, whatever each asked for.
         #expect(h.tick(at: .seconds(11)).disconnects.isEmpty)
-        #expect(h.tick(at: .seconds(16)).disconnects == [h.worker(1)])
+        #expect(Set(h.tick(at: .seconds(16)).disconnects) == [h.worker(1), h.worker(2), h.worker(3)])
     }
 
     @Test func cancelStopsQueuedPagesAndReachesRunningOnes() {

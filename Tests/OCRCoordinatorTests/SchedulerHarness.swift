@@ -45,10 +45,10 @@ struct SchedulerHarness {
     mutating func heartbeat(_ name: UInt8) -> [SchedulerDirective] { send(.workerHeartbeat(worker(name))) }
 
     @discardableResult
-    mutating func submit(_ id: String, pages: Int, priority: Int32 = 0, key: String = "",
+    mutating func submit(_ id: String, pages: Int, priority: Int32 = 0, key: String = "", owner: String = "",
                          timeout: Duration? = nil, maxAttempts: UInt32 = 0,
                          options: RecognitionOptions? = nil, digest: UInt64 = 0) -> [SchedulerDirective] {
-        send(.submitJob(JobSubmission(request: 1, jobID: id, jobKey: key, pages: Self.pages(pages, file: "\(id).tiff"),
+        send(.submitJob(JobSubmission(request: 1, jobID: id, jobKey: key, owner: owner, pages: Self.pages(pages, file: "\(id).tiff"),
                                       options: options, priority: priority, timeout: timeout,
                                       maxAttempts: maxAttempts, requestDigest: digest)))
     }

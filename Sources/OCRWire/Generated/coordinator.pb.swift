@@ -9,7 +9,8 @@ public struct Ocr_V1_SubmitJobRequest: ProtoMessage {
     public var options: Ocr_V1_RecognitionOptions? = nil  // RecognitionOptions options = 2
     /// Idempotency key: submitting the same key again returns the first job instead of a new one.
     public var jobKey: String = ""  // string job_key = 3
-    /// Higher runs first; jobs of equal priority share workers round-robin.
+    /// Higher runs first; at equal priority the clients (principals) share workers round-robin,
+    /// and each client's jobs share its turns round-robin.
     public var priority: Int32 = 0  // int32 priority = 4
     /// Whole-job deadline in milliseconds from acceptance (0: none).
     public var timeoutMs: UInt64 = 0  // uint64 timeout_ms = 5

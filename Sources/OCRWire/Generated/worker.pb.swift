@@ -13,8 +13,8 @@ public struct Ocr_V1_Ready: ProtoMessage {
     public var languages: [String] = []  // repeated string languages = 3
     /// ocr-worker version.
     public var version: String = ""  // string version = 4
-    /// How often it would like to heartbeat (0: 1000). A wish: the coordinator decides the link's
-    /// interval and says it in `Welcome`.
+    /// How often it would like to heartbeat (0: 1000). Informational: the coordinator decides the
+    /// link's interval (its own) and says it in `Welcome`.
     public var heartbeatIntervalMs: UInt32 = 0  // uint32 heartbeat_interval_ms = 5
     /// `hostname` (field 6).
     public var hostname: String = ""  // string hostname = 6
@@ -63,9 +63,9 @@ public struct Ocr_V1_Ready: ProtoMessage {
 }
 
 /// Coordinator -> worker: the answer to `Ready`, before any task. The link's heartbeat rules,
-/// which both sides follow from now on: heartbeat at least every `heartbeat_interval_ms`
-/// (the larger of the worker's wish, capped by the coordinator, and the coordinator's own
-/// interval), and take the peer for dead after `liveness` intervals without a message from it.
+/// which both sides follow from now on: heartbeat at least every `heartbeat_interval_ms` (the
+/// coordinator's own interval; the worker's wish is not granted, so no peer chooses how long it
+/// may stay silent), and take the peer for dead after `liveness` intervals without a message.
 public struct Ocr_V1_Welcome: ProtoMessage {
     /// `heartbeat_interval_ms` (field 1).
     public var heartbeatIntervalMs: UInt32 = 0  // uint32 heartbeat_interval_ms = 1
