@@ -17,4 +17,6 @@ package enum ExitCode: Int32, Sendable {
     case noInput = 66       // EX_NOINPUT
     /// Startup failed: a port in use, a bad configuration, an internal error.
     case software = 70      // EX_SOFTWARE
+    /// The coordinator refused this client's CURVE key (not on its allow-list).
+    case noPermission = 77  // EX_NOPERM
 }

@@ -63,13 +63,17 @@ package final class RPCClient: Sendable {
             }
             // The monitor's PAIR is bound by zmq_socket_monitor, so connect ours after it.
             let monitorEndpoint = "inproc://ocr.rpc-client.monitor.\(UInt64.random(in: 1...UInt64.max))"
-            try socket.monitor(monitorEndpoint, events: .disconnected)
+            try socket.monitor(monitorEndpoint, events: [.disconnected, .handshakeFailedAuth])
             let monitor = try control.context.makeSocket(.pair)
             try monitor.set(.linger(0))
             _ = try monitor.connect(monitorEndpoint)
             _ = control.register(monitor, closeLingerMilliseconds: 0) { control, _, frames in
-                guard let event = SocketEvent(frames: frames), event.event == .disconnected else { return }
-                RPCClient.connectionLost(pending, control)
+                guard let event = SocketEvent(frames: frames) else { return }
+                if event.event == .handshakeFailedAuth {
+                    RPCClient.connectionRefused(pending, control, zapStatus: event.value)
+                } else if event.event == .disconnected {
+                    RPCClient.connectionLost(pending, control)
+                }
             }
             return id
         }
@@ -200,12 +204,30 @@ package final class RPCClient: Sendable {
 
     /// The connection to the server dropped: every call in flight fails with UNAVAILABLE.
     private static func connectionLost(_ pending: Pending, _ control: SocketLoop.Control) {
+        failAll(pending, control) { method in
+            OCRError(.unavailable, "the connection to the coordinator at \(pending.endpoint) was lost (\(method))")
+        }
+    }
+
+    /// The server's authenticator turned the handshake down: say why at once rather than let the
+    /// calls wait for their deadline (libzmq keeps reconnecting; each refusal fails the calls
+    /// made meanwhile).
+    private static func connectionRefused(_ pending: Pending, _ control: SocketLoop.Control, zapStatus: UInt32) {
+        failAll(pending, control) { method in
+            zapStatus == 400
+                ? OCRError(.unauthenticated, "the coordinator at \(pending.endpoint) refused this client's CURVE key "
+                           + "(it is not on the coordinator's --allow-client-keys list) (\(method))")
+                : OCRError(.unavailable, "the coordinator at \(pending.endpoint) refused the connection "
+                           + "(ZAP status \(zapStatus): it is at its connection limit) (\(method))")
+        }
+    }
+
+    private static func failAll(_ pending: Pending, _ control: SocketLoop.Control, _ error: (String) -> OCRError) {
         let calls = pending.calls
         pending.calls = [:]
         for (_, entry) in calls.sorted(by: { $0.key < $1.key }) {
             if let timer = entry.timer { control.cancelTimer(timer) }
-            finish(entry.waiter, with: .failure(OCRError(.unavailable,
-                "the connection to the coordinator at \(pending.endpoint) was lost (\(entry.method))")))
+            finish(entry.waiter, with: .failure(error(entry.method)))
         }
     }
 

@@ -197,6 +197,8 @@ private final class Shell: @unchecked Sendable {
     // @unchecked: confined to the SocketLoop thread; every access is from a closure the loop runs.
     var link: WorkerLink
     var socket: SocketID?
+    /// The monitor of `socket`, which says when the coordinator refuses our handshake.
+    var monitor: SocketID?
     /// Set when the very first connect fails (a malformed endpoint): `start` throws it.
     var startupError: (any Error)?
     private var started = false
@@ -221,12 +223,37 @@ private final class Shell: @unchecked Sendable {
         }
     }
 
+    private func closeSocket(_ control: SocketLoop.Control, linger: Int) {
+        if let socket { control.close(socket, lingerMilliseconds: linger) }
+        if let monitor { control.close(monitor, lingerMilliseconds: 0) }
+        socket = nil
+        monitor = nil
+    }
+
+    /// Logs (once per socket) when the coordinator's authenticator turns our handshake down:
+    /// libzmq retries silently, and the operator would otherwise see a worker that never joins.
+    private func watchRefusals(_ dealer: ZMQSocket, control: SocketLoop.Control, logger: Logger) throws -> SocketID {
+        let endpoint = "inproc://ocr.worker.monitor.\(UInt64.random(in: 1...UInt64.max))"
+        try dealer.monitor(endpoint, events: .handshakeFailedAuth)
+        let pair = try control.context.makeSocket(.pair)
+        try pair.set(.linger(0))
+        _ = try pair.connect(endpoint)
+        var logged = false
+        return control.register(pair, closeLingerMilliseconds: 0) { _, _, frames in
+            guard !logged, let event = SocketEvent(frames: frames), event.event == .handshakeFailedAuth else { return }
+            logged = true
+            logger.error(event.value == 400
+                            ? "the coordinator refused this worker's CURVE key (not on its --allow-worker-keys list); retrying"
+                            : "the coordinator refused the connection (at its connection limit); retrying",
+                         ["zap_status": event.value])
+        }
+    }
+
     private func execute(_ directive: WorkerLink.Directive, control: SocketLoop.Control,
                          runtime: WorkerRuntime, logger: Logger) -> WorkerLink.Event? {
         switch directive {
         case .connect(let uid):
-            if let socket { control.close(socket, lingerMilliseconds: 0) }
-            socket = nil
+            closeSocket(control, linger: 0)
             do {
                 let dealer = try control.context.makeSocket(.dealer)
                 try runtime.configuration.security?.apply(to: dealer)
@@ -235,6 +262,7 @@ private final class Shell: @unchecked Sendable {
                     guard id == self.socket else { return }
                     self.process(Self.decode(frames), control: control, runtime: runtime, logger: logger)
                 }
+                monitor = try watchRefusals(dealer, control: control, logger: logger)
             } catch {
                 if !started { startupError = error }
                 started = true
@@ -242,8 +270,7 @@ private final class Shell: @unchecked Sendable {
             }
             started = true
         case .closeSocket(let linger):
-            if let socket { control.close(socket, lingerMilliseconds: linger) }
-            socket = nil
+            closeSocket(control, linger: linger)
         case .send(let message):
             guard let socket else { break }
             do {

@@ -41,7 +41,8 @@ package struct CurveServerSecurity: Sendable, Hashable {
     package var allowedClients: CurveAllowList?
     package var allowedWorkers: CurveAllowList?
 
-    /// ZAP domains that tell the two ROUTER sockets apart in the authenticator.
+    /// ZAP domains that tell the two ROUTER sockets apart in the authenticator (set with or
+    /// without CURVE: the coordinator's authenticator also counts connections).
     package static let clientDomain = "ocr.clients"
     package static let workerDomain = "ocr.workers"
 
@@ -61,9 +62,8 @@ package struct CurveServerSecurity: Sendable, Hashable {
         }
     }
 
-    /// Sets the CURVE server options and the ZAP domain on one of the coordinator's ROUTERs.
-    package func apply(to socket: ZMQSocket, domain: String) throws(TransportError) {
-        try socket.set(.zapDomain(domain))
+    /// Sets the CURVE server options on one of the coordinator's ROUTERs (before it binds).
+    package func apply(to socket: ZMQSocket) throws(TransportError) {
         try socket.set(.curveServer(secretKey: keyPair.secretKey))
     }
 }

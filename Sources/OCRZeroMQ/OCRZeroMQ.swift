@@ -12,6 +12,7 @@
 //                       woken through an inproc PUSH/PULL pair. `SocketID`.
 // - TimerQueue.swift    the loop's timer heap (pure). `TimerID`.
 // - SocketMonitor.swift `SocketMonitor`: zmq_socket_monitor events (a DEALER's peer went away).
+// - ConnectionCounter.swift `ConnectionCounter`: live connections of a listening socket.
 // - Curve.swift         `CurveKey`, `CurveKeyPair` (zmq_curve_keypair / zmq_curve_public).
 // - CurveSecurity.swift client and server CURVE settings, key files, allow-lists.
 // - ZAPHandler.swift    `ZAPHandler`, `CurveAllowList`: RFC 27 authentication on a loop.

@@ -7,6 +7,11 @@ package struct SocketEvents: OptionSet, Sendable {
 
     /// A connection to a peer was established (TCP connected, before the ZMTP handshake).
     package static let connected = SocketEvents(rawValue: ZMQ_EVENT_CONNECTED)
+    /// A listening socket accepted a connection (`value` is its file descriptor).
+    package static let accepted = SocketEvents(rawValue: ZMQ_EVENT_ACCEPTED)
+    /// The server refused the handshake after asking its authenticator (`value` is the ZAP
+    /// status code: 400 credentials refused, 500 the server refused for its own reasons).
+    package static let handshakeFailedAuth = SocketEvents(rawValue: ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
     /// An established connection to a peer ended (the peer closed, crashed or was unreachable).
     package static let disconnected = SocketEvents(rawValue: ZMQ_EVENT_DISCONNECTED)
 }

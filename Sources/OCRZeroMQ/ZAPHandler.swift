@@ -12,8 +12,19 @@ package struct ZAPRequest: Sendable, Hashable {
     package var clientKey: CurveKey?
 }
 
-/// A ZAP handler: the in-process authenticator libzmq asks, at every CURVE handshake of any
-/// server socket in the context, whether to accept the client. DESIGN section 6: the coordinator
+/// What the authenticator answers for one handshake.
+package enum ZAPDecision: Sendable, Equatable {
+    /// Accepted (ZAP 200).
+    case allow
+    /// The peer's credentials are refused (ZAP 400): the peer sees HANDSHAKE_FAILED_AUTH 400.
+    case deny(String)
+    /// The server turns the peer away for its own reasons, such as its connection limit (ZAP
+    /// 500; libzmq closes the connection at once for 400 and 500, not for 300).
+    case refuse(String)
+}
+
+/// A ZAP handler: the in-process authenticator libzmq asks, at every handshake on a server
+/// socket of the context that has a ZAP domain (CURVE or NULL), whether to accept the client. DESIGN section 6: the coordinator
 /// checks client and worker public keys against allow-lists here.
 ///
 /// It is a REP socket bound to `inproc://zeromq.zap.01`, so there is at most one per context, and
@@ -27,7 +38,7 @@ package enum ZAPHandler {
     /// Malformed requests are refused (status 500), never trusted.
     @discardableResult
     package static func install(on control: SocketLoop.Control,
-                               authorize: @escaping (ZAPRequest) -> Bool) throws(TransportError) -> SocketID {
+                               authorize: @escaping (ZAPRequest) -> ZAPDecision) throws(TransportError) -> SocketID {
         let socket = try control.context.makeSocket(.rep)
         do {
             try socket.bind(endpoint)
@@ -48,7 +59,7 @@ package enum ZAPHandler {
 
     /// The reply frames for one request: version, request id, status code, status text, user id
     /// (the client key's Z85 text when accepted), metadata (empty).
-    static func answer(_ frames: [[UInt8]], authorize: (ZAPRequest) -> Bool) -> [[UInt8]] {
+    static func answer(_ frames: [[UInt8]], authorize: (ZAPRequest) -> ZAPDecision) -> [[UInt8]] {
         let version = Array("1.0".utf8)
         let requestID = frames.count > 1 ? frames[1] : []
         func reply(_ code: String, _ text: String, user: String = "") -> [[UInt8]] {
@@ -65,8 +76,11 @@ package enum ZAPHandler {
             }
             request.clientKey = key
         }
-        guard authorize(request) else { return reply("400", "not allowed") }
-        return reply("200", "OK", user: request.clientKey?.z85 ?? "")
+        switch authorize(request) {
+        case .allow: return reply("200", "OK", user: request.clientKey?.z85 ?? "")
+        case .deny(let reason): return reply("400", reason)
+        case .refuse(let reason): return reply("500", reason)
+        }
     }
 }
 

@@ -222,6 +222,7 @@ package final class ZMQSocket {
         case .subscribe(let prefix): try setBytes(ZMQ_SUBSCRIBE, "ZMQ_SUBSCRIBE", prefix)
         case .unsubscribe(let prefix): try setBytes(ZMQ_UNSUBSCRIBE, "ZMQ_UNSUBSCRIBE", prefix)
         case .zapDomain(let domain): try setBytes(ZMQ_ZAP_DOMAIN, "ZMQ_ZAP_DOMAIN", Array(domain.utf8))
+        case .handshakeInterval(let ms): try setInt32(ZMQ_HANDSHAKE_IVL, "ZMQ_HANDSHAKE_IVL", ms)
         case .curveServer(let secretKey):
             try setInt32(ZMQ_CURVE_SERVER, "ZMQ_CURVE_SERVER", 1)
             try setBytes(ZMQ_CURVE_SECRETKEY, "ZMQ_CURVE_SECRETKEY", secretKey.bytes)
@@ -348,6 +349,9 @@ package enum SocketOption: Sendable, Hashable {
     case unsubscribe([UInt8])
     /// The ZAP domain this socket authenticates in.
     case zapDomain(String)
+    /// A connection that has not finished the ZMTP handshake this long after it was accepted
+    /// is closed (ms; 0: never).
+    case handshakeInterval(Int)
     /// Become a CURVE server with this secret key (set before `bind`).
     case curveServer(secretKey: CurveKey)
     /// Become a CURVE client of the server with public key `serverKey` (set before `connect`).

@@ -36,6 +36,7 @@ let spec = CommandSpec(
         .option("--admin-client-keys", value: "FILE", help: "Client keys that see, watch and cancel every job; any other client only its own (one Z85 key per line)."),
         .option("--max-worker-slots", value: "N", default: "256", help: "Most slots a worker may announce (a larger Ready is capped)."),
         .option("--max-pages-per-client", value: "N", default: "25000", help: "Unfinished pages one client (CURVE key; all clients without CURVE) may have; beyond, SubmitJob gets RESOURCE_EXHAUSTED."),
+        .option("--max-connections", value: "N", default: "10000", help: "Connections each endpoint holds at once; beyond, a handshake is refused and logged (lowered to fit the open-file limit)."),
         .option("--max-streams-per-client", value: "N", default: "64", help: "WatchJob streams one client may have open at once."),
         .option("--journal", value: "PATH", help: "SQLite journal of jobs, pages and results (created if missing). On start its jobs are restored: unfinished ones resume, finished ones stay for GetJob/WatchJob. Default: none (in memory only)."),
         .option("--journal-sync", value: "MODE", default: "normal", help: "normal: a commit survives a coordinator crash (kill -9); full: also an OS crash or power cut (one fsync per commit; commits group the events that came meanwhile)."),
@@ -120,12 +121,20 @@ do {
     configuration.scheduler.maxWorkerSlots = try arguments.int("--max-worker-slots", range: 1...65_536)!
     configuration.scheduler.maxPagesPerPrincipal = try arguments.int("--max-pages-per-client", range: 1...100_000_000)!
     configuration.maxStreamsPerPrincipal = try arguments.int("--max-streams-per-client", range: 1...100_000)!
+    configuration.maxConnections = try arguments.int("--max-connections", range: 1...1_000_000)!
 } catch let error as UsageError {
     FileHandle.standardError.write(Data((error.description + "\n").utf8))
     exit(ExitCode.usage.rawValue)
 }
 
 configuration.logger.info("open file limit", ["nofile": openFiles])
+// Both endpoints at their maximum, plus the journal, spool files and subprocesses, must fit.
+let fittingConnections = max(1, (Int(clamping: openFiles) - 256) / 2)
+if openFiles > 0, configuration.maxConnections > fittingConnections {
+    configuration.logger.warning("--max-connections lowered to fit the open-file limit",
+                                 ["asked": configuration.maxConnections, "max_connections": fittingConnections, "nofile": openFiles])
+    configuration.maxConnections = fittingConnections
+}
 for endpoint in insecureEndpoints {
     configuration.logger.warning("endpoint without CURVE reachable from other machines (--allow-insecure-bind)", ["endpoint": endpoint])
 }

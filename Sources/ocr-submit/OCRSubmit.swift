@@ -42,7 +42,8 @@ let spec = CommandSpec(
     failed (the others are written); 3 the job failed, was cancelled or refused; 64 usage error;
     65 --math: an expression is invalid, divides by zero or is missing (named on stderr with its
     file and page; the others are printed); 66 an input file cannot be read;
-    69 coordinator unreachable; 70 internal error.
+    69 coordinator unreachable (or at its connection limit); 70 internal error; 77 the
+    coordinator refused this client's CURVE key.
     """)
 
 @main

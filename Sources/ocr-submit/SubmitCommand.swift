@@ -101,7 +101,7 @@ struct SubmitCommand: Sendable {
             do {
                 _ = try await client.health(timeout: .seconds(5))
             } catch let error as OCRError where error.code == .unavailable {
-                report("coordinator unreachable at \(target) (no answer within 5 s)")
+                report("coordinator unreachable: \(error.message)")
                 return .unavailable
             }
             switch action {
@@ -118,6 +118,7 @@ struct SubmitCommand: Sendable {
             report(error.description)
             switch error.code {
             case .unavailable: return .unavailable
+            case .unauthenticated: return .noPermission
             case .notFound where error.file != nil: return .noInput
             default: return .jobFailed
             }

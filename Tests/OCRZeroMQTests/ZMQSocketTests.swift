@@ -246,7 +246,7 @@ struct ZAPTests {
                 let ok = list.allows(request)
                 if let key = request.clientKey { decisions.with { $0[key] = ok } }
                 if request.clientKey == stranger.publicKey { strangerRefused.signal() }
-                return ok
+                return ok ? .allow : .deny("not allowed")
             }
             let router = try control.context.makeSocket(.router)
             try router.set(.curveServer(secretKey: server.secretKey))
@@ -285,7 +285,7 @@ struct ZAPTests {
         [Array("1.0".utf8), [1], [], [], [], Array("CURVE".utf8), [1, 2, 3]],
     ])
     func malformed(frames: [[UInt8]]) {
-        let reply = ZAPHandler.answer(frames) { _ in true }
+        let reply = ZAPHandler.answer(frames) { _ in .allow }
         #expect(reply.count == 6)
         #expect(reply[2] == bytes("500"))
     }

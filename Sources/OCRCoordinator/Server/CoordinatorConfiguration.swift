@@ -38,6 +38,9 @@ package struct CoordinatorConfiguration: Sendable {
     /// Client keys (Z85) that see, watch and cancel every job (`--admin-client-keys`); any
     /// other client only its own (`JobAccess`).
     package var adminClients: Set<String> = []
+    /// Connections each endpoint accepts at once (`--max-connections`); a handshake beyond is
+    /// refused (ZAP 500) with a log line. Keep it under half the open-file limit.
+    package var maxConnections = 10_000
     /// WatchJob streams one principal may have open at once (`--max-streams-per-client`).
     package var maxStreamsPerPrincipal = 64
     /// Bytes a call may have waiting for a client that does not read, beyond the 1,000 messages

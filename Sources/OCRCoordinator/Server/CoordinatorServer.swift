@@ -101,26 +101,18 @@ final class CoordinatorCore: @unchecked Sendable {
         }
         let restored = try journalFile?.load()
         journal = journalFile.map { JournalWriter($0, logger: configuration.logger) }
-        let security = configuration.security
-        if let security {
-            // The authenticator must be in place before the CURVE sockets bind.
-            try ZAPHandler.install(on: control) { request in
-                let allowed = security.authorize(request)
-                if !allowed {
-                    configuration.logger.warning("refused a connection", ["domain": request.domain, "address": request.address,
-                                                                         "key": request.clientKey?.z85 ?? "none"])
-                }
-                return allowed
-            }
-        }
+        // The authenticator must be in place before the sockets bind.
+        let admission = ConnectionAdmission(security: configuration.security, maxConnections: configuration.maxConnections,
+                                            logger: configuration.logger)
+        try ZAPHandler.install(on: control) { admission.decide($0) }
         rpc = try RPCServer(bind: configuration.clientEndpoint, control: control,
                             maxMessageBytes: configuration.maxMessageBytes,
                             streamingMethods: [CoordinatorMethod.watchJob.rawValue],
                             maxBacklogBytes: configuration.maxClientBacklogBytes) { socket in
-            try security?.apply(to: socket, domain: CurveServerSecurity.clientDomain)
+            try admission.prepare(socket, domain: CurveServerSecurity.clientDomain, control: control)
         }
         let workers = try control.context.makeSocket(.router)
-        try security?.apply(to: workers, domain: CurveServerSecurity.workerDomain)
+        try admission.prepare(workers, domain: CurveServerSecurity.workerDomain, control: control)
         try workers.set(.routerMandatory(true))
         try workers.set(.maxMessageSize(configuration.maxMessageBytes))
         try workers.set(.sendHighWaterMark(100_000))
