@@ -2,12 +2,12 @@
 # make bench: every performance figure of issues 2, 3 and 5 side by side in one run, written to
 # BENCHMARKS.md with PNG charts under bench/. Exits non-zero, naming the goal, when one is missed.
 #   BENCH_QUICK=1   a smoke run (< 5 minutes): fewer pages and repetitions
-#   BENCH_ONLY="peers engine null scale first memory wire"   run a subset (the report covers what ran)
+#   BENCH_ONLY="peers engine null scale first memory faults wire"   run a subset (the report covers what ran)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 QUICK=${BENCH_QUICK:-0}
-ONLY=${BENCH_ONLY:-peers engine null scale first memory wire}
+ONLY=${BENCH_ONLY:-peers engine null scale first memory faults wire}
 BIN=.build/release
 RESULTS=bench/results.jsonl
 BENCH_TMP=$(mktemp -d /tmp/ocr-bench.XXXXXX)
@@ -161,6 +161,19 @@ if wants memory; then
 	start_workers 2 2 null
 	"$BIN/ocr-bench" memory --client "$CLIENT_EP" --pid "$COORD_PID" --sizes "$MEM_SIZES" --slots 4 | record
 	stop_cluster
+fi
+
+if wants faults; then
+	say "issue 11: faults across machines (deploy/netns-faults.sh: 50 ms and 1% loss each way, a cut link)"
+	if [ "$(id -u)" = 0 ] && ip netns add ocr-bench-probe 2>/dev/null && ip netns del ocr-bench-probe; then
+		set +e
+		OCR_BIN="$BIN" deploy/netns-faults.sh $([ "$QUICK" = 1 ] && echo 240) >"$BENCH_TMP/faults.txt" 2>"$BENCH_TMP/faults.err"
+		faults_rc=$?
+		set -e
+		python3 scripts/bench/faults.py "$faults_rc" "$BENCH_TMP/faults.txt" "$BENCH_TMP/faults.err" | record
+	else
+		say "faults: needs root and network namespaces; skipped"
+	fi
 fi
 
 if wants wire; then

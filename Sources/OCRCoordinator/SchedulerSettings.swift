@@ -14,8 +14,10 @@ package struct SchedulerSettings: Sendable, Equatable {
     /// from the mean gap between its results; slow (real OCR) pages keep `prefetch`.
     /// nil: fixed `slots + prefetch`.
     package var adaptivePrefetchLimit: Int? = 32
-    /// The queued work an adaptive window aims at (about a few network round trips).
-    package var pipelineTarget: Duration = .milliseconds(2)
+    /// The queued work an adaptive window aims at: a few network round trips and a TCP
+    /// retransmission (300 ms keeps 100 ms-page workers busy across a 100 ms round trip with 1%
+    /// loss: deploy/netns-faults.sh). Real OCR pages, slower than this, keep `prefetch`.
+    package var pipelineTarget: Duration = .milliseconds(300)
     /// Attempts per page when a submission says 0 (default 3).
     package var defaultMaxAttempts: UInt32 = 3
     /// Upper bound on a submission's `max_attempts`.

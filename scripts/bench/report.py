@@ -362,6 +362,42 @@ class Report:
             self.out("![memory](bench/memory.png)")
             self.out()
 
+    # Issue 11
+    def faults(self):
+        f = self.one("faults")
+        if not f:
+            return
+        self.out("## 6. Faults across machines (issue 11)")
+        self.out()
+        runs = {r["run"]: r for r in f["runs"]}
+        impairment = next(iter(runs.values()), {}).get("impairment", "?")
+        self.out("`deploy/netns-faults.sh`: a coordinator host and two worker hosts (network namespaces), 2 workers x 2 "
+                 "slots with `--engine sleep:100`, CURVE on both links, each run on a fresh cluster. Each worker "
+                 "host reaches the coordinator over its own point-to-point link; delay and loss are applied in both "
+                 "directions by " + ("`tc qdisc ... netem`" if impairment == "netem" else
+                 "`deploy/linkem.py`, a user-space link carrier (this kernel has no `sch_netem`, so `tc netem` cannot "
+                 "run here; the script uses it where it can)") + ".")
+        self.out()
+        self.out("| run | delay each way | loss each way | pages | seconds | pages/s | exit | every page once, in order | cut worker rejoined |")
+        self.out("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for name in ["clean", "impaired", "cut"]:
+            r = runs.get(name)
+            if r:
+                self.out(f"| {name} | {r['delay_ms']} ms | {float(r['loss']) * 100:g}% | {r['pages']} | {r['seconds']} | "
+                         f"{r['pages_per_s']} | {r['status']} | {r['in_order']} | {r['rejoined']} |")
+        self.out()
+        ratio = f.get("throughput_ratio")
+        if ratio is not None:
+            status = self.goal(ratio >= 0.95, f"impaired links keep >= 95% of the clean throughput: {ratio * 100:.1f}%")
+            self.out(f"Throughput with 50 ms delay and 1% loss each way: **{ratio * 100:.1f}%** of the clean run. "
+                     f"Goal >= 95%: {status}")
+            self.out()
+        self.goal(f["rc"] == 0, "faults: every page once, in order, and the cut worker rejoined"
+                  + ("" if f["rc"] == 0 else ": " + (f["stderr"].strip().splitlines() or ["exit " + str(f["rc"])])[-1]))
+        self.out("The cut run sets worker 1's link down a third of the way into the job for 6 s (longer than the "
+                 "coordinator's 3 s liveness, so its pages are requeued to worker 2) and raises it again.")
+        self.out()
+
     def machine(self):
         m = self.one("machine")
         run = self.one("run")
@@ -393,6 +429,7 @@ class Report:
         self.scale()
         self.first()
         self.memory()
+        self.faults()
         self.engine()
         wire = self.wire()
         summary = ["### Goals", ""]
