@@ -63,7 +63,9 @@ package final class RPCServer {
         self.streaming = streamingMethods
         self.maxBacklogBytes = maxBacklogBytes
         var me: RPCServer?
-        self.socketID = control.register(socket) { _, _, frames in me?.receive(frames) }
+        self.socketID = control.register(socket, keepingFramesOver: Self.largeRequestBytes) { _, _, frames, kept in
+            me?.receive(frames, kept: kept)
+        }
         me = self
     }
 
@@ -82,10 +84,18 @@ package final class RPCServer {
 
     // MARK: Incoming
 
-    private func receive(_ frames: [[UInt8]]) {
+    /// Request payloads larger than this stay in libzmq's frame until a handler reads them
+    /// (`RequestPayload.kept`), so a large upload is copied off the loop thread.
+    package static let largeRequestBytes = 1 << 20
+
+    private func receive(_ frames: [[UInt8]], kept: [Int: ZMQFrame]) {
         let routed: Routed<RpcEnvelope>
         do {
             routed = try Routed<RpcEnvelope>(frames: frames)
+            // [identity][header][payload]: only the payload may be large.
+            if let index = kept.keys.first(where: { $0 != 2 }) {
+                throw OCRError(.invalidArgument, "frame \(index) is \(kept[index]!.count) bytes; only the payload may exceed \(Self.largeRequestBytes)")
+            }
         } catch {
             // Without a usable identity we cannot answer; with one we say what was wrong.
             if let peer = frames.first, !peer.isEmpty {
@@ -104,7 +114,7 @@ package final class RPCServer {
         let key = CallKey(peer: peer, callID: header.callId)
         switch header.kind {
         case .request:
-            start(key, header, payload: routed.envelope.payload)
+            start(key, header, payload: kept[2].map(RequestPayload.kept) ?? .inline(routed.envelope.payload))
         case .cancel:
             if let entry = active[key] {
                 entry.call.fail(OCRError(.cancelled, "cancelled by the client"))
@@ -115,7 +125,7 @@ package final class RPCServer {
         }
     }
 
-    private func start(_ key: CallKey, _ header: RpcHeader, payload: [UInt8]) {
+    private func start(_ key: CallKey, _ header: RpcHeader, payload: RequestPayload) {
         let isStreaming = streaming.contains(header.method)
         guard let handler = handlers[header.method] else {
             reply(to: key.peer, header: Self.errorHeader(callID: key.callID, OCRError(.unimplemented, "unknown method \(header.method)")))

@@ -1,6 +1,43 @@
 import OCRWire
 import OCRZeroMQ
 
+/// A request's bytes as they came off the socket: copied when small, still in libzmq's frame
+/// when larger than `RPCServer.largeRequestBytes`, so that the copy of a large upload is made by
+/// whoever reads it (the coordinator's split pool for SubmitJob), not on the loop thread.
+package enum RequestPayload: Sendable {
+    case inline([UInt8])
+    case kept(ZMQFrame)
+
+    /// Size in bytes.
+    package var count: Int {
+        switch self {
+        case .inline(let bytes): bytes.count
+        case .kept(let frame): frame.count
+        }
+    }
+
+    /// The bytes (a copy, for a kept frame: read it off the loop thread when large).
+    package func bytes() -> [UInt8] {
+        switch self {
+        case .inline(let bytes): bytes
+        case .kept(let frame): frame.bytes()
+        }
+    }
+
+    /// Decodes the payload as `M`, a kept frame in place (no copy of the whole request first).
+    package func decode<M: ProtoMessage>(as type: M.Type) throws(WireDecodingError) -> M {
+        switch self {
+        case .inline(let bytes):
+            return try M(serializedBytes: bytes)
+        case .kept(let frame):
+            let outcome = frame.withUnsafeBytes { buffer -> Result<M, WireDecodingError> in
+                do throws(WireDecodingError) { return .success(try M(serializedBuffer: buffer)) } catch { return .failure(error) }
+            }
+            return try outcome.get()
+        }
+    }
+}
+
 /// One call in flight on an `RPCServer`: its request and the means to answer it.
 ///
 /// Any thread may answer: the methods hop to the server's loop thread when called elsewhere
@@ -15,7 +52,7 @@ package final class RPCServerCall: @unchecked Sendable {
     /// "" on a socket without CURVE (every local client is the same anonymous principal).
     package let principal: String
     /// The request message's bytes; decode with `request(as:)`.
-    package let payload: [UInt8]
+    package let payload: RequestPayload
     /// Absolute deadline from the header's `timeout_ms`, if any.
     package let deadline: ContinuousClock.Instant?
     package let isStreaming: Bool
@@ -28,7 +65,7 @@ package final class RPCServerCall: @unchecked Sendable {
     private var endHandlers: [() -> Void] = []
 
     init(server: RPCServer, loop: SocketLoop, key: RPCServer.CallKey, method: String, metadata: [String: String],
-         principal: String, payload: [UInt8], deadline: ContinuousClock.Instant?, isStreaming: Bool) {
+         principal: String, payload: RequestPayload, deadline: ContinuousClock.Instant?, isStreaming: Bool) {
         self.principal = principal
         self.server = server
         self.loop = loop
@@ -41,10 +78,17 @@ package final class RPCServerCall: @unchecked Sendable {
     }
 
     /// Decodes the request; a payload that does not parse ends the call with INVALID_ARGUMENT
-    /// and returns nil.
+    /// and returns nil. It decodes on the calling thread (handlers run on the loop), so a large
+    /// payload (`.kept`) is refused here with INVALID_ARGUMENT: a method that takes large requests
+    /// reads `payload.bytes()` on another thread.
     package func request<M: ProtoMessage>(as type: M.Type) -> M? {
+        if case .kept(let frame) = payload {
+            fail(OCRError(.invalidArgument, "\(method): a request of \(frame.count) bytes is too large for this method "
+                          + "(at most \(RPCServer.largeRequestBytes))"))
+            return nil
+        }
         do {
-            return try M(serializedBytes: payload)
+            return try M(serializedBytes: payload.bytes())
         } catch {
             fail(OCRError(.invalidArgument, "\(method): request does not parse as \(M.self): \(error)"))
             return nil

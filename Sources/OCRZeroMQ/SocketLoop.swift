@@ -326,8 +326,8 @@ package final class SocketLoop: Sendable {
                 for _ in 0..<receiveBatch {
                     guard !control.stopRequested, let entry = control.entries[id], entry.socket.isOpen else { break }
                     do {
-                        guard let frames = try entry.socket.receive(dontWait: true) else { break }
-                        entry.handler(control, id, frames)
+                        guard let (frames, kept) = try entry.socket.receive(dontWait: true, keepingFramesOver: entry.keepingFramesOver) else { break }
+                        entry.handler(control, id, frames, kept)
                     } catch where error.code == .contextTerminated {
                         return
                     } catch {
@@ -365,10 +365,15 @@ package final class SocketLoop: Sendable {
     package final class Control {
         /// A message handler: runs on the loop thread for every message read from the socket.
         package typealias Handler = (_ control: Control, _ socket: SocketID, _ frames: [[UInt8]]) -> Void
+        /// A handler that also gets the frames kept uncopied (by index; their place in `frames`
+        /// holds `[]`), for sockets registered with `keepingFramesOver`.
+        package typealias KeptFramesHandler = (_ control: Control, _ socket: SocketID, _ frames: [[UInt8]],
+                                               _ kept: [Int: ZMQFrame]) -> Void
 
         struct Entry {
             var socket: ZMQSocket
-            var handler: Handler
+            var handler: KeptFramesHandler
+            var keepingFramesOver: Int
             var closeLinger: Int
         }
 
@@ -397,9 +402,20 @@ package final class SocketLoop: Sendable {
         @discardableResult
         package func register(_ socket: ZMQSocket, closeLingerMilliseconds: Int = 100,
                              handler: @escaping Handler) -> SocketID {
+            register(socket, closeLingerMilliseconds: closeLingerMilliseconds, keepingFramesOver: .max) { control, id, frames, _ in
+                handler(control, id, frames)
+            }
+        }
+
+        /// As `register(_:closeLingerMilliseconds:handler:)`, but frames larger than `threshold`
+        /// bytes reach the handler uncopied, as `ZMQFrame`s (see `ZMQSocket.receive(dontWait:
+        /// keepingFramesOver:)`): copying a large upload would hold the loop.
+        @discardableResult
+        package func register(_ socket: ZMQSocket, closeLingerMilliseconds: Int = 100, keepingFramesOver threshold: Int,
+                             handler: @escaping KeptFramesHandler) -> SocketID {
             nextSocketID += 1
             let id = SocketID(raw: nextSocketID)
-            entries[id] = Entry(socket: socket, handler: handler, closeLinger: closeLingerMilliseconds)
+            entries[id] = Entry(socket: socket, handler: handler, keepingFramesOver: threshold, closeLinger: closeLingerMilliseconds)
             order.append(id)
             socketsChanged = true
             return id

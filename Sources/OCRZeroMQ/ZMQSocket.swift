@@ -158,9 +158,19 @@ package final class ZMQSocket {
     /// - Throws: `.closed`, `.contextTerminated`, `.notSupported` (socket type cannot receive),
     ///   `.invalidState`.
     package func receive(dontWait: Bool = false) throws(TransportError) -> [[UInt8]]? {
+        try receive(dontWait: dontWait, keepingFramesOver: .max)?.frames
+    }
+
+    /// Receives one multipart message, keeping frames larger than `threshold` bytes uncopied.
+    ///
+    /// - Returns: the frames (a kept frame's place holds `[]`) and the kept frames by index, or
+    ///   `nil` as `receive(dontWait:)`.
+    package func receive(dontWait: Bool = false, keepingFramesOver threshold: Int)
+        throws(TransportError) -> (frames: [[UInt8]], kept: [Int: ZMQFrame])? {
         let socket = try openHandle("zmq_msg_recv")
         guard let message else { throw TransportError.closed("zmq_msg_recv") }
         var frames: [[UInt8]] = []
+        var kept: [Int: ZMQFrame] = [:]
         // Frames of one message arrive together (ZeroMQ delivers messages atomically), so the
         // second and later frames never wait; DONTWAIT keeps a broken peer from blocking us.
         var flags: Int32 = dontWait ? ZMQ_DONTWAIT : 0
@@ -178,7 +188,10 @@ package final class ZMQSocket {
                 if frames.isEmpty { return nil }
                 throw TransportError(code: .incompleteMessage, message: "zmq_msg_recv: message ended after \(frames.count) frames")
             }
-            if frames.count == 1 || (frames.isEmpty && zmq_msg_more(message) == 0) {
+            // zmq_msg_more: 1 if another frame of this message follows, else 0. Read before a
+            // kept frame's content is moved out of `message`.
+            let more = zmq_msg_more(message) == 1
+            if frames.count == 1 || (frames.isEmpty && !more) {
                 // zmq_msg_gets: the property's value, valid until zmq_msg_close, or NULL
                 // (EINVAL) when the connection has none (no ZAP handler authorised it). Read
                 // from a frame that came off the wire: a ROUTER's own routing-id frame has none.
@@ -186,12 +199,14 @@ package final class ZMQSocket {
             }
             if size == 0 {
                 frames.append([])
+            } else if Int(size) > threshold {
+                kept[frames.count] = ZMQFrame(movingFrom: message)
+                frames.append([])
             } else {
                 // zmq_msg_data: the frame's bytes, valid until zmq_msg_close.
                 frames.append(Array(UnsafeRawBufferPointer(start: zmq_msg_data(message), count: Int(size))))
             }
-            // zmq_msg_more: 1 if another frame of this message follows, else 0.
-            guard zmq_msg_more(message) == 1 else { return frames }
+            guard more else { return (frames, kept) }
             flags = ZMQ_DONTWAIT
         }
     }

@@ -40,6 +40,20 @@ import OCRWire
                 server.handle(CoordinatorMethod.getJob.rawValue) { call in
                     call.onCancel { cancelled.withLock { $0.append(call.method) } }
                 }
+                // Decodes off the loop, as the coordinator does; says whether the payload was kept.
+                server.handle(CoordinatorMethod.submitJob.rawValue) { call in
+                    Thread.detachNewThread {
+                        let payload = call.payload
+                        guard let request = try? payload.decode(as: SubmitJobRequest.self) else {
+                            call.fail(OCRError(.invalidArgument, "does not parse"))
+                            return
+                        }
+                        let kept = if case .kept = payload { true } else { false }
+                        call.respond(SubmitJobResponse.with {
+                            $0.jobId = "kept=\(kept) bytes=\(request.files.map(\.content.count)) sum=\(request.files.first.map { $0.content.reduce(0) { $0 &+ Int($1) } } ?? 0)"
+                        })
+                    }
+                }
                 server.handle(CoordinatorMethod.listJobs.rawValue) { call in
                     Thread.detachNewThread {
                         call.respond(ListJobsResponse.with { $0.jobs = [Job.with { $0.jobId = "from-a-thread" }] })
@@ -86,6 +100,41 @@ import OCRWire
         } catch let error as OCRError {
             #expect(error.code == .invalidArgument)
             #expect(error.message.contains("HealthCheckRequest"))
+        }
+    }
+
+    @Test func aLargeRequestReachesItsHandlerUncopiedAndDecodesInPlace() async throws {
+        let h = try Harness()
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        let content = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let sum = content.reduce(0) { $0 &+ Int($1) }
+        let large = SubmitJobRequest.with { $0.files = [InputFile.with { $0.name = "big.tif"; $0.content = content }] }
+        let answer = try SubmitJobResponse(serializedBytes: try await client.unary(CoordinatorMethod.submitJob.rawValue,
+                                                                                   request: large.serializedBytes()))
+        #expect(answer.jobId == "kept=true bytes=[\(content.count)] sum=\(sum)")
+        let small = SubmitJobRequest.with { $0.files = [InputFile.with { $0.name = "a.tif"; $0.content = [1, 2, 3] }] }
+        let smallAnswer = try SubmitJobResponse(serializedBytes: try await client.unary(CoordinatorMethod.submitJob.rawValue,
+                                                                                        request: small.serializedBytes()))
+        #expect(smallAnswer.jobId == "kept=false bytes=[3] sum=6")
+    }
+
+    @Test func aLargeRequestToAMethodThatDecodesOnTheLoopIsRefused() async throws {
+        let h = try Harness()
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        // A valid HealthCheckRequest padded with an unknown 2 MB field: the loop must not copy it.
+        var padded: [UInt8] = [0xFA, 0x01]  // field 31, length-delimited
+        var length = 2 << 20
+        while length >= 0x80 { padded.append(UInt8(length & 0x7F) | 0x80); length >>= 7 }
+        padded.append(UInt8(length))
+        padded += [UInt8](repeating: 0, count: 2 << 20)
+        do {
+            _ = try await client.unary(CoordinatorMethod.health.rawValue, request: padded)
+            Issue.record("expected INVALID_ARGUMENT")
+        } catch let error as OCRError {
+            #expect(error.code == .invalidArgument)
+            #expect(error.message.contains("too large for this method"), "\(error.message)")
         }
     }
 

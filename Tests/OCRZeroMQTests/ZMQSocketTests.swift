@@ -49,6 +49,35 @@ struct ZMQSocketTests {
         #expect(try pull.receiveOrFail() == [[]])
     }
 
+    @Test("frames over the threshold are kept uncopied, with their bytes and the message's framing intact")
+    func keptFrames() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let pull = try context.makeSocket(.pull)
+        defer { pull.close() }
+        let endpoint = try pull.bind("tcp://127.0.0.1:*")
+        let push = try context.makeSocket(.push)
+        defer { push.close() }
+        try push.connect(endpoint)
+
+        let big = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        try push.send([[1, 2], big, [], big.reversed()])
+        try push.send([[9]])
+        var received: (frames: [[UInt8]], kept: [Int: ZMQFrame])?
+        for _ in 0..<2000 where received == nil {
+            received = try pull.receive(dontWait: true, keepingFramesOver: 1 << 20)
+            if received == nil { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        let message = try #require(received)
+        #expect(message.frames == [[1, 2], [], [], []], "kept frames leave an empty place")
+        #expect(Set(message.kept.keys) == [1, 3])
+        #expect(message.kept[1]?.count == big.count)
+        #expect(message.kept[1]?.bytes() == big)
+        #expect(message.kept[3]?.withUnsafeBytes { Array($0) } == big.reversed())
+        // The frame after a kept last frame is the next message, not more of this one.
+        #expect(try pull.receiveOrFail() == [[9]])
+    }
+
     @Test("DONTWAIT: nothing to receive is nil, a DEALER without peers cannot send: false, not errors")
     func dontWaitIsAValue() throws {
         let context = try ZMQContext()

@@ -532,11 +532,11 @@ final class CoordinatorCore: @unchecked Sendable {
 
     /// A submission decoded and validated, the pages of its files selected by its page ranges,
     /// and its digest. Runs on the split pool.
-    private static func decodeAndSplit(_ payload: [UInt8], with splitter: @Sendable (InputFile) throws -> [PageDescriptor])
+    private static func decodeAndSplit(_ payload: RequestPayload, with splitter: @Sendable (InputFile) throws -> [PageDescriptor])
         -> Result<(request: SubmitJobRequest, pages: [PageDescriptor], digest: UInt64), OCRError> {
         let request: SubmitJobRequest
         do {
-            request = try SubmitJobRequest(serializedBytes: payload)
+            request = try payload.decode(as: SubmitJobRequest.self)
             try SubmitValidation.validate(request)
         } catch let error as OCRError {
             return .failure(error)
@@ -602,8 +602,8 @@ final class CoordinatorCore: @unchecked Sendable {
 struct PendingSplit: Sendable {
     var token: UInt64
     var owner: String
-    /// The SubmitJobRequest as received, decoded on the split pool.
-    var payload: [UInt8]
+    /// The SubmitJobRequest as received, copied (if large) and decoded on the split pool.
+    var payload: RequestPayload
     var bytes: Int
 }
 

@@ -11,18 +11,23 @@ public protocol ProtoMessage: Sendable, Equatable {
 extension ProtoMessage {
     /// Decodes `bytes` (untrusted input is fine: malformed bytes throw, never trap).
     public init(serializedBytes bytes: [UInt8]) throws(WireDecodingError) {
-        var message = Self()
         // withUnsafeBytes only rethrows untyped errors, so the typed error travels as a Result.
-        let outcome = bytes.withUnsafeBytes { buffer -> Result<Void, WireDecodingError> in
-            var reader = ProtoReader(buffer)
+        let outcome = bytes.withUnsafeBytes { buffer -> Result<Self, WireDecodingError> in
             do throws(WireDecodingError) {
-                try message.decodeFields(from: &reader)
-                return .success(())
+                return .success(try Self(serializedBuffer: buffer))
             } catch {
                 return .failure(error)
             }
         }
-        try outcome.get()
+        self = try outcome.get()
+    }
+
+    /// Decodes the bytes of `buffer` in place, without copying them first (a large upload still
+    /// in the frame it was received in).
+    public init(serializedBuffer buffer: UnsafeRawBufferPointer) throws(WireDecodingError) {
+        var message = Self()
+        var reader = ProtoReader(buffer)
+        try message.decodeFields(from: &reader)
         self = message
     }
 
