@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "OCRLog"),
         .target(name: "OCRBasics"),
-        .target(name: "OCRCommandLine"),
+        .target(name: "OCRCommandLine", dependencies: ["OCRLog"]),
         .target(name: "OCRWire"),
         .target(name: "OCRZeroMQ", dependencies: ["OCRBasics", "CZeroMQ"]),
         .target(name: "OCRRPC", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRWire"]),

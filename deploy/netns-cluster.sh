@@ -18,17 +18,9 @@ bin=${OCR_BIN:-.build/release}
 
 names=(ocr-coord); for i in $(seq 1 "$workers"); do names+=("ocr-w$i"); done
 pids=()
+source deploy/netns-lib.sh
 cleanup() {
-  for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done
-  # Give them 10 s to drain and say goodbye, then stop whatever is left for good.
-  for _ in $(seq 1 100); do
-    alive=0
-    for p in "${pids[@]:-}"; do [ -n "$p" ] && kill -0 "$p" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
-  for p in "${pids[@]:-}"; do kill -9 "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  stop_processes 10 "${pids[@]:-}"
   for n in "${names[@]}"; do ip netns del "$n" 2>/dev/null || true; done
   ip link del ocrbr0 2>/dev/null || true
   if [ -n "${keys:-}" ]; then rm -rf "$keys"; fi

@@ -34,16 +34,9 @@ names=(ocr-fc ocr-f1 ocr-f2)
 work=$(mktemp -d)
 pids=()
 
+source deploy/netns-lib.sh
 teardown() {
-  for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
-  for _ in $(seq 1 50); do
-    alive=0
-    for p in "${pids[@]:-}"; do [ -n "$p" ] && kill -0 "$p" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
-  for p in "${pids[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  stop_processes 5 "${pids[@]:-}"
   pids=()
   for n in "${names[@]}"; do ip netns del "$n" 2>/dev/null || true; done
 }

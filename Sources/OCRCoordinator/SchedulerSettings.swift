@@ -8,10 +8,11 @@ package struct SchedulerSettings: Sendable, Equatable {
     package var liveness: Int = 3
     /// Tasks a worker may hold beyond its slots, to hide network latency (default 1).
     package var prefetch: Int = 1
-    /// Adaptive prefetch: a worker whose pages come back faster than the round trip (tiny pages,
-    /// a null engine) may hold more, up to this many beyond its slots, so it is never idle
-    /// waiting for the next task. Its window is sized to keep `pipelineTarget` of work queued,
-    /// from the mean gap between its results; slow (real OCR) pages keep `prefetch`.
+    /// Adaptive prefetch: a worker whose results come back more often than `pipelineTarget`
+    /// (small pages, many slots, a null engine) may hold more, up to this many beyond its slots,
+    /// so it is never idle waiting for the next task across the link. Its window is sized to
+    /// keep `pipelineTarget` of work queued, from the mean gap between its results; workers
+    /// whose results are further apart keep `prefetch`.
     /// nil: fixed `slots + prefetch`.
     package var adaptivePrefetchLimit: Int? = 32
     /// The queued work an adaptive window aims at: a few network round trips and a TCP

@@ -68,15 +68,14 @@ package struct Logger: Sendable {
     package func warning(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.warning, m(), f) }
     package func error(_ m: @autoclosure () -> String, _ f: KeyValuePairs<String, Any> = [:]) { log(.error, m(), f) }
 
-    /// Values with spaces, quotes, `=` or nothing at all are quoted so lines stay machine-parsable.
+    /// Values with spaces, quotes, `=`, control characters or nothing at all are quoted (and
+    /// control characters escaped) so lines stay machine-parsable.
     static func quote(_ s: String) -> String {
-        let needsQuotes = s.isEmpty || s.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\n" || $0 == "\t" }
+        let needsQuotes = s.isEmpty || s.unicodeScalars.contains { $0 == " " || $0 == "\"" || $0 == "=" || PrintableText.isControl($0) }
         guard needsQuotes else { return s }
         let escaped = s.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "\t", with: "\\t")
-        return "\"\(escaped)\""
+        return "\"\(PrintableText.escaped(escaped))\""
     }
 
     static func timestamp() -> String {

@@ -7,7 +7,9 @@ extension ImageFormat {
         func starts(_ sig: [UInt8]) -> Bool { bytes.count >= sig.count && Array(bytes.prefix(sig.count)) == sig }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        // Classic TIFF (42) and BigTIFF (43), either byte order.
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
+            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
         if starts(Array("%PDF-".utf8)) { return .pdf }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("BM".utf8)) { return .bmp }

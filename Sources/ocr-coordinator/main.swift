@@ -25,7 +25,7 @@ let spec = CommandSpec(
         .option("--heartbeat-ms", value: "MS", default: "1000", help: "Heartbeat interval towards workers."),
         .option("--liveness", value: "N", default: "3", help: "Missed heartbeats before a worker is declared dead and its pages requeued."),
         .option("--prefetch", value: "N", default: "1", help: "Tasks a worker may hold beyond its slots."),
-        .option("--prefetch-limit", value: "N", default: "32", help: "Adaptive prefetch: workers whose pages take less than a round trip may hold up to N beyond their slots (N <= --prefetch: off)."),
+        .option("--prefetch-limit", value: "N", default: "32", help: "Adaptive prefetch: a worker whose results come more often than every 300 ms may hold about 300 ms of its work, up to N beyond its slots (N <= --prefetch: off)."),
         .option("--max-attempts", value: "N", default: "3", help: "Attempts per page before it is FAILED (when a job does not say)."),
         .option("--max-queued-pages", value: "N", default: "100000", help: "Pages waiting across all jobs; beyond, SubmitJob gets RESOURCE_EXHAUSTED."),
         .option("--max-message-mb", value: "MB", default: "512", help: "Largest message accepted on either endpoint."),
@@ -65,7 +65,7 @@ do {
             print("public key \(pair.publicKey.z85) written to \(arguments.positionals[1]).pub; secret key in \(arguments.positionals[1])")
             exit(ExitCode.success.rawValue)
         } catch {
-            FileHandle.standardError.write(Data("ocr-coordinator: keygen: \(error)\n".utf8))
+            Diagnostics.write("ocr-coordinator: keygen: \(error)")
             exit(ExitCode.software.rawValue)
         }
     }
@@ -123,7 +123,7 @@ do {
     configuration.maxStreamsPerPrincipal = try arguments.int("--max-streams-per-client", range: 1...100_000)!
     configuration.maxConnections = try arguments.int("--max-connections", range: 1...1_000_000)!
 } catch let error as UsageError {
-    FileHandle.standardError.write(Data((error.description + "\n").utf8))
+    Diagnostics.write(error.description)
     exit(ExitCode.usage.rawValue)
 }
 
@@ -143,7 +143,7 @@ do {
     server = try CoordinatorServer(configuration)
 } catch {
     configuration.logger.error("cannot start", ["error": error])
-    FileHandle.standardError.write(Data("ocr-coordinator: cannot start: \(error)\n".utf8))
+    Diagnostics.write("ocr-coordinator: cannot start: \(error)")
     exit(ExitCode.software.rawValue)
 }
 

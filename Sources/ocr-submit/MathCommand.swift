@@ -36,12 +36,12 @@ extension SubmitCommand {
         let report = MathReport(answers)
         FileHandle.standardOutput.write(Data(report.output.utf8))
         for problem in report.problems {
-            FileHandle.standardError.write(Data("ocr-submit: \(problem)\n".utf8))
+            Diagnostics.write("ocr-submit: \(problem)")
         }
         switch counts.finalState {
         case .succeeded?, .partial?: break
         default:
-            FileHandle.standardError.write(Data("ocr-submit: the job ended \(counts.finalState.map { "\($0)" } ?? "without a final state")\n".utf8))
+            Diagnostics.write("ocr-submit: the job ended \(counts.finalState.map { "\($0)" } ?? "without a final state")")
             return .jobFailed
         }
         if report.failedPages > 0 { return .somePagesFailed }

@@ -59,7 +59,7 @@ struct OCRSubmit {
             }
             command = try SubmitCommand(arguments)
         } catch {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            Diagnostics.write(error.description)
             exit(ExitCode.usage.rawValue)
         }
         let code = await command.run()

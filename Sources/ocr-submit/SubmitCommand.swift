@@ -176,7 +176,7 @@ struct SubmitCommand: Sendable {
     }
 
     private func report(_ message: String) {
-        FileHandle.standardError.write(Data("ocr-submit: \(message)\n".utf8))
+        Diagnostics.write("ocr-submit: \(message)")
     }
 }
 

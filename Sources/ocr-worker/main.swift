@@ -60,7 +60,7 @@ let spec = CommandSpec(
     """)
 
 func fail(_ error: UsageError) -> Never {
-    FileHandle.standardError.write(Data((error.description + "\n").utf8))
+    Diagnostics.write(error.description)
     exit(ExitCode.usage.rawValue)
 }
 

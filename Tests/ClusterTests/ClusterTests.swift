@@ -136,6 +136,23 @@ import OCRWire
         await cluster.stop()
     }
 
+    @Test func aFileNameWithControlCharactersIsEscapedOnStderr() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-names-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let name = dir.appendingPathComponent("bad\nocr-submit: forged\u{1B}[2J.tif").path
+        try Data("II*\u{0}garbage".utf8).write(to: URL(fileURLWithPath: name))
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 1, engine: "null")
+        let result = try await cluster.submit(["--quiet", name])
+        #expect(result.status == 3, "stderr: \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(lines.count == 1, "one error line, no forged second one: \(lines)")
+        #expect(lines.first?.contains("bad\\nocr-submit: forged\\u{1B}[2J.tif") == true, "\(lines)")
+        #expect(!result.stderr.contains("\u{1B}"), "no raw escape reaches the terminal")
+        await cluster.stop()
+    }
+
     /// A bilevel multipage TIFF of `count` pages, made once per count.
     func makeManyPageTiff(count: Int) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-cluster-\(count)-pages.tif").path

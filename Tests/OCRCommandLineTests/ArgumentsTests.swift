@@ -62,4 +62,14 @@ import OCRLog
         #expect(line.contains(" level=info component=worker msg=\"page done\" page=3 file=\"my scan.tif\""))
         #expect(line.hasPrefix("ts=20"))
     }
+
+    @Test func controlCharactersInNamesCannotForgeLinesOrDriveTheTerminal() {
+        #expect(PrintableText.escaped("scan é.tif") == "scan é.tif")
+        #expect(PrintableText.escaped("a\nb\r\tc\u{1B}[2J\u{7F}\u{85}") == "a\\nb\\r\\tc\\u{1B}[2J\\u{7F}\\u{85}")
+        let sink = InMemoryLogSink()
+        let log = Logger(component: "submit", level: .info, sink: sink)
+        log.warning("bad file", ["file": "x\nts=forged level=error\u{1B}]0;owned\u{7}"])
+        #expect(sink.lines.count == 1)
+        #expect(sink.lines[0].hasSuffix(" file=\"x\\nts=forged level=error\\u{1B}]0;owned\\u{7}\""), "\(sink.lines[0])")
+    }
 }

@@ -71,19 +71,23 @@ extension EngineTests {
             // Two-page TIFFs of each compression the fixtures have (G4, LZW 8/24-bit, packbits,
             // none), joined by ImageMagick, which keeps each page's compression; plus JPEG-in-TIFF
             // (shared JPEGTables) and tiles. Leptonica cannot read tiled TIFFs, so ImageMagick's
-            // `compare` checks those pixels.
+            // `compare` checks those pixels. Big-endian and BigTIFF files too: a cut reads its
+            // page's directory by patching the header's first-directory offset, which has both
+            // byte orders and both widths.
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-split-\(getpid())")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
-            let variants: [(String, [String])] = [
-                ("line-g4", []), ("line-lzw-8", []), ("line-lzw-24", []), ("line-packbits-8", []), ("line-none-1", []),
-                ("line-lzw-24", ["-compress", "JPEG"]), ("line-lzw-8", ["-define", "tiff:tile-geometry=64x64"]),
+            let variants: [(String, [String], String)] = [
+                ("line-g4", [], ""), ("line-lzw-8", [], ""), ("line-lzw-24", [], ""), ("line-packbits-8", [], ""), ("line-none-1", [], ""),
+                ("line-lzw-24", ["-compress", "JPEG"], ""), ("line-lzw-8", ["-define", "tiff:tile-geometry=64x64"], ""),
+                ("line-lzw-8", ["-define", "tiff:endian=msb"], ""), ("line-g4", [], "TIFF64:"),
+                ("line-lzw-24", ["-define", "tiff:endian=msb"], "TIFF64:"),
             ]
-            for (name, extra) in variants {
-                let label = ([name] + extra).joined(separator: " ")
+            for (name, extra, format) in variants {
+                let label = ([format + name] + extra).joined(separator: " ")
                 let source = Fixtures.root.appendingPathComponent("formats/\(name).tif").path
                 let joined = dir.appendingPathComponent("joined.tif").path
-                let status = try #require(try Self.magick("convert", [source, source] + extra + [joined]), "ImageMagick's convert is installed by make deps")
+                let status = try #require(try Self.magick("convert", [source, source] + extra + [format + joined]), "ImageMagick's convert is installed by make deps")
                 guard status == 0, let data = FileManager.default.contents(atPath: joined) else {
                     Issue.record("convert failed for \(label)")
                     continue
