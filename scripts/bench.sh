@@ -135,7 +135,7 @@ if wants null; then
 		"$BIN/ocr-bench" null --client "$CLIENT_EP" --pages "$NULL_PAGES" --runs "$NULL_RUNS" --slots 4 | sed "s/}\$/, \"journal\": \"$sync\"}/" | record
 		"$BIN/ocr-bench" latency --client "$CLIENT_EP" --count "$LAT_COUNT" --slots 4 | sed "s/}\$/, \"journal\": \"$sync\"}/" | record
 		stop_cluster
-		rm -f "$BENCH_TMP/journal-$sync.db"*
+		rm -rf "$BENCH_TMP/journal-$sync.db"*   # the journal, its WAL and its spool directory
 	done
 fi
 

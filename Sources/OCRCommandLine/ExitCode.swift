@@ -17,6 +17,8 @@ package enum ExitCode: Int32, Sendable {
     case noInput = 66       // EX_NOINPUT
     /// Startup failed: a port in use, a bad configuration, an internal error.
     case software = 70      // EX_SOFTWARE
+    /// The output file cannot be created (checked before any work starts).
+    case cannotCreate = 73  // EX_CANTCREAT
     /// The coordinator refused this client's CURVE key (not on its allow-list).
     case noPermission = 77  // EX_NOPERM
 }

@@ -63,10 +63,11 @@ package struct PageDecoder: Sendable {
             do throws(OCRError) {
                 switch format {
                 case .pdf:
-                    let dpi = options.dpi == 0 ? 300 : Int(options.dpi)
-                    let png = try pdf.rasterize(page.content, page: page.filePage, dpi: dpi, maxPixels: limit)
-                    pix = try Pix.decode(png)
-                    pix.setResolution(dpi)
+                    // --dpi wins; else the resolution of the page's own images; else 300.
+                    let raster = try pdf.rasterize(page.content, page: page.filePage, dpi: options.dpi == 0 ? nil : Int(options.dpi),
+                                                   maxPixels: limit)
+                    pix = try Pix.decode(raster.pgm)
+                    pix.setResolution(raster.dpi)
                 case .tiff:
                     // A single-page TIFF is that page (the splitter cut it out); a whole multipage
                     // file is decoded at directory `filePage`.

@@ -23,7 +23,7 @@ enum MathFlags {
 extension SubmitCommand {
     /// Recognises `files` for MathSolver, prints the answers and maps the outcome to an exit code.
     func solve(_ files: [URL], _ client: OCRClient, _ solver: MathSolver) async throws -> ExitCode {
-        let inputs = try await InputFile.loading(files)
+        guard let inputs = await loadInputs(files) else { return .noInput }
         let bar = ProgressBar(enabled: showProgress)
         let counts = ProgressCounts()
         let total = PageTotal()

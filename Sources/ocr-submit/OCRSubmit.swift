@@ -20,7 +20,7 @@ let spec = CommandSpec(
         .flag("--local", help: "Start an embedded coordinator and workers in this process."),
         .option("--workers", value: "N", help: "With --local: engine threads (default: the number of cores)."),
         .option("--engine", value: "ENGINE", default: "tesseract", help: "With --local: the workers' engine (tesseract; null or sleep:MS for measurements)."),
-        .option("--output", short: "-o", value: "FILE", help: "Write the document here (default: standard output)."),
+        .option("--output", short: "-o", value: "FILE", help: "Write the document here ('-' or none: standard output); checked before any work, replaced atomically."),
         .option("--format", short: "-f", value: "FORMAT", default: "txt", help: "txt, json, hocr, alto or tsv."),
         .option("--timeout", value: "SECONDS", help: "Whole-job deadline."),
         .option("--priority", value: "N", default: "0", help: "Higher runs first."),
@@ -34,6 +34,7 @@ let spec = CommandSpec(
     ] + RecognitionFlags.options,
     footer: """
     Subcommands: status (cluster view), jobs (recent jobs), cancel JOB, watch JOB (follow a job).
+    FILES may include '-': one file read from standard input (named 'stdin' in the document).
     A progress bar is drawn on stderr when it is a terminal. Errors go to stderr.
     --math prints one 'expression = value' line per page (per line with --all-lines), prefixed
     'FILE page N: ' when the job has several pages: (1+2)*3/5 = 1.8, 1/3 = 1/3 (0.3333...).
@@ -41,8 +42,9 @@ let spec = CommandSpec(
     Exit codes: 0 every page recognised (--math: and every expression solved); 2 some pages
     failed (the others are written); 3 the job failed, was cancelled or refused; 64 usage error;
     65 --math: an expression is invalid, divides by zero or is missing (named on stderr with its
-    file and page; the others are printed); 66 an input file cannot be read;
-    69 coordinator unreachable (or at its connection limit); 70 internal error; 77 the
+    file and page; the others are printed); 66 an input file cannot be read (the file and the
+    system's reason named); 69 coordinator unreachable (or at its connection limit); 70 internal
+    error; 73 the output file cannot be created (before anything is submitted); 77 the
     coordinator refused this client's CURVE key.
     """)
 

@@ -11,6 +11,8 @@ import OCRWorker
 /// What one invocation of ocr-submit does, validated before anything starts.
 struct SubmitCommand: Sendable {
     enum Action: Sendable { case submit([URL]), status, jobs, cancel(String), watch(String) }
+    /// The input path that means standard input, and the name its file gets in the document.
+    static let standardInputPath = "-", standardInputName = "stdin"
 
     let action: Action
     let endpoint: String?      // nil: embedded cluster
@@ -38,7 +40,11 @@ struct SubmitCommand: Sendable {
         case "watch"? where words.count == 2: action = .watch(words[1])
         case "cancel"?, "watch"?: throw UsageError("\(words[0]) takes exactly one JOB id", command: name)
         case nil: throw UsageError("no input files", command: name)
-        default: action = .submit(words.map { URL(fileURLWithPath: $0) })
+        default:
+            if words.filter({ $0 == Self.standardInputPath }).count > 1 {
+                throw UsageError("standard input ('-') can be read once", command: name)
+            }
+            action = .submit(words.map { $0 == Self.standardInputPath ? URL.standardInput : URL(fileURLWithPath: $0) })
         }
         let environment = ProcessInfo.processInfo.environment["OCR_COORDINATOR"].flatMap { $0.isEmpty ? nil : $0 }
         if a.flag("--local"), a.string("--coordinator") != nil {
@@ -54,7 +60,8 @@ struct SubmitCommand: Sendable {
             throw UsageError("unknown --format", command: name)
         }
         self.format = format
-        output = a.string("--output")
+        // "-o -" is standard output, as without -o.
+        output = a.string("--output").flatMap { $0 == "-" ? nil : $0 }
         options = try RecognitionFlags.make(a)
         timeout = try a.double("--timeout", range: 0.001...31_536_000).map { .milliseconds(Int64($0 * 1000)) }
         priority = Int32(try a.int("--priority", range: -1000...1000)!)
@@ -78,6 +85,10 @@ struct SubmitCommand: Sendable {
     }
 
     func run() async -> ExitCode {
+        if case .submit = action, let output, let problem = Self.cannotCreate(output) {
+            report("cannot create \(output): \(problem)")
+            return .cannotCreate
+        }
         var cluster: LocalCluster?
         let target: String
         if let endpoint {
@@ -129,7 +140,7 @@ struct SubmitCommand: Sendable {
     }
 
     private func submit(_ files: [URL], _ client: OCRClient) async throws -> ExitCode {
-        let inputs = try await InputFile.loading(files)
+        guard let inputs = await loadInputs(files) else { return .noInput }
         let job = try await client.submit(inputs: inputs, options: options, jobKey: jobKey, priority: priority, timeout: timeout)
         let bar = ProgressBar(enabled: showProgress)
         let counts = ProgressCounts()
@@ -140,7 +151,8 @@ struct SubmitCommand: Sendable {
         bar.finish()
         let rendered = format.renderData(document)
         if let output {
-            do { try rendered.write(to: URL(fileURLWithPath: output)) } catch {
+            // Atomic: a job that fails to write leaves an earlier file of that name as it was.
+            do { try rendered.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
                 report("cannot write \(output): \(error.localizedDescription)")
                 return .software
             }
@@ -175,6 +187,47 @@ struct SubmitCommand: Sendable {
         return counts.finalState == .succeeded ? .success : (counts.finalState == .partial ? .somePagesFailed : .jobFailed)
     }
 
+    /// The input files (standard input for "-"), or nil after saying on stderr which one cannot
+    /// be read and why (the caller exits 66, EX_NOINPUT).
+    func loadInputs(_ files: [URL]) async -> [InputFile]? {
+        do {
+            // On a thread of its own: reading large scans (or a slow pipe) must not hold one of
+            // Swift's cooperative threads.
+            return try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(with: Result {
+                        try files.flatMap { url -> [InputFile] in
+                            guard url.isStandardInput else { return try InputFile.load([url]) }
+                            let content = FileHandle.standardInput.readDataToEndOfFile()
+                            return [InputFile.with { $0.name = Self.standardInputName; $0.content = [UInt8](content) }]
+                        }
+                    })
+                }
+            }
+        } catch {
+            report("\(error)")
+            return nil
+        }
+    }
+
+    /// Why `path` cannot be written, or nil when it can: its directory must exist and be
+    /// writable, and the file, if it exists, must be a writable regular file. Checked before any
+    /// work starts, so a long job never ends in "cannot write".
+    static func cannotCreate(_ path: String) -> String? {
+        let directory = (path as NSString).deletingLastPathComponent
+        let parent = directory.isEmpty ? "." : directory
+        var info = stat()
+        guard stat(parent, &info) == 0 else { return "\(parent): \(String(cString: strerror(errno)))" }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "\(parent) is not a directory" }
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { return "it is a directory" }
+            if access(path, W_OK) != 0 { return String(cString: strerror(errno)) }
+        }
+        // The write is atomic (a temporary file beside it, renamed): the directory must be writable.
+        if access(parent, W_OK) != 0 { return "\(parent): \(String(cString: strerror(errno)))" }
+        return nil
+    }
+
     private func report(_ message: String) {
         Diagnostics.write("ocr-submit: \(message)")
     }
@@ -200,4 +253,10 @@ final class ProgressCounts: Sendable {
             }
         }
     }
+}
+
+extension URL {
+    /// Stands for standard input among the input files (`-` on the command line).
+    static let standardInput = URL(string: "stdin:")!
+    var isStandardInput: Bool { self == .standardInput }
 }

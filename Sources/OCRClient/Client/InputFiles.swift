@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import OCRWire
 
 extension InputFile {
@@ -7,16 +8,16 @@ extension InputFile {
                                                        "bmp", "gif", "webp", "jp2", "j2k", "pdf"]
 
     /// Reads files from disk as they are (compressed form). A directory contributes its image
-    /// files in name order. Throws `OCRError` NOT_FOUND / INVALID_ARGUMENT naming the path.
+    /// files in name order. Throws `OCRError` naming the path: NOT_FOUND when it does not exist,
+    /// PERMISSION_DENIED when it may not be read, INVALID_ARGUMENT otherwise (a symbolic-link
+    /// loop, an empty directory), each with the system's reason.
     public static func load(_ urls: [URL]) throws -> [InputFile] {
         var files: [InputFile] = []
         for url in urls {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                throw OCRError(.notFound, "no such file or directory", file: url.path)
-            }
-            if isDirectory.boolValue {
-                let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+            var info = stat()
+            guard stat(url.path, &info) == 0 else { throw systemError(errno, url.path) }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                let names = try entries(of: url.path)
                     .filter { imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
                     .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
                 if names.isEmpty {
@@ -43,14 +44,50 @@ extension InputFile {
     }
 
     static func read(_ url: URL) throws -> InputFile {
-        do {
-            let data = try Data(contentsOf: url)
-            return InputFile.with {
-                $0.name = url.path
-                $0.content = [UInt8](data)
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw systemError(errno, url.path) }
+        defer { close(fd) }
+        var content: [UInt8] = []
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_size > 0 { content.reserveCapacity(Int(info.st_size)) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw systemError(errno, url.path)
             }
-        } catch {
-            throw OCRError(.invalidArgument, "cannot read: \(error.localizedDescription)", file: url.path)
+            content.append(contentsOf: chunk[0..<n])
+        }
+        return InputFile.with {
+            $0.name = url.path
+            $0.content = content
+        }
+    }
+
+    /// The names in directory `path` (without "." and "..").
+    static func entries(of path: String) throws -> [String] {
+        guard let directory = opendir(path) else { throw systemError(errno, path) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The error for a failed system call on `path`, with the system's own words
+    /// ("Too many levels of symbolic links"), not a Foundation error number.
+    static func systemError(_ code: Int32, _ path: String) -> OCRError {
+        let reason = String(cString: strerror(code))
+        switch code {
+        case ENOENT, ENOTDIR: return OCRError(.notFound, "no such file or directory", file: path)
+        case EACCES, EPERM: return OCRError(.permissionDenied, "cannot read: \(reason)", file: path)
+        default: return OCRError(.invalidArgument, "cannot read: \(reason)", file: path)
         }
     }
 }

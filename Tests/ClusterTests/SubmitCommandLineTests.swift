@@ -1,0 +1,58 @@
+import Foundation
+import OCRTestSupport
+import Testing
+
+/// `ocr-submit` as a user types it: standard input and output, an output path that cannot be
+/// created (refused before anything is submitted), unreadable inputs named with the system's
+/// reason.
+@Suite(.serialized) struct SubmitCommandLineTests {
+    let sample = Binaries.fixtures.appendingPathComponent("multipage.tif").path
+    var submitPath: String { Binaries.buildDirectory.appendingPathComponent("ocr-submit").path }
+
+    @Test func anOutputThatCannotBeCreatedIsRefusedBeforeSubmitting() async throws {
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 1, engine: "null")
+        for output in ["/nonexistent-dir/out.txt", FileManager.default.temporaryDirectory.path] {
+            let refused = try await cluster.submit(["--quiet", "-o", output, sample])
+            #expect(refused.status == 73, "EX_CANTCREAT; stderr: \(refused.stderr)")
+            #expect(refused.stderr.contains("cannot create \(output)"), "\(refused.stderr)")
+        }
+        let jobs = try await cluster.submit(["jobs"])
+        #expect(jobs.status == 0)
+        #expect(jobs.stdout == "no jobs\n", "nothing was submitted: \(jobs.stdout)")
+        await cluster.stop()
+    }
+
+    @Test func dashReadsStandardInputAndWritesStandardOutput() async throws {
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 1, engine: "tesseract")
+        let piped = try await runAsync(["sh", "-c", "\"$0\" --coordinator \"$1\" --quiet -f json -o - - < \"$2\"",
+                                        submitPath, cluster.clientEndpoint, sample])
+        #expect(piped.status == 0, "stderr: \(piped.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: piped.stdoutData) as? [String: Any])
+        let pages = try #require(document["pages"] as? [[String: Any]])
+        #expect(pages.count == 3)
+        #expect(piped.stdout.contains("quick brown fox"))
+        #expect(piped.stdout.contains("\"stdin\""), "the piped file is named stdin")
+        let twice = try await cluster.submit(["-", "-"])
+        #expect(twice.status == 64, "stdin can be read once: \(twice.stderr)")
+        await cluster.stop()
+    }
+
+    @Test func anUnreadableInputIsNamedWithTheSystemsReasonAndExits66() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-unreadable-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let loop = dir.appendingPathComponent("loop.tif").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 1, engine: "null")
+        let looped = try await cluster.submit(["--quiet", loop])
+        #expect(looped.status == 66, "EX_NOINPUT; stderr: \(looped.stderr)")
+        #expect(looped.stderr.contains("loop.tif") && looped.stderr.contains("Too many levels of symbolic links"), "\(looped.stderr)")
+        #expect(!looped.stderr.contains("NSCocoaErrorDomain"))
+        let missing = try await cluster.submit(["--quiet", dir.appendingPathComponent("missing.tif").path])
+        #expect(missing.status == 66 && missing.stderr.contains("no such file or directory"), "\(missing.stderr)")
+        await cluster.stop()
+    }
+}

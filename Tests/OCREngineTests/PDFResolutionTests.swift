@@ -1,0 +1,90 @@
+import Foundation
+import OCREngine
+import OCRPages
+import OCRWire
+import Testing
+
+extension EngineTests {
+    /// PDF pages are rasterised at the resolution of their own images (`pdfimages -list`), to
+    /// gray PGM, unless `--dpi` says otherwise.
+    @Suite struct PDFResolution {
+        @Test func theListingGivesTheHighestImageResolutionClamped() {
+            let header = """
+            page   num  type   width height color comp bpc  enc interp  object ID x-ppi y-ppi size ratio
+            --------------------------------------------------------------------------------------------
+
+            """
+            #expect(PDFRasterizer.imageResolution(listing: header) == nil, "a vector-only page has no image resolution")
+            let two = header + """
+               1     0 image    1049   357  gray    1   8  image  no         3  0   150   150 23.6K 6.4%
+               1     1 image     951   239  gray    1   1  ccitt  no         6  0   300   299 9430B 4.1%
+               1     2 smask     951   239  gray    1   8  image  no         7  0  1200  1200 9430B 4.1%
+            """
+            #expect(PDFRasterizer.imageResolution(listing: two) == 300, "the sharpest image; soft masks do not count")
+            let huge = header + "   1     0 image   20000 20000  gray    1   8  image  no   3  0  2400  2400 1M 1%\n"
+            #expect(PDFRasterizer.imageResolution(listing: huge) == 600)
+            let thumbnail = header + "   1     0 image   40 40  rgb    3   8  jpeg  no   3  0  20  20 1K 1%\n"
+            #expect(PDFRasterizer.imageResolution(listing: thumbnail) == 50)
+        }
+
+        static var hasImg2pdf: Bool {
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            probe.arguments = ["python3", "-c", "import img2pdf"]
+            probe.standardError = FileHandle.nullDevice
+            guard (try? probe.run()) != nil else { return false }
+            probe.waitUntilExit()
+            return probe.terminationStatus == 0
+        }
+
+        /// A scan wrapped by img2pdf from an untagged image: img2pdf places its pixels at 96 ppi
+        /// (on a page much larger than the paper); the page is rendered at those 96 ppi, pixel for
+        /// pixel, not at 300 dpi (3.1x the pixels each way), and still reads.
+        @Test(.enabled(if: hasImg2pdf, "needs img2pdf (make deps installs it)"))
+        func aWrappedScanIsRasterisedAtItsOwnResolution() async throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-pdfres-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let source = Fixtures.root.appendingPathComponent("formats/line.pgm").path  // PNM: no resolution tag
+            let pdf = dir.appendingPathComponent("wrapped.pdf").path
+            let make = Process()
+            make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            make.arguments = ["python3", "-m", "img2pdf", source, "-o", pdf]
+            try make.run()
+            make.waitUntilExit()
+            #expect(make.terminationStatus == 0)
+            let content = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pdf)))
+            let page = PageDescriptor(file: "wrapped.pdf", filePage: 1, pageIndex: 0, content: content, format: .pdf)
+            let decoded = try PageDecoder().decode(page)
+            #expect(decoded.dpi == 96, "img2pdf's default for untagged images")
+            #expect(abs(decoded.width - 620) <= 1 && abs(decoded.height - 70) <= 1, "the image's own pixels: \(decoded.width)x\(decoded.height)")
+            let result = try await recognize(page)
+            #expect(result.text.contains("quick brown fox"), "\(result.text)")
+            // --dpi still decides when given.
+            let forced = try PageDecoder().decode(page, options: RecognitionOptions.with { $0.dpi = 192 })
+            #expect(forced.dpi == 192 && abs(forced.width - 1240) <= 2)
+        }
+
+        /// Text drawn with a font, no image (Ghostscript writes it): 300 dpi, the default.
+        @Test func aVectorPageIsRasterisedAtTheDefaultResolution() async throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-pdfvec-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let pdf = dir.appendingPathComponent("vector.pdf").path
+            let gs = Process()
+            gs.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            gs.arguments = ["gs", "-q", "-sDEVICE=pdfwrite", "-dDEVICEWIDTHPOINTS=400", "-dDEVICEHEIGHTPOINTS=100", "-dFIXEDMEDIA",
+                            "-o", pdf, "-c", "/Helvetica findfont 24 scalefont setfont 20 40 moveto (The quick brown fox) show showpage"]
+            try gs.run()
+            gs.waitUntilExit()
+            #expect(gs.terminationStatus == 0, "Ghostscript is installed by make deps")
+            let content = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pdf)))
+            let page = PageDescriptor(file: "vector.pdf", filePage: 1, pageIndex: 0, content: content, format: .pdf)
+            let decoded = try PageDecoder().decode(page)
+            #expect(decoded.dpi == PDFRasterizer.defaultDPI)
+            #expect(abs(decoded.width - 400 * 300 / 72) <= 1)
+            let result = try await recognize(page)
+            #expect(result.text.contains("quick brown fox"), "\(result.text)")
+        }
+    }
+}
