@@ -1,4 +1,5 @@
 import OCRCoordinator
+import OCRTestSupport
 import OCRWire
 import Testing
 
@@ -329,27 +330,42 @@ struct SimulatedCluster {
 }
 
 @Suite struct PropertyTests {
-    @Test(arguments: 0..<10)
-    func randomInterleavingsKeepTheInvariants(block: Int) {
+    /// What one block of 30 simulations saw.
+    struct BlockOutcome: Sendable {
+        var violations: [(seed: UInt64, first: [String])] = []
         var totalDispatched = 0, totalJobs = 0, totalFallbacks = 0, totalForgeries = 0
         var states: [JobState: Int] = [:]
+    }
+
+    static func simulate(block: Int) -> BlockOutcome {
+        var outcome = BlockOutcome()
         for seed in UInt64(block * 30)..<UInt64(block * 30 + 30) {
             var sim = SimulatedCluster(seed: seed)
             sim.run(steps: 400)
-            #expect(sim.violations.isEmpty, "seed \(seed): \(sim.violations.prefix(5))")
-            totalDispatched += sim.dispatched
-            totalFallbacks += sim.fallbacks
-            totalForgeries += sim.forgeries
-            totalJobs += sim.jobs.count
-            for f in sim.finished.values { states[f.state, default: 0] += 1 }
+            if !sim.violations.isEmpty { outcome.violations.append((seed, Array(sim.violations.prefix(5)))) }
+            outcome.totalDispatched += sim.dispatched
+            outcome.totalFallbacks += sim.fallbacks
+            outcome.totalForgeries += sim.forgeries
+            outcome.totalJobs += sim.jobs.count
+            for f in sim.finished.values { outcome.states[f.state, default: 0] += 1 }
         }
+        return outcome
+    }
+
+    @Test(arguments: 0..<10)
+    func randomInterleavingsKeepTheInvariants(block: Int) async {
+        // Seconds of CPU per block: on a thread of its own, not on the cooperative pool, where it
+        // would starve every other test's waiting tasks.
+        let o = await onOwnThread { Self.simulate(block: block) }
+        for (seed, first) in o.violations { Issue.record("seed \(seed): \(first)") }
+        #expect(o.violations.isEmpty)
         // The simulation reaches every way a job can end.
-        #expect(Set(states.keys) == [.succeeded, .partial, .failed, .cancelled, .expired], "\(states)")
-        #expect(totalJobs > 100 && totalDispatched > 1000)
+        #expect(Set(o.states.keys) == [.succeeded, .partial, .failed, .cancelled, .expired], "\(o.states)")
+        #expect(o.totalJobs > 100 && o.totalDispatched > 1000)
         // Some pages found no worker with their languages (fra never does) and went to any.
-        #expect(totalFallbacks > 0)
+        #expect(o.totalFallbacks > 0)
         // Forged results (a second answer, another worker's task) were really tried.
-        #expect(totalForgeries > 0)
-        print("property block \(block): \(totalJobs) jobs, \(totalDispatched) tasks dispatched (\(totalFallbacks) to a worker without their languages, none having them), final states \(states.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key)=\($0.value)" })")
+        #expect(o.totalForgeries > 0)
+        print("property block \(block): \(o.totalJobs) jobs, \(o.totalDispatched) tasks dispatched (\(o.totalFallbacks) to a worker without their languages, none having them), final states \(o.states.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key)=\($0.value)" })")
     }
 }

@@ -18,6 +18,15 @@ package final class Box<Value: Sendable>: Sendable {
     package var current: Value { value.withLock { $0 } }
 }
 
+/// Runs CPU-bound `body` on a thread of its own and awaits its value, so a long computation
+/// does not hold one of the cooperative pool's threads (as many as cores) and starve the other
+/// tests' waiting tasks.
+package func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
 /// Runs `body` on its own thread and waits for it at most `timeout`. Returns `false` (and
 /// records an issue) if it did not finish: the test fails instead of hanging the suite.
 @discardableResult
