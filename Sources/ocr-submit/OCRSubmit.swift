@@ -11,7 +11,7 @@ let spec = CommandSpec(
     name: "ocr-submit",
     summary: "OCR scans (multipage TIFF, PDF, images, directories) on an ocr-cluster",
     usage: """
-    ocr-submit [--coordinator tcp://HOST:5555 | --local [--workers N]] [-o FILE] [--format txt|json|hocr|alto|tsv] [recognition options] FILES...
+    ocr-submit [--coordinator tcp://HOST:5555 | --local [--workers N]] [-o FILE] [--format txt|json|hocr|alto|tsv|page] [recognition options] FILES...
            ocr-submit [--coordinator ... | --local] --math [--all-lines] FILES...
            ocr-submit [--coordinator ...] status | jobs | cancel JOB | watch JOB
     """,
@@ -21,7 +21,7 @@ let spec = CommandSpec(
         .option("--workers", value: "N", help: "With --local: engine threads (default: the number of cores)."),
         .option("--engine", value: "ENGINE", default: "tesseract", help: "With --local: the workers' engine (tesseract; null or sleep:MS for measurements)."),
         .option("--output", short: "-o", value: "FILE", help: "Write the document here ('-' or none: standard output); checked before any work, replaced atomically."),
-        .option("--format", short: "-f", value: "FORMAT", default: "txt", help: "txt, json, hocr, alto or tsv."),
+        .option("--format", short: "-f", value: "FORMAT", default: "txt", help: "txt, json, hocr, alto, tsv or page (PAGE XML: one file per page, FILE-0001.xml ... with -o)."),
         .option("--timeout", value: "SECONDS", help: "Whole-job deadline."),
         .option("--priority", value: "N", default: "0", help: "Higher runs first."),
         .option("--job-key", value: "KEY", help: "Idempotency key: resubmitting with it returns the same job."),

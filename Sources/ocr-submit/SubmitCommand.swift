@@ -149,14 +149,19 @@ struct SubmitCommand: Sendable {
             bar.update(done: counts.done, failed: counts.failed, total: Int(job.pageCount))
         }
         bar.finish()
-        let rendered = format.renderData(document)
         if let output {
-            // Atomic: a job that fails to write leaves an earlier file of that name as it was.
-            do { try rendered.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
-                report("cannot write \(output): \(error.localizedDescription)")
-                return .software
+            // PAGE XML is one document per page: FILE for a 1-page job, else FILE-0001.xml, ...
+            let files = format == .page ? Self.numbered(output, document.pageXML().map { Data($0.utf8) })
+                                        : [(output, format.renderData(document))]
+            for (path, data) in files {
+                // Atomic: a job that fails to write leaves an earlier file of that name as it was.
+                do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+                    report("cannot write \(path): \(error.localizedDescription)")
+                    return .software
+                }
             }
         } else {
+            let rendered = format.renderData(document)
             FileHandle.standardOutput.write(rendered)
         }
         for gap in document.gaps {
@@ -207,6 +212,16 @@ struct SubmitCommand: Sendable {
         } catch {
             report("\(error)")
             return nil
+        }
+    }
+
+    /// `path` for a single item, else `path` with `-0001`, `-0002`, ... before its extension.
+    static func numbered(_ path: String, _ items: [Data]) -> [(String, Data)] {
+        guard items.count > 1 else { return items.map { (path, $0) } }
+        let ext = (path as NSString).pathExtension
+        let stem = ext.isEmpty ? path : String(path.dropLast(ext.count + 1))
+        return items.enumerated().map { i, data in
+            (stem + String(format: "-%04d", i + 1) + (ext.isEmpty ? "" : "." + ext), data)
         }
     }
 

@@ -55,4 +55,22 @@ import Testing
         #expect(missing.status == 66 && missing.stderr.contains("no such file or directory"), "\(missing.stderr)")
         await cluster.stop()
     }
+
+    @Test func pageXMLIsOneFilePerPage() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-pagexml-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 1, engine: "tesseract")
+        let out = dir.appendingPathComponent("scan.xml").path
+        let result = try await cluster.submit(["--quiet", "-f", "page", "-o", out, sample])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(names == ["scan-0001.xml", "scan-0002.xml", "scan-0003.xml"])
+        let first = try String(contentsOfFile: dir.appendingPathComponent("scan-0001.xml").path, encoding: .utf8)
+        #expect(first.contains("<Unicode>The quick brown fox jumps over the lazy dog.</Unicode>"), "\(first.prefix(2000))")
+        // Schema validity of the renderer's output: PAGETests.
+        #expect(first.contains("<PcGts xmlns=\"http://schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15\""))
+        await cluster.stop()
+    }
 }

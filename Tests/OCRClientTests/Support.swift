@@ -31,6 +31,15 @@ enum XMLCheck {
                              environment: ["XML_CATALOG_FILES": Paths.schemas.appendingPathComponent("catalog.xml").path])
     }
 
+    /// Validates `xml` against the PAGE 2019-07-15 schema offline; returns xmllint's result.
+    static func validatePAGE(_ xml: String) throws -> ProcessOutput {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("page.xml")
+        try xml.write(to: file, atomically: true, encoding: .utf8)
+        return try runProcess(["xmllint", "--nonet", "--noout", "--schema", Paths.schemas.appendingPathComponent("page-2019-07-15.xsd").path, file.path])
+    }
+
     /// Checks that `xml` is well-formed XML (no network, no DTD loading).
     static func wellFormed(_ xml: String) throws -> ProcessOutput {
         try runProcess(["xmllint", "--nonet", "--noout", "-"], stdin: xml)

@@ -49,7 +49,7 @@ enum ALTORenderer {
 
     private static func appendPage(_ page: PageResult, glyphs: Bool, to out: inout String) {
         let p = Int(page.pageIndex) + 1
-        out += "    <Page ID=\"page_\(p)\" PHYSICAL_IMG_NR=\"\(p)\" WIDTH=\"\(page.width)\" HEIGHT=\"\(page.height)\" PC=\"\(fraction(page.meanConfidence))\">\n"
+        out += "    <Page ID=\"page_\(p)\" PHYSICAL_IMG_NR=\"\(p)\" WIDTH=\"\(page.width)\" HEIGHT=\"\(page.height)\" PC=\"\(confidenceFraction(page.meanConfidence))\">\n"
         out += "      <PrintSpace HPOS=\"0\" VPOS=\"0\" WIDTH=\"\(page.width)\" HEIGHT=\"\(page.height)\">\n"
         var blockID = 0, parID = 0, lineID = 0, wordID = 0, otherID = 0
         for block in page.blocks {
@@ -82,12 +82,12 @@ enum ALTORenderer {
                     for (w, word) in line.words.enumerated() {
                         wordID += 1
                         let box = word.pixelBox
-                        out += "              <String ID=\"word_\(p)_\(wordID)\" \(position(box)) WC=\"\(fraction(word.confidence))\" CONTENT=\"\(xmlEscaped(word.text))\""
+                        out += "              <String ID=\"word_\(p)_\(wordID)\" \(position(box)) WC=\"\(confidenceFraction(word.confidence))\" CONTENT=\"\(xmlEscaped(word.text))\""
                         let symbols = word.symbols
                         if glyphs, !symbols.isEmpty, symbols.allSatisfy({ $0.text.unicodeScalars.count == 1 }) {
                             out += ">\n"
                             for symbol in symbols {
-                                var glyph = "                <Glyph CONTENT=\"\(xmlEscaped(symbol.text))\" GC=\"\(fraction(symbol.confidence))\""
+                                var glyph = "                <Glyph CONTENT=\"\(xmlEscaped(symbol.text))\" GC=\"\(confidenceFraction(symbol.confidence))\""
                                 if let symbolBox = symbol.box { glyph += " " + position(PixelBox(symbolBox)) }
                                 out += glyph + "/>\n"
                             }
@@ -114,14 +114,6 @@ enum ALTORenderer {
         "HPOS=\"\(box.left)\" VPOS=\"\(box.top)\" WIDTH=\"\(box.width)\" HEIGHT=\"\(box.height)\""
     }
 
-    /// A 0...1 confidence with at most 4 decimals, clamped (ALTO's `WC`, `GC`, `PC` ranges).
-    static func fraction(_ value: Float) -> String {
-        let clamped = value.isNaN ? 0 : min(1, max(0, Double(value)))
-        var text = String(format: "%.4f", clamped)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
 }
 
 extension Document {

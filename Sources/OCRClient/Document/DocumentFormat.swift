@@ -22,6 +22,10 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
     /// Tab-separated values, column-compatible with `tesseract X out tsv`: `level page_num
     /// block_num par_num line_num word_num left top width height conf text`.
     case tsv
+    /// PAGE XML 2019-07-15 (OCR-D), one `PcGts` document per page (`Document.pageXML()`); as a
+    /// single text the documents follow each other separated by a form feed (`\f`), as `txt`
+    /// separates pages. `ocr-submit -o FILE` writes one file per page instead.
+    case page
 
     /// Renders `document` in this format.
     public func render(_ document: Document) -> String {
@@ -31,6 +35,7 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         case .hocr: HOCRRenderer.render(document)
         case .alto: ALTORenderer.render(document)
         case .tsv: TSVRenderer.render(document)
+        case .page: PAGERenderer.render(document).joined(separator: "\u{0C}")
         }
     }
 
@@ -47,6 +52,7 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         case .hocr: "hocr"
         case .alto: "xml"
         case .tsv: "tsv"
+        case .page: "xml"
         }
     }
 
@@ -58,6 +64,7 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         case .hocr: "application/xhtml+xml"
         case .alto: "application/xml"
         case .tsv: "text/tab-separated-values; charset=utf-8"
+        case .page: "application/xml"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import OCRWire
 
 /// A pixel rectangle with exclusive right and bottom edges, as Tesseract's renderers print them.
@@ -85,4 +86,14 @@ func percentTruncated(_ confidence: Float) -> Int {
 /// so percentages print as the engine meant them.
 func decimal(_ value: Float) -> Double {
     value.isFinite ? Double("\(value)") ?? Double(value) : Double(value)
+}
+
+/// A 0...1 confidence with at most 4 decimals, clamped (ALTO's `WC`, `GC`, `PC` and PAGE's
+/// `conf` ranges).
+func confidenceFraction(_ value: Float) -> String {
+    let clamped = value.isNaN ? 0 : min(1, max(0, Double(value)))
+    var text = String(format: "%.4f", clamped)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
 }

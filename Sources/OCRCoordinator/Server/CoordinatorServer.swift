@@ -449,14 +449,18 @@ final class CoordinatorCore: @unchecked Sendable {
         case .failure(let error):
             whenDurable { call.fail(error) }
         case .success(let (events, next, finished)):
-            if next == nil, !finished {
-                watchers[jobID, default: []].append(call)
-                lastSentToWatcher[call.key] = ContinuousClock.now
-            }
+            // The chunk may hold changes whose commit is still pending; their live events go out
+            // after that commit, just before this closure. Registering the watcher here, not
+            // when the chunk was read, sends each of those pages once: in the replay, not live too.
             whenDurable { [weak self] in
                 for event in events { call.send(event) }
                 if finished { call.finish() }
-                guard let self, let next else { return }
+                guard let self else { return }
+                if next == nil, !finished, call.isActive {
+                    watchers[jobID, default: []].append(call)
+                    lastSentToWatcher[call.key] = ContinuousClock.now
+                }
+                guard let next else { return }
                 _ = control.schedule(after: .zero) { [weak self] _ in self?.replay(call, jobID, from: next, access: access) }
             }
         }

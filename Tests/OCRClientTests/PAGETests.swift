@@ -1,0 +1,55 @@
+import Foundation
+import OCRWire
+import Testing
+@testable import OCRClient
+
+/// PAGE XML 2019-07-15, validated by xmllint against the schema in `../shared/schemas`.
+@Suite struct PAGETests {
+    static var schemaPresent: Bool { FileManager.default.fileExists(atPath: Paths.schemas.appendingPathComponent("page-2019-07-15.xsd").path) }
+
+    @Test(.enabled(if: schemaPresent, "needs ../shared/schemas"))
+    func everyPageOfAHandBuiltDocumentValidates() throws {
+        let documents = ALTOTests.handBuilt.pageXML()
+        #expect(documents.count == 4, "one PcGts per page, failed and missing ones included")
+        for (i, xml) in documents.enumerated() {
+            let result = try XMLCheck.validatePAGE(xml)
+            #expect(result.status == 0, "page \(i + 1): \(result.stderr)")
+            #expect(result.stderr.contains("validates"), "\(result.stderr)")
+        }
+        let first = documents[0]
+        #expect(first.contains("xmlns=\"http://schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15\""))
+        #expect(first.contains("imageWidth=\"800\" imageHeight=\"600\""))
+        #expect(first.contains("<RegionRefIndexed index=\"0\" regionRef=\"region_1_1\"/>"))
+        #expect(first.contains("<Baseline points=\"100,116 160,118\"/>"))
+        #expect(first.contains("<TextEquiv conf=\"0.8\"><Unicode>Grüße,</Unicode></TextEquiv>"))
+        #expect(first.contains("<Unicode>&lt;a&amp;b&gt;</Unicode>"))
+        #expect(first.contains("<ImageRegion id=\"other_1_1\">"))
+        // Every word of the two recognised pages, as ALTO has them (14 Strings).
+        #expect(XMLCheck.matches("<Word id=", in: first).count + XMLCheck.matches("<Word id=", in: documents[2]).count == 14)
+        #expect(documents[1].contains("<Comments>page 2 failed: DEADLINE_EXCEEDED: page timeout -- 30 s</Comments>"))
+        #expect(documents[3].contains("<Comments>page 4: no result was received</Comments>"))
+        // As one text (ocr-submit without -o), the documents are separated by form feeds.
+        #expect(DocumentFormat.page.render(ALTOTests.handBuilt).split(separator: "\u{0C}").count == 4)
+    }
+
+    @Test(.enabled(if: schemaPresent, "needs ../shared/schemas"))
+    func theValidatorCatchesInvalidPAGE() throws {
+        let valid = ALTOTests.handBuilt.pageXML()[0]
+        let broken = valid.replacingOccurrences(of: "conf=\"0.8\"", with: "conf=\"80\"")
+        #expect(broken != valid)
+        let result = try XMLCheck.validatePAGE(broken)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("conf"))
+    }
+
+    @Test(.enabled(if: schemaPresent, "needs ../shared/schemas"))
+    func aRealPageValidatesWithEveryWordOfTesseract() throws {
+        let run = try TesseractRun.shared.get()
+        let page = try TSVParser.pages(run.tsv)[0]
+        let xml = try #require(Document(results: [page]).pageXML().first)
+        let result = try XMLCheck.validatePAGE(xml)
+        #expect(result.status == 0, "\(result.stderr)")
+        let words = XMLCheck.matches("<Word id=\"[^\"]+\">\\s*<Coords[^>]*/>\\s*(?:<Glyph.*?</Glyph>\\s*)*<TextEquiv[^>]*><Unicode>([^<]*)</Unicode>", in: xml)
+        #expect(words.count == 60)
+    }
+}
