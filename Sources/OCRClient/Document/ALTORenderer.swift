@@ -55,15 +55,10 @@ enum ALTORenderer {
         for block in page.blocks {
             let paragraphs = block.nonEmptyParagraphs
             if paragraphs.isEmpty {
-                guard let box = block.box else { continue }
-                let element: String
-                switch block.type {
-                case .image: element = "Illustration"
-                case .separator: element = "GraphicalElement"
-                default: continue
-                }
+                guard let (kind, box) = block.nonTextRegion else { continue }
                 otherID += 1
-                out += "        <\(element) ID=\"region_\(p)_\(otherID)\" \(position(PixelBox(box)))/>\n"
+                let element = kind == .image ? "Illustration" : "GraphicalElement"
+                out += "        <\(element) ID=\"region_\(p)_\(otherID)\" \(position(box))/>\n"
                 continue
             }
             blockID += 1

@@ -49,8 +49,21 @@ extension Paragraph {
     var pixelBox: PixelBox { box.map(PixelBox.init) ?? .union(nonEmptyLines.map(\.pixelBox)) }
 }
 
+/// A block without text that the XML formats still describe.
+enum NonTextRegion { case image, separator }
+
 extension Block {
     var nonEmptyParagraphs: [Paragraph] { paragraphs.filter { !$0.nonEmptyLines.isEmpty } }
+    /// An image or separator block with a box (what ALTO and PAGE write for blocks without
+    /// text); nil for any other block.
+    var nonTextRegion: (NonTextRegion, PixelBox)? {
+        guard let box else { return nil }
+        switch type {
+        case .image: return (.image, PixelBox(box))
+        case .separator: return (.separator, PixelBox(box))
+        default: return nil
+        }
+    }
     var pixelBox: PixelBox { box.map(PixelBox.init) ?? .union(nonEmptyParagraphs.map(\.pixelBox)) }
 }
 

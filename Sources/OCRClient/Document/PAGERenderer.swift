@@ -63,15 +63,10 @@ enum PAGERenderer {
         for block in page.blocks {
             let paragraphs = block.nonEmptyParagraphs
             if paragraphs.isEmpty {
-                guard let box = block.box else { continue }
-                let element: String
-                switch block.type {
-                case .image: element = "ImageRegion"
-                case .separator: element = "SeparatorRegion"
-                default: continue
-                }
+                guard let (kind, box) = block.nonTextRegion else { continue }
                 otherID += 1
-                regions += "    <\(element) id=\"other_\(p)_\(otherID)\">\n      \(coords(PixelBox(box)))\n    </\(element)>\n"
+                let element = kind == .image ? "ImageRegion" : "SeparatorRegion"
+                regions += "    <\(element) id=\"other_\(p)_\(otherID)\">\n      \(coords(box))\n    </\(element)>\n"
                 continue
             }
             for paragraph in paragraphs {
