@@ -119,8 +119,40 @@ package final class Recognizer {
         // The page deadline covers decoding (PDF rasterisation) as well as recognition.
         let effective = Self.deadline(deadline, timeoutMs: options.pageTimeoutMs, from: .now)
         if cancellation?.isCancelled == true { throw OCRError(.cancelled, "recognition was cancelled", file: page.file, page: page.pageIndex) }
+        if let prior = try priorText(page, options: options) { return prior }
         let decoded = try decoder.decode(page, options: options, deadline: effective)
         return try recognize(decoded, context: page.context, options: options, deadline: effective, cancellation: cancellation)
+    }
+
+    /// For a PDF page that already has a text layer, unless `--force-ocr`: its own text as the
+    /// result (`--skip-text`), or FAILED_PRECONDITION naming the page (the default, as OCRmyPDF's
+    /// PriorOcrFoundError: text is not OCRed twice unless asked). nil: recognise the page.
+    private func priorText(_ page: PageDescriptor, options: RecognitionOptions) throws(OCRError) -> PageResult? {
+        guard options.pdfTextLayer != .forceOcr, !options.detectOnly,
+              (page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format) == .pdf else { return nil }
+        return try page.context.stamp { () throws(OCRError) -> PageResult? in
+            let start = ContinuousClock.now
+            let text = try decoder.pdf.textLayer(page.content, page: page.filePage)
+            let characters = text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.count
+            guard characters > 0 else { return nil }
+            guard options.pdfTextLayer == .skip else {
+                throw OCRError(.failedPrecondition, "\(page.file) page \(page.filePage) already has a text layer (\(characters) characters): "
+                               + "--skip-text keeps its text, --force-ocr recognises it again")
+            }
+            let size = try decoder.pdf.pageSize(page.content, page: page.filePage)
+            var result = PageResult()
+            result.pageIndex = UInt32(clamping: page.pageIndex)
+            result.file = page.file
+            result.filePage = UInt32(clamping: page.filePage)
+            // No image was made: the page's size in points, at 72 dpi.
+            result.width = UInt32(size.width.rounded())
+            result.height = UInt32(size.height.rounded())
+            result.dpi = 72
+            result.text = text
+            result.textSource = .pdf
+            result.timings = Timings.with { $0.totalUs = UInt64(clamping: (ContinuousClock.now - start).microseconds) }
+            return result
+        }
     }
 
     /// Recognises an already decoded page.

@@ -12,6 +12,8 @@ package struct PDFRasterizer: Sendable {
     package var pdftoppm: String
     /// Path or name of `pdfimages` (the resolution of a page's own images).
     package var pdfimages: String
+    /// Path or name of `pdftotext` (a page's own text layer).
+    package var pdftotext: String
     /// Limit for each helper run.
     package var timeout: Duration
 
@@ -22,10 +24,11 @@ package struct PDFRasterizer: Sendable {
     package static let imageDPIRange = 50...600
 
     package init(pdfinfo: String = "pdfinfo", pdftoppm: String = "pdftoppm", pdfimages: String = "pdfimages",
-                 timeout: Duration = .seconds(60)) {
+                 pdftotext: String = "pdftotext", timeout: Duration = .seconds(60)) {
         self.pdfinfo = pdfinfo
         self.pdftoppm = pdftoppm
         self.pdfimages = pdfimages
+        self.pdftotext = pdftotext
         self.timeout = timeout
     }
 
@@ -66,6 +69,25 @@ package struct PDFRasterizer: Sendable {
             best = max(best ?? dpi, dpi)
         }
         return best.map { min(max($0, imageDPIRange.lowerBound), imageDPIRange.upperBound) }
+    }
+
+    /// The text of the 1-based `page`'s own text layer (`pdftotext`, reading order, UTF-8), ""
+    /// when it has none: a scan has none; a born-digital page or one OCRed before has some.
+    package func textLayer(_ pdf: [UInt8], page: Int) throws(OCRError) -> String {
+        let contentPage = try pageSize(pdf, page: page).contentPage
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let input = dir.path + "/in.pdf"
+        guard FileManager.default.createFile(atPath: input, contents: Data(pdf)) else {
+            throw OCRError(.internal, "cannot write a temporary PDF")
+        }
+        let outcome = try Subprocess.run(pdftotext, ["-f", "\(contentPage)", "-l", "\(contentPage)", "-enc", "UTF-8", input, "-"],
+                                         timeout: timeout, workDirectory: dir.path)
+        guard outcome.status == 0 else {
+            throw OCRError(.invalidArgument, "pdftotext could not read page \(page): \(Self.firstLine(outcome.stderr))")
+        }
+        // pdftotext ends every page with a form feed.
+        return String(decoding: outcome.stdout, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\u{0C}"))
     }
 
     /// Rasterises the 1-based `page` to 8-bit gray PGM bytes (binary PNM: no encoding cost, where

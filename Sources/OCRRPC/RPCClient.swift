@@ -37,6 +37,9 @@ package final class RPCClient: Sendable {
         }
         let endpoint: String
         var calls: [UInt64: Call] = [:]
+        /// The ZAP status of the last refused handshake, until one succeeds: a refused socket has
+        /// no connection to queue on, so a call made meanwhile is told why.
+        var refusal: UInt32?
         init(endpoint: String) { self.endpoint = endpoint }
     }
     private let pending: Pending
@@ -63,7 +66,7 @@ package final class RPCClient: Sendable {
             }
             // The monitor's PAIR is bound by zmq_socket_monitor, so connect ours after it.
             let monitorEndpoint = "inproc://ocr.rpc-client.monitor.\(UInt64.random(in: 1...UInt64.max))"
-            try socket.monitor(monitorEndpoint, events: [.disconnected, .handshakeFailedAuth])
+            try socket.monitor(monitorEndpoint, events: [.disconnected, .handshakeFailedAuth, .handshakeSucceeded])
             let monitor = try control.context.makeSocket(.pair)
             try monitor.set(.linger(0))
             _ = try monitor.connect(monitorEndpoint)
@@ -71,6 +74,8 @@ package final class RPCClient: Sendable {
                 guard let event = SocketEvent(frames: frames) else { return }
                 if event.event == .handshakeFailedAuth {
                     RPCClient.connectionRefused(pending, control, zapStatus: event.value)
+                } else if event.event == .handshakeSucceeded {
+                    pending.refusal = nil
                 } else if event.event == .disconnected {
                     RPCClient.connectionLost(pending, control)
                 }
@@ -187,7 +192,9 @@ package final class RPCClient: Sendable {
         let sent = (try? control.send(frames, on: socketID)) ?? false
         if !sent, let entry = pending.calls.removeValue(forKey: callID) {
             if let timer = entry.timer { control.cancelTimer(timer) }
-            finish(entry.waiter, with: .failure(OCRError(.unavailable, "cannot queue the request: the send queue is full")))
+            let error = pending.refusal.map { refusalError($0, pending.endpoint, entry.method) }
+                ?? OCRError(.unavailable, "cannot queue the request: the send queue is full")
+            finish(entry.waiter, with: .failure(error))
         }
     }
 
@@ -213,13 +220,16 @@ package final class RPCClient: Sendable {
     /// calls wait for their deadline (libzmq keeps reconnecting; each refusal fails the calls
     /// made meanwhile).
     private static func connectionRefused(_ pending: Pending, _ control: SocketLoop.Control, zapStatus: UInt32) {
-        failAll(pending, control) { method in
-            zapStatus == 400
-                ? OCRError(.unauthenticated, "the coordinator at \(pending.endpoint) refused this client's CURVE key "
-                           + "(it is not on the coordinator's --allow-client-keys list) (\(method))")
-                : OCRError(.unavailable, "the coordinator at \(pending.endpoint) refused the connection "
-                           + "(ZAP status \(zapStatus): it is at its connection limit) (\(method))")
-        }
+        pending.refusal = zapStatus
+        failAll(pending, control) { method in refusalError(zapStatus, pending.endpoint, method) }
+    }
+
+    private static func refusalError(_ zapStatus: UInt32, _ endpoint: String, _ method: String) -> OCRError {
+        zapStatus == 400
+            ? OCRError(.unauthenticated, "the coordinator at \(endpoint) refused this client's CURVE key "
+                       + "(it is not on the coordinator's --allow-client-keys list) (\(method))")
+            : OCRError(.unavailable, "the coordinator at \(endpoint) refused the connection "
+                       + "(ZAP status \(zapStatus): it is at its connection limit) (\(method))")
     }
 
     private static func failAll(_ pending: Pending, _ control: SocketLoop.Control, _ error: (String) -> OCRError) {

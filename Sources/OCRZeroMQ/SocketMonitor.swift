@@ -12,6 +12,8 @@ package struct SocketEvents: OptionSet, Sendable {
     /// The server refused the handshake after asking its authenticator (`value` is the ZAP
     /// status code: 400 credentials refused, 500 the server refused for its own reasons).
     package static let handshakeFailedAuth = SocketEvents(rawValue: ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
+    /// The ZMTP handshake (security included) completed.
+    package static let handshakeSucceeded = SocketEvents(rawValue: ZMQ_EVENT_HANDSHAKE_SUCCEEDED)
     /// An established connection to a peer ended (the peer closed, crashed or was unreachable).
     package static let disconnected = SocketEvents(rawValue: ZMQ_EVENT_DISCONNECTED)
 }

@@ -22,6 +22,8 @@ enum RecognitionFlags {
         .option("--page-timeout", value: "SECONDS", help: "Per-page recognition limit."),
         .option("--pages", value: "RANGES", help: "Only these pages of the job, 1-based: 1-3,7,10-."),
         .option("--words", value: "W1,W2", help: "Extra dictionary words (Vision: customWords)."),
+        .flag("--skip-text", help: "PDF pages that already have text are not OCRed: their own text is taken (per page)."),
+        .flag("--force-ocr", help: "OCR every PDF page, text layer or not (default: such a page fails, named)."),
     ]
 
     static func make(_ a: ParsedArguments) throws(UsageError) -> RecognitionOptions {
@@ -60,6 +62,12 @@ enum RecognitionFlags {
         if let t = try a.double("--page-timeout", range: 0.001...86_400) { o.pageTimeoutMs = UInt32(t * 1000) }
         if let pages = a.string("--pages") { o.pageRanges = try parseRanges(pages) }
         if let words = a.string("--words") { o.customWords = words.split(separator: ",").map(String.init) }
+        switch (a.flag("--skip-text"), a.flag("--force-ocr")) {
+        case (true, true): throw UsageError("--skip-text and --force-ocr exclude each other", command: command)
+        case (true, false): o.pdfTextLayer = .skip
+        case (false, true): o.pdfTextLayer = .forceOcr
+        case (false, false): break
+        }
         return o
     }
 

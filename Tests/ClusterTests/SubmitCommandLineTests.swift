@@ -73,4 +73,26 @@ import Testing
         #expect(first.contains("<PcGts xmlns=\"http://schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15\""))
         await cluster.stop()
     }
+
+    static let priorOCR = Binaries.sharedTestdata.appendingPathComponent("pdf/multipage.pdf").path
+
+    /// Page 4 of the shared multipage.pdf was OCRed before (an invisible GlyphLessFont text
+    /// layer); page 3 is a plain image. Decided per page.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: priorOCR), "needs ../shared/testdata"))
+    func aPageWithPriorOCRIsReportedSkippedOrForcedPerPage() async throws {
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 2, engine: "tesseract")
+        let reported = try await cluster.submit(["--quiet", "--pages", "3-4", Self.priorOCR])
+        #expect(reported.status == 2, "the other page is still recognised: stderr \(reported.stderr)")
+        #expect(reported.stderr.contains("page 4") && reported.stderr.contains("already has a text layer"), "\(reported.stderr)")
+        let skipped = try await cluster.submit(["--quiet", "--skip-text", "-f", "json", "--pages", "3-4", Self.priorOCR])
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        #expect(skipped.stdout.contains("\"textSource\": \"TEXT_SOURCE_PDF\"") || skipped.stdout.contains("\"textSource\":\"TEXT_SOURCE_PDF\""),
+                "page 4 is marked as the PDF's own text: \(skipped.stdout.prefix(600))")
+        let forced = try await cluster.submit(["--quiet", "--force-ocr", "--pages", "3-4", Self.priorOCR])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let both = try await cluster.submit(["--skip-text", "--force-ocr", Self.priorOCR])
+        #expect(both.status == 64)
+        await cluster.stop()
+    }
 }

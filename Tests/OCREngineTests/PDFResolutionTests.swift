@@ -65,11 +65,9 @@ extension EngineTests {
             #expect(forced.dpi == 192 && abs(forced.width - 1240) <= 2)
         }
 
-        /// Text drawn with a font, no image (Ghostscript writes it): 300 dpi, the default.
-        @Test func aVectorPageIsRasterisedAtTheDefaultResolution() async throws {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-pdfvec-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: dir) }
+        /// A 400 x 100 pt page with "The quick brown fox" drawn in Helvetica and no image
+        /// (Ghostscript writes it): it has a text layer.
+        static func vectorPage(in dir: URL) throws -> PageDescriptor {
             let pdf = dir.appendingPathComponent("vector.pdf").path
             let gs = Process()
             gs.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -79,12 +77,47 @@ extension EngineTests {
             gs.waitUntilExit()
             #expect(gs.terminationStatus == 0, "Ghostscript is installed by make deps")
             let content = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pdf)))
-            let page = PageDescriptor(file: "vector.pdf", filePage: 1, pageIndex: 0, content: content, format: .pdf)
+            return PageDescriptor(file: "vector.pdf", filePage: 1, pageIndex: 0, content: content, format: .pdf)
+        }
+
+        /// Text drawn with a font, no image: 300 dpi, the default.
+        @Test func aVectorPageIsRasterisedAtTheDefaultResolution() async throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-pdfvec-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let page = try Self.vectorPage(in: dir)
             let decoded = try PageDecoder().decode(page)
             #expect(decoded.dpi == PDFRasterizer.defaultDPI)
             #expect(abs(decoded.width - 400 * 300 / 72) <= 1)
-            let result = try await recognize(page)
+            let result = try await recognize(page, RecognitionOptions.with { $0.pdfTextLayer = .forceOcr })
             #expect(result.text.contains("quick brown fox"), "\(result.text)")
+            #expect(result.textSource == .ocr)
+        }
+
+        /// A page with its own text: reported by default, kept with --skip-text, recognised
+        /// again with --force-ocr.
+        @Test func aPageWithATextLayerIsReportedSkippedOrForced() async throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-pdftext-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let page = try Self.vectorPage(in: dir)
+            do {
+                _ = try await recognize(page)
+                Issue.record("a page with a text layer must not be OCRed again silently")
+            } catch {
+                #expect(error.code == .failedPrecondition)
+                #expect(error.file == "vector.pdf" && error.pageIndex == 0)
+                #expect(error.message.contains("already has a text layer") && error.message.contains("--skip-text"), "\(error.message)")
+            }
+            let kept = try await recognize(page, RecognitionOptions.with { $0.pdfTextLayer = .skip })
+            #expect(kept.textSource == .pdf)
+            #expect(kept.text.contains("The quick brown fox"), "\(kept.text)")
+            #expect(kept.blocks.isEmpty && kept.width == 400 && kept.height == 100)
+            let forced = try await recognize(page, RecognitionOptions.with { $0.pdfTextLayer = .forceOcr })
+            #expect(forced.textSource == .ocr && forced.text.contains("quick brown fox"))
+            // A scan (an image, no text) is recognised whatever the setting.
+            let scan = try #require(try PageSplitter().cutPages(file: "doc.pdf", content: Fixtures.bytes("doc.pdf")).first)
+            #expect(try await recognize(scan).textSource == .ocr)
         }
     }
 }

@@ -77,6 +77,7 @@ enum JSONRenderer {
             ("text", .string(r.text)),
             ("meanConfidence", .float(r.meanConfidence)),
             ("attempt", .int(Int(r.attempt))),
+            ("textSource", enumValue(r.textSource.protoName, r.textSource.rawValue)),
         ])
     }
 
@@ -146,6 +147,17 @@ extension BlockType {
         case .table: "BLOCK_TYPE_TABLE"
         case .separator: "BLOCK_TYPE_SEPARATOR"
         case .other: "BLOCK_TYPE_OTHER"
+        case .unrecognized: nil
+        }
+    }
+}
+
+extension TextSource {
+    /// The `.proto` name, e.g. `TEXT_SOURCE_PDF`; nil for values this build does not know.
+    var protoName: String? {
+        switch self {
+        case .ocr: "TEXT_SOURCE_OCR"
+        case .pdf: "TEXT_SOURCE_PDF"
         case .unrecognized: nil
         }
     }

@@ -39,6 +39,47 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     public static let allCases: [Ocr_V1_RecognitionLevel] = [.unspecified, .accurate, .fast]
 }
 
+/// What to do with a PDF page that already has a text layer (OCRmyPDF's --skip-text and
+/// --force-ocr; decided per page, not per file). Pages without text are always recognised.
+public enum Ocr_V1_PdfTextLayer: ProtoEnum, CaseIterable {
+    /// Fail that page with FAILED_PRECONDITION naming it (as OCRmyPDF's PriorOcrFoundError), so
+    /// text is never OCRed twice without being asked; the other pages go on.
+    case report  // PDF_TEXT_LAYER_REPORT = 0
+    /// Do not recognise the page: its result carries the PDF's own text (poppler's pdftotext),
+    /// with `PageResult.text_source = TEXT_SOURCE_PDF` and no word boxes.
+    case skip  // PDF_TEXT_LAYER_SKIP = 1
+    /// Rasterise and recognise every page, text layer or not.
+    case forceOcr  // PDF_TEXT_LAYER_FORCE_OCR = 2
+    /// A value this build does not know, kept so it survives a round trip.
+    case unrecognized(Int32)
+
+    /// The proto3 default, `PDF_TEXT_LAYER_REPORT`.
+    public init() { self = .report }
+
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
+    public init(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .report
+        case 1: self = .skip
+        case 2: self = .forceOcr
+        default: self = .unrecognized(rawValue)
+        }
+    }
+
+    /// The value's number on the wire.
+    public var rawValue: Int32 {
+        switch self {
+        case .report: 0
+        case .skip: 1
+        case .forceOcr: 2
+        case .unrecognized(let value): value
+        }
+    }
+
+    /// Every value this build knows.
+    public static let allCases: [Ocr_V1_PdfTextLayer] = [.report, .skip, .forceOcr]
+}
+
 /// Binarisation applied before recognition.
 public enum Ocr_V1_Binarization: ProtoEnum, CaseIterable {
     /// Tesseract's own (Otsu inside the engine).
@@ -286,6 +327,8 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     /// Refuse pages larger than this many pixels before decoding them (0: the worker's limit,
     /// ocr-worker --max-page-pixels, 150,000,000 by default). It can only lower the worker's limit.
     public var maxPagePixels: UInt64 = 0  // uint64 max_page_pixels = 19
+    /// PDF pages that already carry text (see PdfTextLayer).
+    public var pdfTextLayer: Ocr_V1_PdfTextLayer = .init()  // PdfTextLayer pdf_text_layer = 20
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -315,6 +358,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
         writer.writeRepeatedMessage(17, pageRanges)
         writer.writeRepeatedString(18, customWords)
         writer.writeUInt64(19, maxPagePixels)
+        writer.writeEnum(20, pdfTextLayer)
         writer.writeUnknown(unknownFields)
     }
 
@@ -341,6 +385,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
             case 17: try reader.readRepeatedMessage(tag, into: &pageRanges)
             case 18: try reader.readRepeatedString(tag, into: &customWords)
             case 19: maxPagePixels = try reader.readUInt64(tag)
+            case 20: pdfTextLayer = try reader.readEnum(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
@@ -349,6 +394,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
 
 // Short names for this package's own code; other packages see the namespaced ones.
 package typealias RecognitionLevel = Ocr_V1_RecognitionLevel
+package typealias PdfTextLayer = Ocr_V1_PdfTextLayer
 package typealias Binarization = Ocr_V1_Binarization
 package typealias PageSegmentationMode = Ocr_V1_PageSegmentationMode
 package typealias PageRange = Ocr_V1_PageRange

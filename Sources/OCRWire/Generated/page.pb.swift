@@ -45,6 +45,40 @@ public enum Ocr_V1_BlockType: ProtoEnum, CaseIterable {
     public static let allCases: [Ocr_V1_BlockType] = [.unspecified, .text, .image, .table, .separator, .other]
 }
 
+/// Where a page's text came from.
+public enum Ocr_V1_TextSource: ProtoEnum, CaseIterable {
+    /// Recognised from the page image.
+    case ocr  // TEXT_SOURCE_OCR = 0
+    /// The PDF page's own text layer (PDF_TEXT_LAYER_SKIP): text only, no boxes.
+    case pdf  // TEXT_SOURCE_PDF = 1
+    /// A value this build does not know, kept so it survives a round trip.
+    case unrecognized(Int32)
+
+    /// The proto3 default, `TEXT_SOURCE_OCR`.
+    public init() { self = .ocr }
+
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
+    public init(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .ocr
+        case 1: self = .pdf
+        default: self = .unrecognized(rawValue)
+        }
+    }
+
+    /// The value's number on the wire.
+    public var rawValue: Int32 {
+        switch self {
+        case .ocr: 0
+        case .pdf: 1
+        case .unrecognized(let value): value
+        }
+    }
+
+    /// Every value this build knows.
+    public static let allCases: [Ocr_V1_TextSource] = [.ocr, .pdf]
+}
+
 /// A pixel rectangle in the ORIGINAL page image (before any deskew or rotation), top-left origin,
 /// like Tesseract's and Textract's boxes. Signed and zigzag-encoded: a box mapped back from a
 /// rotated image may start a pixel or two left of or above the page before clamping.
@@ -413,6 +447,8 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     public var meanConfidence: Float = 0  // float mean_confidence = 13
     /// Which attempt produced this result (1 for the first).
     public var attempt: UInt32 = 0  // uint32 attempt = 14
+    /// `text_source` (field 15).
+    public var textSource: Ocr_V1_TextSource = .init()  // TextSource text_source = 15
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -437,6 +473,7 @@ public struct Ocr_V1_PageResult: ProtoMessage {
         writer.writeString(12, text)
         writer.writeFloat(13, meanConfidence)
         writer.writeUInt32(14, attempt)
+        writer.writeEnum(15, textSource)
         writer.writeUnknown(unknownFields)
     }
 
@@ -458,6 +495,7 @@ public struct Ocr_V1_PageResult: ProtoMessage {
             case 12: text = try reader.readString(tag)
             case 13: meanConfidence = try reader.readFloat(tag)
             case 14: attempt = try reader.readUInt32(tag)
+            case 15: textSource = try reader.readEnum(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
@@ -466,6 +504,7 @@ public struct Ocr_V1_PageResult: ProtoMessage {
 
 // Short names for this package's own code; other packages see the namespaced ones.
 package typealias BlockType = Ocr_V1_BlockType
+package typealias TextSource = Ocr_V1_TextSource
 package typealias BoundingBox = Ocr_V1_BoundingBox
 package typealias Candidate = Ocr_V1_Candidate
 package typealias Symbol = Ocr_V1_Symbol

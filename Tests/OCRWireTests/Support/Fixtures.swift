@@ -97,6 +97,7 @@ enum Fixtures {
             $0.text = Sample.text
             $0.meanConfidence = 0.912_345_6
             $0.attempt = 3
+            $0.textSource = .pdf
         }
     }
 
@@ -150,6 +151,7 @@ enum Fixtures {
             $0.pageRanges = [PageRange.with { $0.first = 1; $0.last = UInt32.max }, PageRange.with { $0.first = 7 }]
             $0.customWords = [Sample.cjk, "", Sample.emoji]
             $0.maxPagePixels = UInt64.max
+            $0.pdfTextLayer = .forceOcr
         }
     }
 
