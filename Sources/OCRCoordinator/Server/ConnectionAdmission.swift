@@ -12,7 +12,8 @@ final class ConnectionAdmission {
     private let maxConnections: Int
     private let logger: Logger
     private var counters: [String: ConnectionCounter] = [:]
-    private var refusedSinceLog: [String: Int] = [:]
+    /// Handshakes refused per domain since the last log line, and that domain's open count.
+    private var refusedSinceLog: [String: (refused: Int, open: Int)] = [:]
     private var lastLog: ContinuousClock.Instant?
 
     init(security: CurveServerSecurity?, maxConnections: Int, logger: Logger) {
@@ -49,13 +50,13 @@ final class ConnectionAdmission {
     }
 
     private func refused(_ domain: String, open: Int) {
-        refusedSinceLog[domain, default: 0] += 1
+        refusedSinceLog[domain] = ((refusedSinceLog[domain]?.refused ?? 0) + 1, open)
         let now = ContinuousClock.now
         if let lastLog, now - lastLog < .seconds(1) { return }
         lastLog = now
-        for (domain, count) in refusedSinceLog.sorted(by: { $0.key < $1.key }) {
+        for (domain, figures) in refusedSinceLog.sorted(by: { $0.key < $1.key }) {
             logger.warning("refused connections: connection limit reached (--max-connections)",
-                           ["domain": domain, "refused": count, "open": open, "max": maxConnections])
+                           ["domain": domain, "refused": figures.refused, "open": figures.open, "max": maxConnections])
         }
         refusedSinceLog = [:]
     }
