@@ -187,15 +187,21 @@ package final class RPCClient: Sendable {
         }
     }
 
+    /// Sends a call's request. A socket that cannot queue it (its connection was just refused or
+    /// dropped and libzmq is reconnecting, or its send queue is full) is tried again every 50 ms
+    /// while the call waits: the monitor's refusal, the call's deadline or room on a connection
+    /// settles it, whichever comes first.
     private static func send(_ frames: [[UInt8]], _ socketID: SocketID, _ control: SocketLoop.Control,
                              _ callID: UInt64, _ pending: Pending) {
-        let sent = (try? control.send(frames, on: socketID)) ?? false
-        if !sent, let entry = pending.calls.removeValue(forKey: callID) {
+        guard let entry = pending.calls[callID] else { return }  // settled meanwhile
+        if (try? control.send(frames, on: socketID)) ?? false { return }
+        if let refusal = pending.refusal {
+            pending.calls[callID] = nil
             if let timer = entry.timer { control.cancelTimer(timer) }
-            let error = pending.refusal.map { refusalError($0, pending.endpoint, entry.method) }
-                ?? OCRError(.unavailable, "cannot queue the request: the send queue is full")
-            finish(entry.waiter, with: .failure(error))
+            finish(entry.waiter, with: .failure(refusalError(refusal, pending.endpoint, entry.method)))
+            return
         }
+        _ = control.schedule(after: .milliseconds(50)) { control in send(frames, socketID, control, callID, pending) }
     }
 
     private static func armIdleTimer(_ callID: UInt64, _ pending: Pending, _ control: SocketLoop.Control) {

@@ -39,10 +39,12 @@ import Testing
     @Test func connectionsBeyondTheMaximumAreRefusedAtOnceAndLogged() async throws {
         let cluster = try await TestCluster(coordinatorArguments: ["--max-connections", "8"])
         let flood = try IdleConnections(count: 10, to: cluster.clientEndpoint)
-        // The coordinator counts them as libzmq accepts them (at once, on loopback).
-        try await Task.sleep(for: .milliseconds(300))
-
-        let refused = try await cluster.submit(["status"])
+        // The coordinator counts them as libzmq accepts them; ask until it has (at most 20 s).
+        var refused = try await cluster.submit(["status"])
+        for _ in 0..<100 where refused.status == 0 {
+            try await Task.sleep(for: .milliseconds(200))
+            refused = try await cluster.submit(["status"])
+        }
         #expect(refused.status == 69, "stderr: \(refused.stderr)")
         // Told why at once (a timeout would say "no answer ... within 5 s").
         #expect(refused.stderr.contains("at its connection limit"), "stderr: \(refused.stderr)")
@@ -54,9 +56,14 @@ import Testing
         try await cluster.addWorker(slots: 1, engine: "tesseract")
         try await cluster.waitForWorkers(1)
 
-        // The flood goes away: clients get in again and a job runs.
+        // The flood goes away: clients get in again (once the closes are counted) and a job runs.
         flood.close()
-        try await Task.sleep(for: .milliseconds(300))
+        var admitted = try await cluster.submit(["status"])
+        for _ in 0..<100 where admitted.status != 0 {
+            try await Task.sleep(for: .milliseconds(200))
+            admitted = try await cluster.submit(["status"])
+        }
+        #expect(admitted.status == 0, "stderr: \(admitted.stderr)")
         let sample = Binaries.fixtures.appendingPathComponent("multipage.tif").path
         let job = try await cluster.submit(["--quiet", sample])
         #expect(job.status == 0, "stderr: \(job.stderr)")

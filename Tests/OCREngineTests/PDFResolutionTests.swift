@@ -1,6 +1,7 @@
 import Foundation
 import OCREngine
 import OCRPages
+import OCRTestSupport
 import OCRWire
 import Testing
 
@@ -27,15 +28,7 @@ extension EngineTests {
             #expect(PDFRasterizer.imageResolution(listing: thumbnail) == 50)
         }
 
-        static var hasImg2pdf: Bool {
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            probe.arguments = ["python3", "-c", "import img2pdf"]
-            probe.standardError = FileHandle.nullDevice
-            guard (try? probe.run()) != nil else { return false }
-            probe.waitUntilExit()
-            return probe.terminationStatus == 0
-        }
+        static var hasImg2pdf: Bool { (try? runProcess(["python3", "-c", "import img2pdf"]).status) == 0 }
 
         /// A scan wrapped by img2pdf from an untagged image: img2pdf places its pixels at 96 ppi
         /// (on a page much larger than the paper); the page is rendered at those 96 ppi, pixel for
