@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         // Helpers every test tier shares: bounded waits, shared values, processes.
-        .target(name: "OCRTestSupport", dependencies: ["OCRZeroMQ"], path: "Tests/OCRTestSupport"),
+        .target(name: "OCRTestSupport", dependencies: ["OCRBasics", "OCRZeroMQ"], path: "Tests/OCRTestSupport"),
         .testTarget(name: "OCRZeroMQTests", dependencies: ["OCRZeroMQ", "OCRTestSupport"]),
         .testTarget(name: "OCRRPCTests", dependencies: ["OCRRPC", "OCRZeroMQ", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"]),

@@ -85,7 +85,7 @@ struct SubmitCommand: Sendable {
     }
 
     func run() async -> ExitCode {
-        if case .submit = action, let output, let problem = Self.cannotCreate(output) {
+        if case .submit = action, let output, let problem = OutputFile(output).problem {
             report("cannot create \(output): \(problem)")
             return .cannotCreate
         }
@@ -154,8 +154,7 @@ struct SubmitCommand: Sendable {
             let files = format == .page ? Self.numbered(output, document.pageXML().map { Data($0.utf8) })
                                         : [(output, format.renderData(document))]
             for (path, data) in files {
-                // Atomic: a job that fails to write leaves an earlier file of that name as it was.
-                do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+                do { try OutputFile(path).write(data) } catch {
                     report("cannot write \(path): \(error.localizedDescription)")
                     return .software
                 }
@@ -178,15 +177,17 @@ struct SubmitCommand: Sendable {
 
     private func watch(_ id: String, _ client: OCRClient) async throws -> ExitCode {
         let counts = ProgressCounts()
+        // Unbuffered, so each event shows as it happens, also through a pipe (`| grep FAILED`).
+        func line(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
         // Follows the job across a coordinator restart (with --journal), as the submit path does.
         for try await event in client.followEvents(forJobID: id) {
             counts.update(event)
             if let page = event.pageCompleted?.result {
-                print("page \(page.pageIndex + 1) done (\(page.file) p\(page.filePage))")
+                line("page \(page.pageIndex + 1) done (\(page.file) p\(page.filePage))")
             } else if let failed = event.pageFailed {
-                print("page \(failed.pageIndex + 1) FAILED: \(OCRError(failed.status ?? Status()).description)")
+                line("page \(failed.pageIndex + 1) FAILED: \(OCRError(failed.status ?? Status()).description)")
             } else if let finished = event.finished {
-                print("job \(id) \(finished.state): \(finished.pagesDone) done, \(finished.pagesFailed) failed")
+                line("job \(id) \(finished.state): \(finished.pagesDone) done, \(finished.pagesFailed) failed")
             }
         }
         return counts.finalState == .succeeded ? .success : (counts.finalState == .partial ? .somePagesFailed : .jobFailed)
@@ -223,24 +224,6 @@ struct SubmitCommand: Sendable {
         return items.enumerated().map { i, data in
             (stem + String(format: "-%04d", i + 1) + (ext.isEmpty ? "" : "." + ext), data)
         }
-    }
-
-    /// Why `path` cannot be written, or nil when it can: its directory must exist and be
-    /// writable, and the file, if it exists, must be a writable regular file. Checked before any
-    /// work starts, so a long job never ends in "cannot write".
-    static func cannotCreate(_ path: String) -> String? {
-        let directory = (path as NSString).deletingLastPathComponent
-        let parent = directory.isEmpty ? "." : directory
-        var info = stat()
-        guard stat(parent, &info) == 0 else { return "\(parent): \(String(cString: strerror(errno)))" }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return "\(parent) is not a directory" }
-        if stat(path, &info) == 0 {
-            if info.st_mode & S_IFMT == S_IFDIR { return "it is a directory" }
-            if access(path, W_OK) != 0 { return String(cString: strerror(errno)) }
-        }
-        // The write is atomic (a temporary file beside it, renamed): the directory must be writable.
-        if access(parent, W_OK) != 0 { return "\(parent): \(String(cString: strerror(errno)))" }
-        return nil
     }
 
     private func report(_ message: String) {

@@ -50,9 +50,11 @@ import OCRWire
         // And someone following the job from the command line.
         let watch = try ChildProcess("ocr-submit", ["--coordinator", endpoints[0], "watch", job.jobId])
 
-        // Mid-job: a few pages done, most not.
+        // Mid-job: a few pages done, most not, and the watcher attached (it has printed a page):
+        // a kill during its first call would only test that it finds no coordinator.
         let deadline = ContinuousClock.now + .seconds(20)
-        while seen.completedPages.count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while seen.completedPages.count < 3 || !String(decoding: watch.stdout, as: UTF8.self).contains(" done"),
+              ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         first.signal(SIGKILL)
         await first.wait(timeout: .seconds(5))
         let doneAtKill = seen.completedPages.count

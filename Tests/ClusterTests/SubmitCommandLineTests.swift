@@ -23,6 +23,35 @@ import Testing
         await cluster.stop()
     }
 
+    /// `-o` replaces a regular file atomically, but never renames over what is not one: a FIFO
+    /// (as `/dev/null` or a terminal) is written in place, and a symbolic link keeps pointing at
+    /// its target, which gets the document. (Renaming onto `-o /dev/null` once replaced the
+    /// device with a regular file.)
+    @Test func anOutputThatIsNotARegularFileIsWrittenInPlace() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-outputs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let target = dir.appendingPathComponent("target.txt").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        let link = dir.appendingPathComponent("link.txt").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.txt")
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 1, engine: "tesseract")
+        async let read = runAsync(["timeout", "-s", "KILL", "60", "cat", fifo])  // never hangs the suite
+        let viaFIFO = try await cluster.submit(["--quiet", "-o", fifo, sample])
+        #expect(viaFIFO.status == 0, "stderr: \(viaFIFO.stderr)")
+        #expect(try await read.stdout.contains("quick brown fox"))
+        var info = stat()
+        #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+        let viaLink = try await cluster.submit(["--quiet", "-o", link, sample])
+        #expect(viaLink.status == 0, "stderr: \(viaLink.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "target.txt", "still a link")
+        #expect(try String(contentsOfFile: target, encoding: .utf8).contains("quick brown fox"))
+        await cluster.stop()
+    }
+
     @Test func dashReadsStandardInputAndWritesStandardOutput() async throws {
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 1, engine: "tesseract")

@@ -1,9 +1,10 @@
 import Foundation
 import OCRWire
+import OCRTestSupport
 import Testing
 @testable import OCRClient
 
-@Suite struct ALTOTests {
+@Suite(.blocking) struct ALTOTests {
     static var handBuilt: Document {
         Document(results: [Fixtures.page(2), Fixtures.page(0)], failures: [Fixtures.failure(1)], pageCount: 4)
     }

@@ -1,8 +1,9 @@
 import OCRWire
+import OCRTestSupport
 import Testing
 @testable import OCRClient
 
-@Suite struct DocumentTests {
+@Suite(.blocking) struct DocumentTests {
     @Test func pagesAreInOrderWhateverTheArrivalOrder() {
         let orders: [[Int]] = [[0, 1, 2, 3, 4], [4, 3, 2, 1, 0], [2, 0, 4, 1, 3], [1, 4, 0, 3, 2]]
         for order in orders {
@@ -74,7 +75,7 @@ import Testing
     }
 }
 
-@Suite struct TextFormatTests {
+@Suite(.blocking) struct TextFormatTests {
     @Test func pagesAreSeparatedByFormFeedsAsTesseract5Does() {
         let document = Document(results: [Fixtures.page(1), Fixtures.page(0)])
         let text = DocumentFormat.txt.render(document)

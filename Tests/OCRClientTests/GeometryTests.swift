@@ -1,9 +1,10 @@
 import Foundation
 import OCRWire
+import OCRTestSupport
 import Testing
 @testable import OCRClient
 
-@Suite struct GeometryTests {
+@Suite(.blocking) struct GeometryTests {
     @Test func normalisedBoxesHaveABottomLeftOrigin() {
         // A box at the top-left of a 800x600 page ends up near y = 1.
         let rect = NormalizedRect(imageRect: box(80, 0, 160, 60), imageWidth: 800, imageHeight: 600)

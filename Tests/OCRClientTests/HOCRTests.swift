@@ -4,7 +4,7 @@ import OCRWire
 import Testing
 @testable import OCRClient
 
-@Suite struct HOCRTests {
+@Suite(.blocking) struct HOCRTests {
     /// `hocr-spec` (PyPI, installed by `make deps`; installed here on first use when pip can).
     static let hocrSpec: String? = {
         if commandExists("hocr-spec") { return "hocr-spec" }

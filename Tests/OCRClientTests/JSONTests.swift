@@ -1,9 +1,10 @@
 import Foundation
 import OCRWire
+import OCRTestSupport
 import Testing
 @testable import OCRClient
 
-@Suite struct JSONTests {
+@Suite(.blocking) struct JSONTests {
     static func parse(_ document: Document) throws -> [String: Any] {
         let data = DocumentFormat.json.renderData(document)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

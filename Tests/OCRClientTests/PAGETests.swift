@@ -1,10 +1,11 @@
 import Foundation
 import OCRWire
+import OCRTestSupport
 import Testing
 @testable import OCRClient
 
 /// PAGE XML 2019-07-15, validated by xmllint against the schema in `../shared/schemas`.
-@Suite struct PAGETests {
+@Suite(.blocking) struct PAGETests {
     static var schemaPresent: Bool { FileManager.default.fileExists(atPath: Paths.schemas.appendingPathComponent("page-2019-07-15.xsd").path) }
 
     @Test(.enabled(if: schemaPresent, "needs ../shared/schemas"))

@@ -7,7 +7,7 @@ import Testing
 /// The JSON renderer claims protobuf's canonical JSON mapping for `PageResult` and `Status`:
 /// Python's `google.protobuf.json_format` (PyPI `protobuf`, code from `protoc --python_out`)
 /// parses every page strictly, and the binary it re-encodes decodes in Swift to the same page.
-@Suite struct ProtobufJSONTests {
+@Suite(.blocking) struct ProtobufJSONTests {
     @Test func pythonProtobufParsesEveryPageBackToTheSameMessage() throws {
         try #require(commandExists("protoc") && (try? runProcess(["python3", "-c", "import google.protobuf"]).status) == 0,
                      "protoc and Python's protobuf are needed (make deps installs them)")

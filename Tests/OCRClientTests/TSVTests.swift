@@ -1,8 +1,9 @@
 import OCRWire
+import OCRTestSupport
 import Testing
 @testable import OCRClient
 
-@Suite struct TSVTests {
+@Suite(.blocking) struct TSVTests {
     /// Rows as columns; `conf` compared as a number with `tolerance`, everything else exactly.
     static func expectSameRows(_ ours: String, _ theirs: String, tolerance: Double = 1e-3,
                                sourceLocation: SourceLocation = #_sourceLocation) {

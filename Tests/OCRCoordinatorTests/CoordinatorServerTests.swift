@@ -12,7 +12,7 @@ import OCRWire
 /// The coordinator shell over real sockets on 127.0.0.1: a real CoordinatorServer, the real
 /// OCRClient, and `ScriptedWorker`, a stand-in worker that answers tasks from a script (the real
 /// ocr-worker is tested in the cluster tests).
-@Suite(.serialized) struct CoordinatorServerTests {
+@Suite(.serialized, .blocking) struct CoordinatorServerTests {
     /// Each file is one page per line of its text content ("a\nb" is two pages).
     static let lineSplitter: @Sendable (InputFile) throws -> [PageDescriptor] = { file in
         let text = String(decoding: file.content, as: UTF8.self)

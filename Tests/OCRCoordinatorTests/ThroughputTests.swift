@@ -2,11 +2,12 @@ import OCRBasics
 import OCRCoordinator
 import OCRPages
 import OCRWire
+import OCRTestSupport
 import Testing
 
 /// Measures how many dispatch + result cycles per second the pure state machine handles. It
 /// prints figures; it asserts only correctness (timing assertions would be flaky on shared CI).
-@Suite struct ThroughputTests {
+@Suite(.blocking) struct ThroughputTests {
     /// 400 workers with 4 slots, 50 jobs of 2,000 pages each (100,000 page tasks), every task
     /// answered with a result as soon as it is sent, with a tick every 1,000 results.
     @Test func dispatchAndResultCyclesPerSecond() {

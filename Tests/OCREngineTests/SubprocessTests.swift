@@ -1,11 +1,12 @@
 import Foundation
 import OCRPages
 import Synchronization
+import OCRTestSupport
 import Testing
 @testable import OCREngine
 
 /// The helper-program runner (pdfinfo, pdftoppm).
-@Suite struct SubprocessTests {
+@Suite(.blocking) struct SubprocessTests {
     /// The executables block SIGTERM and SIGINT for their sigwait thread; a helper must not
     /// inherit that, or it would ignore the signals anyone sends it.
     @Test func helpersStartWithNoSignalBlockedWhateverTheCallerBlocks() throws {

@@ -2,6 +2,7 @@ import Foundation
 import OCREngine
 import OCRPages
 import OCRWire
+import OCRTestSupport
 import Testing
 
 /// Paths to the committed fixtures and to the shared real scans.
@@ -30,7 +31,7 @@ enum Fixtures {
 
 /// Every OCREngine suite nests under this one serialised suite: Tesseract work is CPU-bound, the
 /// machine is small, and the speed figures (detect-only, fast vs accurate) need a quiet CPU.
-@Suite(.serialized) struct EngineTests {}
+@Suite(.serialized, .blocking) struct EngineTests {}
 
 /// The engine thread the tests share (Tesseract runs there, never on the cooperative pool).
 let testEngine = EngineThread(name: "test-engine")

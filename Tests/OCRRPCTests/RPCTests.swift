@@ -6,7 +6,7 @@ import OCRWire
 @testable import OCRZeroMQ
 
 /// The gRPC-style client link end to end: a real RPCServer and RPCClient over tcp://127.0.0.1.
-@Suite struct RPCTests {
+@Suite(.blocking) struct RPCTests {
     /// A server with: Health (unary), WatchJob (streams `from_page` events then ends),
     /// GetJob (never answers: for deadlines and cancel), ListJobs (answers from another thread).
     final class Harness: Sendable {

@@ -7,7 +7,7 @@ import Testing
 /// Python `protobuf` (C upb backend) and Debian's `protoc` (C++), driven by
 /// `scripts/wire_conformance.py`. See `Fixtures.all` for the values and `CanonicalLines` for how
 /// values are compared field by field.
-@Suite(.enabled(if: ConformanceRun.peersAvailable, "protoc or python3 protobuf missing: run `make deps`"))
+@Suite(.enabled(if: ConformanceRun.peersAvailable, "protoc or python3 protobuf missing: run `make deps`"), .blocking)
 struct ConformanceTests {
     /// The generated Swift matches what `scripts/gen_wire.py` makes from proto/ today.
     @Test func generatedCodeIsFresh() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import OCRTestSupport
 import Testing
 @testable import OCRWire
 
@@ -9,7 +10,7 @@ import Testing
 ///
 /// Reproducible: `OCRWIRE_FUZZ_SEED` (default below) picks the inputs, `OCRWIRE_FUZZ_INPUTS`
 /// how many (at least 100,000 in total across the decoders). The seed is printed.
-@Suite struct RandomizedDecodingTests {
+@Suite(.blocking) struct RandomizedDecodingTests {
     static let defaultSeed: UInt64 = 0x0C12_F00D_2026_0001
     static let minimumInputs = 100_000
 

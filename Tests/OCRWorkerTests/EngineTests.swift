@@ -6,7 +6,7 @@ import OCRWire
 import Testing
 @testable import OCRWorker
 
-@Suite("Engines and PageControl")
+@Suite("Engines and PageControl", .blocking)
 struct EngineTests {
     @Test("--engine values parse into the engines they name", arguments: [
         ("null", "null"), ("sleep:25", "sleep:25"), ("crash-on:3", "crash-on:3:kill"), ("crash-on:3:abort", "crash-on:3:abort"),

@@ -1,5 +1,6 @@
 import Foundation
 import OCRWire
+import OCRTestSupport
 import Testing
 @testable import OCRWorker
 
@@ -41,7 +42,7 @@ enum WorkerBinary {
     }
 }
 
-@Suite("ocr-worker process", .serialized)
+@Suite("ocr-worker process", .serialized, .blocking)
 struct ProcessTests {
     @Test("SIGTERM: held pages finish and report, then Disconnect, then exit 0")
     func sigtermDrains() throws {

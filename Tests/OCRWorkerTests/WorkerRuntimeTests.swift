@@ -3,11 +3,12 @@ import OCREngine
 import OCRLog
 import OCRZeroMQ
 import OCRWire
+import OCRTestSupport
 import Testing
 @testable import OCRWorker
 
 /// The runtime against a scripted fake coordinator over real TCP sockets on 127.0.0.1.
-@Suite("WorkerRuntime against a fake coordinator", .serialized)
+@Suite("WorkerRuntime against a fake coordinator", .serialized, .blocking)
 struct WorkerRuntimeTests {
     @Test("Ready arrives with a non-zero uid, slots, version, hostname and the heartbeat interval")
     func readyAnnouncesTheWorker() throws {

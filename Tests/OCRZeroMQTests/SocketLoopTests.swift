@@ -3,7 +3,7 @@ import OCRTestSupport
 import Testing
 @testable import OCRZeroMQ
 
-@Suite("SocketLoop: one thread owns the sockets")
+@Suite("SocketLoop: one thread owns the sockets", .blocking)
 struct SocketLoopTests {
     @Test("setup runs on the loop thread and returns the bound endpoint; a DEALER talks to it")
     func startReturnsSetupValue() throws {

@@ -3,7 +3,7 @@ import OCRTestSupport
 import Testing
 @testable import OCRZeroMQ
 
-@Suite("ZMQ sockets over real transports")
+@Suite("ZMQ sockets over real transports", .blocking)
 struct ZMQSocketTests {
     @Test("ROUTER/DEALER round trip over tcp://127.0.0.1:* with the bound port read back")
     func routerDealerRoundTrip() throws {

@@ -42,6 +42,7 @@ package final class CoordinatorServer: Sendable {
     package func stop() {
         loop.execute { [core] _ in core.shutdown() }
         loop.stop()
+        core.splitPool.close(discardingQueued: true)
         core.cutPool.close(discardingQueued: true)
         core.journal?.stop()
         context.terminate()
@@ -77,8 +78,9 @@ final class CoordinatorCore: @unchecked Sendable {
     /// SubmitJob and CancelJob calls waiting for the scheduler's reply directive.
     var pendingReplies: [UInt64: RPCServerCall] = [:]
     var nextRequestToken: UInt64 = 0
-    /// Runs splits; at most `maxConcurrentSplits` at once (`splitting.running`).
-    let splitQueue = DispatchQueue(label: "ocr.coordinator.split", attributes: .concurrent)
+    /// Runs splits on threads of its own, `maxConcurrentSplits` of them: not libdispatch's
+    /// shared pool, which a busy process (or a blocked splitter) can leave without a thread.
+    let splitPool: DedicatedThreads<Void>
     var splitting = SplitAdmission()
     /// Cuts pages out of their files when they are dispatched (`cutAndSendTask`).
     let cutPool: DedicatedThreads<Void>
@@ -88,6 +90,7 @@ final class CoordinatorCore: @unchecked Sendable {
         self.configuration = configuration
         self.logger = configuration.logger
         self.control = control
+        splitPool = try DedicatedThreads(count: configuration.maxConcurrentSplits, name: "ocr.split") { _ in }
         cutPool = try DedicatedThreads(count: configuration.maxConcurrentSplits, name: "ocr.cut") { _ in }
         let unixMs = Int64(Date().timeIntervalSince1970 * 1000)
         var settings = configuration.scheduler
@@ -507,7 +510,7 @@ final class CoordinatorCore: @unchecked Sendable {
             let splitter = configuration.splitter
             let loop = control.loop
             let spoolDirectory = configuration.journalPath.map { ($0 as NSString).deletingLastPathComponent }
-            splitQueue.async { [self] in
+            splitPool.submit { [self] _ in
                 let outcome = Self.checkDiskSpace(for: next.bytes, in: spoolDirectory)
                     .flatMap { Self.decodeAndSplit(next.payload, with: splitter) }
                 _ = loop.execute { [self] _ in
