@@ -5,7 +5,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 
 # Debian packages: C libraries we link, the engine's data and tools the tests compare against.
 APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff-dev libsqlite3-dev libqpdf-dev libsodium-dev tesseract-ocr \
-	tesseract-ocr-eng tesseract-ocr-osd poppler-utils protobuf-compiler libxml2-utils imagemagick ghostscript
+	tesseract-ocr-eng tesseract-ocr-osd poppler-utils protobuf-compiler libxml2-utils imagemagick ghostscript qpdf mupdf-tools
 # PyPI packages used only by tests and benchmarks (independent peers: upb protobuf, pyzmq).
 PIP_PACKAGES := protobuf pyzmq hocr-spec
 

@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // ocr-cluster: a Swift OCR worker cluster for Linux. Layers, one direction only:
-// CZeroMQ, CTesseract, CTIFF, CSQLite, CQPDF, CSodium -> OCRWire -> OCRZeroMQ -> OCRRPC; OCRPages -> OCREngine; then OCRCoordinator, OCRWorker, OCRClient -> executables (README: "How the code is laid out").
+// CZeroMQ, CTesseract, CTIFF, CSQLite, CQPDF, CSodium -> OCRWire -> OCRZeroMQ -> OCRRPC; OCRPDF -> OCRPages -> OCREngine; then OCRCoordinator, OCRWorker, OCRClient -> executables (README: "How the code is laid out").
 // OCRLog and OCRCommandLine are leaf utilities (logging, option parsing) any layer may use.
 import PackageDescription
 
@@ -31,11 +31,14 @@ let package = Package(
         .target(name: "OCRWire"),
         .target(name: "OCRZeroMQ", dependencies: ["OCRBasics", "CZeroMQ"]),
         .target(name: "OCRRPC", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRWire"]),
-        .target(name: "OCRPages", dependencies: ["OCRWire", "CTIFF", "CQPDF", "CSodium"]),
-        .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "CTesseract"]),
+        // qpdf's one wrapper: reading, cutting and writing PDFs (the coordinator cuts pages, the
+        // worker returns them, the client writes searchable PDFs).
+        .target(name: "OCRPDF", dependencies: ["OCRWire", "CQPDF"]),
+        .target(name: "OCRPages", dependencies: ["OCRWire", "OCRPDF", "CTIFF", "CSodium"]),
+        .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "OCRPDF", "CTesseract"]),
         .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "CSQLite"]),
         .target(name: "OCRWorker", dependencies: ["OCRBasics", "OCRZeroMQ", "OCREngine", "OCRPages", "OCRWire", "OCRLog"]),
-        .target(name: "OCRClient", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC"]),
+        .target(name: "OCRClient", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPDF"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire"]),
@@ -51,7 +54,7 @@ let package = Package(
         .target(name: "OCRTestSupport", dependencies: ["OCRBasics", "OCRZeroMQ"], path: "Tests/OCRTestSupport"),
         .testTarget(name: "OCRZeroMQTests", dependencies: ["OCRZeroMQ", "OCRTestSupport"]),
         .testTarget(name: "OCRRPCTests", dependencies: ["OCRRPC", "OCRZeroMQ", "OCRWire", "OCRTestSupport"]),
-        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"]),
+        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPages", "OCRPDF", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],

@@ -34,6 +34,8 @@ final class Pix {
     var depth: Int { Int(pixGetDepth(raw)) }
     /// Horizontal resolution from the file (0 when it does not say).
     var xResolution: Int { Int(pixGetXRes(raw)) }
+    /// Vertical resolution from the file (0 when it does not say; a fax's differs from its x).
+    var yResolution: Int { Int(pixGetYRes(raw)) }
 
     func setResolution(_ dpi: Int) { _ = pixSetResolution(raw, Int32(dpi), Int32(dpi)) }  // 0 ok, 1 on NULL pix.
 
@@ -133,5 +135,56 @@ final class Pix {
         var b: UnsafeMutablePointer<BOX>? = box
         defer { boxDestroy(&b) }
         return Pix(owning: try CheckC.nonNull(pixClipRectangle(raw, box, nil), "cropping to the region of interest"))  // NULL if outside.
+    }
+
+    // MARK: PDF images
+
+    /// This image encoded for a PDF image XObject, losslessly: CCITT G4 when bilevel, else
+    /// Flate of its samples (a colour map becomes an indexed palette). Leptonica's own PDF path
+    /// (`pixGenerateCIData`), as Tesseract's PDF renderer uses it.
+    func pdfImage() throws(OCRError) -> PdfImage {
+        var cid: UnsafeMutablePointer<L_COMP_DATA>?
+        let type = depth == 1 ? L_G4_ENCODE : L_FLATE_ENCODE
+        try CheckC.zero(pixGenerateCIData(raw, Int32(type), 0, 0, &cid), "encoding the page image for PDF")
+        defer { l_CIDataDestroy(&cid) }
+        let data = try CheckC.nonNull(cid, "encoding the page image for PDF").pointee
+        var image = PdfImage()
+        image.encoding = type == L_G4_ENCODE ? .ccittG4 : .flate
+        image.width = UInt32(clamping: data.w)
+        image.height = UInt32(clamping: data.h)
+        image.bitsPerComponent = UInt32(clamping: data.bps)
+        image.components = UInt32(clamping: data.spp)
+        // Leptonica's G4 codes its black (1) pixels as CCITT's black runs, which a PDF decoder
+        // gives back as 0 bits (/BlackIs1 false) unless the image was min-is-black.
+        image.blackIs1 = data.minisblack != 0
+        if let bytes = data.datacomp { image.data = Array(UnsafeBufferPointer(start: bytes, count: data.nbytescomp)) }
+        if data.ncolors > 0, let hex = data.cmapdatahex { image.palette = Self.hexBytes(String(cString: hex)) }
+        if data.predictor != 0 { throw OCRError(.internal, "Leptonica's Flate data has PNG predictors, which this encoder does not declare") }
+        return image
+    }
+
+    /// The width, height and colour components of a JPEG from its header, without decoding it.
+    static func jpegHeader(_ bytes: [UInt8]) throws(OCRError) -> (width: Int, height: Int, components: Int) {
+        var w: Int32 = 0, h: Int32 = 0, spp: Int32 = 0, cmyk: Int32 = 0
+        try CheckC.zero(readHeaderMemJpeg(bytes, bytes.count, &w, &h, &spp, nil, &cmyk), "reading the JPEG header", code: .invalidArgument)
+        return (Int(w), Int(h), cmyk != 0 ? 4 : Int(spp))
+    }
+
+    /// `<0a1b2c ...>` (Leptonica's palette as a PDF hex string) as bytes.
+    private static func hexBytes(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var high: UInt8?
+        let inside = text.drop { $0 != "<" }.prefix { $0 != ">" }
+        for c in inside.utf8 {
+            let v: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
+            default: continue
+            }
+            if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
+        }
+        return out
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import OCRBasics
 import OCRPages
+import OCRPDF
 import OCRWire
 
 /// Where the engine finds its models and how many initialised Tesseract instances it keeps.
@@ -119,9 +120,47 @@ package final class Recognizer {
         // The page deadline covers decoding (PDF rasterisation) as well as recognition.
         let effective = Self.deadline(deadline, timeoutMs: options.pageTimeoutMs, from: .now)
         if cancellation?.isCancelled == true { throw OCRError(.cancelled, "recognition was cancelled", file: page.file, page: page.pageIndex) }
-        if let prior = try priorText(page, options: options) { return prior }
+        if var prior = try priorText(page, options: options) {
+            if options.includePdfPage { try page.context.stamp { () throws(OCRError) in try attachPDFPage(&prior, page, nil) } }
+            return prior
+        }
         let decoded = try decoder.decode(page, options: options, deadline: effective)
-        return try recognize(decoded, context: page.context, options: options, deadline: effective, cancellation: cancellation)
+        var result = try recognize(decoded, context: page.context, options: options, deadline: effective, cancellation: cancellation)
+        if options.includePdfPage { try page.context.stamp { () throws(OCRError) in try attachPDFPage(&result, page, decoded) } }
+        return result
+    }
+
+    /// What a searchable PDF of the page needs (RecognitionOptions.include_pdf_page): a PDF page
+    /// as a one-page PDF, untouched; an image page's original picture for an image XObject (a
+    /// JPEG as it is, others losslessly), with the resolution that gives the page its size.
+    private func attachPDFPage(_ result: inout PageResult, _ page: PageDescriptor, _ decoded: DecodedPage?) throws(OCRError) {
+        let format = page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format
+        if format == .pdf {
+            let document = try PDFDocument(page.content, file: page.file)
+            result.pdfPage = try document.pageCount() == 1 ? page.content : document.page(page.filePage)
+            return
+        }
+        guard let decoded else { return }
+        var image: PdfImage
+        if format == .jpeg {
+            let header = try Pix.jpegHeader(page.content)
+            image = PdfImage.with {
+                $0.encoding = .dct
+                $0.width = UInt32(clamping: header.width)
+                $0.height = UInt32(clamping: header.height)
+                $0.bitsPerComponent = 8
+                $0.components = UInt32(clamping: header.components)
+                $0.data = page.content
+            }
+        } else {
+            image = try decoded.pix.pdfImage()
+        }
+        // The file's own resolution per axis when it gives one (a fax is 204 x 196), else the
+        // resolution recognition used.
+        let plausible = 50...4800
+        image.dpiX = Float(plausible.contains(decoded.pix.xResolution) ? decoded.pix.xResolution : decoded.dpi)
+        image.dpiY = Float(plausible.contains(decoded.pix.yResolution) ? decoded.pix.yResolution : decoded.dpi)
+        result.pdfImage = image
     }
 
     /// For a PDF page that already has a text layer, unless `--force-ocr`: its own text as the

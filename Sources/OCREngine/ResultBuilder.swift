@@ -71,9 +71,12 @@ struct ResultBuilder {
         return w
     }
 
-    /// The smallest box holding `own` and every child box.
+    /// The smallest box holding `own` and every child box that has an area. A box with no
+    /// width or no height says nothing about where its element is: Tesseract gives the symbols
+    /// of vertical lines such boxes at x = 0, and counting them stretched each word of a
+    /// sideways brochure panel across the page (cardinal.pdf page 2).
     static func union(_ own: BoundingBox?, _ children: [BoundingBox?]) -> BoundingBox? {
-        let boxes = ([own] + children).compactMap { $0 }.filter { $0.width > 0 || $0.height > 0 }
+        let boxes = ([own] + children).compactMap { $0 }.filter { $0.width > 0 && $0.height > 0 }
         guard let first = boxes.first else { return own }
         var left = Int(first.x), top = Int(first.y)
         var right = left + Int(first.width), bottom = top + Int(first.height)

@@ -1,4 +1,5 @@
 import Foundation
+import OCRPDF
 import OCRWire
 
 /// How a page is taken out of its ``PageDescriptor/content`` before it is sent to a worker.
@@ -56,7 +57,7 @@ package struct PageDescriptor: Sendable, Equatable {
         switch cut {
         case .none: return self
         case .tiffDirectory(let offset): page.content = try TIFFSplitter.page(content, at: offset, context)
-        case .pdfPage: page.content = try context.stamp { () throws(OCRError) in try PDFDocument(content, context).page(filePage) }
+        case .pdfPage: page.content = try context.stamp { () throws(OCRError) in try PDFDocument(content, file: context.file).page(filePage) }
         }
         page.cut = .none
         page.digest = ""
@@ -86,7 +87,7 @@ package struct PageSplitter: Sendable {
             switch kind {
             case .tiff: cuts = try TIFFSplitter.directories(content, context)
             case .pdf:
-                let count = try PDFDocument(content, context).pageCount()
+                let count = try PDFDocument(content, file: context.file).pageCount()
                 cuts = Array(repeating: count == 1 ? .none : .pdfPage, count: count)
             default: cuts = [.none]
             }

@@ -21,7 +21,7 @@ let spec = CommandSpec(
         .option("--workers", value: "N", help: "With --local: engine threads (default: the number of cores)."),
         .option("--engine", value: "ENGINE", default: "tesseract", help: "With --local: the workers' engine (tesseract; null or sleep:MS for measurements)."),
         .option("--output", short: "-o", value: "FILE", help: "Write the document here ('-' or none: standard output); checked before any work, replaced atomically."),
-        .option("--format", short: "-f", value: "FORMAT", default: "txt", help: "txt, json, hocr, alto, tsv or page (PAGE XML: one file per page, FILE-0001.xml ... with -o)."),
+        .option("--format", short: "-f", value: "FORMAT", default: "txt", help: "txt, json, hocr, alto, tsv, page (PAGE XML: one file per page, FILE-0001.xml ... with -o) or pdf (searchable PDF)."),
         .option("--timeout", value: "SECONDS", help: "Whole-job deadline."),
         .option("--priority", value: "N", default: "0", help: "Higher runs first."),
         .option("--job-key", value: "KEY", help: "Idempotency key: resubmitting with it returns the same job."),

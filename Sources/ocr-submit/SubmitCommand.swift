@@ -62,7 +62,10 @@ struct SubmitCommand: Sendable {
         self.format = format
         // "-o -" is standard output, as without -o.
         output = a.string("--output").flatMap { $0 == "-" ? nil : $0 }
-        options = try RecognitionFlags.make(a)
+        var options = try RecognitionFlags.make(a)
+        // A searchable PDF shows each page as it was: the workers send it back with its text.
+        options.includePdfPage = format == .pdf
+        self.options = options
         timeout = try a.double("--timeout", range: 0.001...31_536_000).map { .milliseconds(Int64($0 * 1000)) }
         priority = Int32(try a.int("--priority", range: -1000...1000)!)
         jobKey = a.string("--job-key") ?? ""
@@ -149,10 +152,18 @@ struct SubmitCommand: Sendable {
             bar.update(done: counts.done, failed: counts.failed, total: Int(job.pageCount))
         }
         bar.finish()
+        let rendered: Data
+        if format == .pdf {
+            let (pdf, problems) = try document.searchablePDF(originals: inputs)
+            for problem in problems { report(problem) }
+            rendered = pdf
+        } else {
+            rendered = format.renderData(document)
+        }
         if let output {
             // PAGE XML is one document per page: FILE for a 1-page job, else FILE-0001.xml, ...
             let files = format == .page ? Self.numbered(output, document.pageXML().map { Data($0.utf8) })
-                                        : [(output, format.renderData(document))]
+                                        : [(output, rendered)]
             for (path, data) in files {
                 do { try OutputFile(path).write(data) } catch {
                     report("cannot write \(path): \(error.localizedDescription)")
@@ -160,7 +171,6 @@ struct SubmitCommand: Sendable {
                 }
             }
         } else {
-            let rendered = format.renderData(document)
             FileHandle.standardOutput.write(rendered)
         }
         for gap in document.gaps {

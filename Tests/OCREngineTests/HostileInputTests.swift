@@ -1,5 +1,6 @@
 import Foundation
 @testable import OCREngine
+import OCRPDF
 import OCRPages
 import OCRTestSupport
 import OCRWire
@@ -55,7 +56,7 @@ extension EngineTests {
                 #expect(page.cut == .none && page.filePage == n)
                 // The page holds the image it draws (2.1 MB) and nothing of the other 499 pages.
                 #expect(page.content.count > 2_000_000 && page.content.count < content.count + 4_096, "page \(n): \(page.content.count) bytes")
-                #expect(try PDFDocument(page.content, page.context).pageCount() == 1)
+                #expect(try PDFDocument(page.content, file: page.file).pageCount() == 1)
             }
         }
 

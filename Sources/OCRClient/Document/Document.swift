@@ -50,6 +50,8 @@ public struct Document: Sendable {
     private var declaredPageCount: Int
     private var results: [Int: PageResult] = [:]
     private var failures: [Int: OCRError] = [:]
+    /// The file and 1-based page of each failed page, when its failure said (for the PDF).
+    private(set) var failureOrigins: [Int: (file: String, filePage: Int)] = [:]
 
     /// An empty document expecting `pageCount` pages (the `page_count` of `SubmitJobResponse`).
     /// With 0 the page count grows with the highest page index seen.
@@ -74,6 +76,7 @@ public struct Document: Sendable {
         guard results[index] == nil else { return }
         results[index] = result
         failures[index] = nil
+        failureOrigins[index] = nil
     }
 
     /// Records a page that failed for good. Ignored when the page already has a result.
@@ -83,6 +86,9 @@ public struct Document: Sendable {
         if error.file == nil, !failure.file.isEmpty { error.file = failure.file }
         error.pageIndex = index
         addFailure(pageIndex: index, error: error)
+        if failures[index] != nil, !failure.file.isEmpty, failure.filePage > 0 {
+            failureOrigins[index] = (failure.file, Int(failure.filePage))
+        }
     }
 
     /// Records a page that failed for good with `error`. Ignored when the page already has a result.

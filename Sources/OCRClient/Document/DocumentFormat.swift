@@ -26,8 +26,17 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
     /// single text the documents follow each other separated by a form feed (`\f`), as `txt`
     /// separates pages. `ocr-submit -o FILE` writes one file per page instead.
     case page
+    /// A searchable PDF (binary): each page's image, or its original PDF page, with an
+    /// invisible text layer of its words on their boxes. Complete only when the job's options
+    /// asked for `include_pdf_page` (`ocr-submit --format pdf` does); see
+    /// `Document.searchablePDF()` for what each kind of page becomes and for problems.
+    case pdf
 
-    /// Renders `document` in this format.
+    /// Whether the rendered document is text (every format but `pdf`).
+    public var isText: Bool { self != .pdf }
+
+    /// Renders `document` in this format. A PDF is binary: as text it is base64-encoded (as a
+    /// JSON API carries it); `renderData` gives its bytes.
     public func render(_ document: Document) -> String {
         switch self {
         case .txt: TextRenderer.render(document)
@@ -36,12 +45,15 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         case .alto: ALTORenderer.render(document)
         case .tsv: TSVRenderer.render(document)
         case .page: PAGERenderer.render(document).joined(separator: "\u{0C}")
+        case .pdf: renderData(document).base64EncodedString()
         }
     }
 
-    /// Renders `document` in this format as UTF-8 bytes.
+    /// Renders `document` in this format: UTF-8 text, or the PDF's bytes (empty only if qpdf
+    /// itself fails; `Document.searchablePDF()` throws that error and lists page problems).
     public func renderData(_ document: Document) -> Data {
-        Data(render(document).utf8)
+        guard self == .pdf else { return Data(render(document).utf8) }
+        return (try? document.searchablePDF().data) ?? Data()
     }
 
     /// The file name extension `tesseract` uses for this format (`alto` is `xml`).
@@ -53,6 +65,7 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         case .alto: "xml"
         case .tsv: "tsv"
         case .page: "xml"
+        case .pdf: "pdf"
         }
     }
 
@@ -65,6 +78,7 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         case .alto: "application/xml"
         case .tsv: "text/tab-separated-values; charset=utf-8"
         case .page: "application/xml"
+        case .pdf: "application/pdf"
         }
     }
 }
@@ -73,6 +87,15 @@ extension Document {
     /// The document rendered in `format`.
     public func rendered(as format: DocumentFormat) -> String {
         format.render(self)
+    }
+
+    /// The document as a searchable PDF (`DocumentFormat.pdf`), with what went wrong on the way.
+    /// A page that failed is its original page without a text layer when it came from a PDF
+    /// among `originals` (the submitted files), else a blank page, as is a missing page; a page
+    /// whose PDF page or image could not be used has only its text. `problems` names each.
+    public func searchablePDF(originals: [InputFile] = []) throws(OCRError) -> (data: Data, problems: [String]) {
+        let (pdf, problems) = try PDFRenderer.render(self, originals: originals)
+        return (Data(pdf), problems)
     }
 
     /// The plain text of the document (`DocumentFormat.txt`).

@@ -329,6 +329,11 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     public var maxPagePixels: UInt64 = 0  // uint64 max_page_pixels = 19
     /// PDF pages that already carry text (see PdfTextLayer).
     public var pdfTextLayer: Ocr_V1_PdfTextLayer = .init()  // PdfTextLayer pdf_text_layer = 20
+    /// Also return what a searchable PDF of each page needs (ocr-submit --format pdf), so that a
+    /// document is complete without its input files: an image page's picture encoded for a PDF
+    /// (PageResult.pdf_image), a PDF page as cut from its file (PageResult.pdf_page). Costs about
+    /// the page's own size on every result.
+    public var includePdfPage: Bool = false  // bool include_pdf_page = 21
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -359,6 +364,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
         writer.writeRepeatedString(18, customWords)
         writer.writeUInt64(19, maxPagePixels)
         writer.writeEnum(20, pdfTextLayer)
+        writer.writeBool(21, includePdfPage)
         writer.writeUnknown(unknownFields)
     }
 
@@ -386,6 +392,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
             case 18: try reader.readRepeatedString(tag, into: &customWords)
             case 19: maxPagePixels = try reader.readUInt64(tag)
             case 20: pdfTextLayer = try reader.readEnum(tag)
+            case 21: includePdfPage = try reader.readBool(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }

@@ -79,6 +79,48 @@ public enum Ocr_V1_TextSource: ProtoEnum, CaseIterable {
     public static let allCases: [Ocr_V1_TextSource] = [.ocr, .pdf]
 }
 
+/// How PdfImage.data is encoded: each is a PDF stream filter, so the bytes go into the PDF as
+/// they are, and each but DCT is lossless.
+public enum Ocr_V1_PdfImageEncoding: ProtoEnum, CaseIterable {
+    case unspecified  // PDF_IMAGE_ENCODING_UNSPECIFIED = 0
+    /// A JPEG file as it was uploaded (/DCTDecode).
+    case dct  // PDF_IMAGE_ENCODING_DCT = 1
+    /// Bilevel, CCITT Group 4 (/CCITTFaxDecode, K -1).
+    case ccittG4  // PDF_IMAGE_ENCODING_CCITT_G4 = 2
+    /// Samples row by row, zlib-compressed (/FlateDecode).
+    case flate  // PDF_IMAGE_ENCODING_FLATE = 3
+    /// A value this build does not know, kept so it survives a round trip.
+    case unrecognized(Int32)
+
+    /// The proto3 default, `PDF_IMAGE_ENCODING_UNSPECIFIED`.
+    public init() { self = .unspecified }
+
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
+    public init(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .unspecified
+        case 1: self = .dct
+        case 2: self = .ccittG4
+        case 3: self = .flate
+        default: self = .unrecognized(rawValue)
+        }
+    }
+
+    /// The value's number on the wire.
+    public var rawValue: Int32 {
+        switch self {
+        case .unspecified: 0
+        case .dct: 1
+        case .ccittG4: 2
+        case .flate: 3
+        case .unrecognized(let value): value
+        }
+    }
+
+    /// Every value this build knows.
+    public static let allCases: [Ocr_V1_PdfImageEncoding] = [.unspecified, .dct, .ccittG4, .flate]
+}
+
 /// A pixel rectangle in the ORIGINAL page image (before any deskew or rotation), top-left origin,
 /// like Tesseract's and Textract's boxes. Signed and zigzag-encoded: a box mapped back from a
 /// rotated image may start a pixel or two left of or above the page before clamping.
@@ -449,6 +491,12 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     public var attempt: UInt32 = 0  // uint32 attempt = 14
     /// `text_source` (field 15).
     public var textSource: Ocr_V1_TextSource = .init()  // TextSource text_source = 15
+    /// With RecognitionOptions.include_pdf_page, for a page of an image file: its original image
+    /// ready to be a PDF image XObject.
+    public var pdfImage: Ocr_V1_PdfImage? = nil  // PdfImage pdf_image = 16
+    /// With RecognitionOptions.include_pdf_page, for a page of a PDF: the page as a one-page PDF,
+    /// exactly as the coordinator cut it from its file (content, resources, boxes, rotation).
+    public var pdfPage: [UInt8] = []  // bytes pdf_page = 17
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -474,6 +522,8 @@ public struct Ocr_V1_PageResult: ProtoMessage {
         writer.writeFloat(13, meanConfidence)
         writer.writeUInt32(14, attempt)
         writer.writeEnum(15, textSource)
+        writer.writeMessage(16, pdfImage)
+        writer.writeBytes(17, pdfPage)
         writer.writeUnknown(unknownFields)
     }
 
@@ -496,6 +546,73 @@ public struct Ocr_V1_PageResult: ProtoMessage {
             case 13: meanConfidence = try reader.readFloat(tag)
             case 14: attempt = try reader.readUInt32(tag)
             case 15: textSource = try reader.readEnum(tag)
+            case 16: pdfImage = try reader.readMessage(tag, merging: pdfImage)
+            case 17: pdfPage = try reader.readBytes(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// A page image as a PDF image XObject needs it (PDF 32000-1, 8.9.5).
+public struct Ocr_V1_PdfImage: ProtoMessage {
+    /// `encoding` (field 1).
+    public var encoding: Ocr_V1_PdfImageEncoding = .init()  // PdfImageEncoding encoding = 1
+    /// Pixels.
+    public var width: UInt32 = 0  // uint32 width = 2
+    /// `height` (field 3).
+    public var height: UInt32 = 0  // uint32 height = 3
+    /// 1, 2, 4 or 8.
+    public var bitsPerComponent: UInt32 = 0  // uint32 bits_per_component = 4
+    /// 1 gray or indexed, 3 RGB, 4 CMYK (DCT only).
+    public var components: UInt32 = 0  // uint32 components = 5
+    /// Indexed colour: the palette as RGB triplets (at most 256); empty for gray and RGB.
+    public var palette: [UInt8] = []  // bytes palette = 6
+    /// CCITT: whether 1 bits are black (/BlackIs1); false: 0 bits are black, as in a fax.
+    public var blackIs1: Bool = false  // bool black_is_1 = 7
+    /// The stream's bytes, encoded as `encoding` says.
+    public var data: [UInt8] = []  // bytes data = 8
+    /// The image's resolution: the PDF page is width * 72 / dpi_x by height * 72 / dpi_y points.
+    public var dpiX: Float = 0  // float dpi_x = 9
+    /// `dpi_y` (field 10).
+    public var dpiY: Float = 0  // float dpi_y = 10
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeEnum(1, encoding)
+        writer.writeUInt32(2, width)
+        writer.writeUInt32(3, height)
+        writer.writeUInt32(4, bitsPerComponent)
+        writer.writeUInt32(5, components)
+        writer.writeBytes(6, palette)
+        writer.writeBool(7, blackIs1)
+        writer.writeBytes(8, data)
+        writer.writeFloat(9, dpiX)
+        writer.writeFloat(10, dpiY)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: encoding = try reader.readEnum(tag)
+            case 2: width = try reader.readUInt32(tag)
+            case 3: height = try reader.readUInt32(tag)
+            case 4: bitsPerComponent = try reader.readUInt32(tag)
+            case 5: components = try reader.readUInt32(tag)
+            case 6: palette = try reader.readBytes(tag)
+            case 7: blackIs1 = try reader.readBool(tag)
+            case 8: data = try reader.readBytes(tag)
+            case 9: dpiX = try reader.readFloat(tag)
+            case 10: dpiY = try reader.readFloat(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
@@ -505,6 +622,7 @@ public struct Ocr_V1_PageResult: ProtoMessage {
 // Short names for this package's own code; other packages see the namespaced ones.
 package typealias BlockType = Ocr_V1_BlockType
 package typealias TextSource = Ocr_V1_TextSource
+package typealias PdfImageEncoding = Ocr_V1_PdfImageEncoding
 package typealias BoundingBox = Ocr_V1_BoundingBox
 package typealias Candidate = Ocr_V1_Candidate
 package typealias Symbol = Ocr_V1_Symbol
@@ -514,3 +632,4 @@ package typealias Paragraph = Ocr_V1_Paragraph
 package typealias Block = Ocr_V1_Block
 package typealias Timings = Ocr_V1_Timings
 package typealias PageResult = Ocr_V1_PageResult
+package typealias PdfImage = Ocr_V1_PdfImage

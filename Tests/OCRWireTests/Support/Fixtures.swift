@@ -98,6 +98,23 @@ enum Fixtures {
             $0.meanConfidence = 0.912_345_6
             $0.attempt = 3
             $0.textSource = .pdf
+            $0.pdfImage = pdfImage()
+            $0.pdfPage = Sample.allBytes
+        }
+    }
+
+    static func pdfImage() -> PdfImage {
+        PdfImage.with {
+            $0.encoding = .ccittG4
+            $0.width = UInt32.max
+            $0.height = 1
+            $0.bitsPerComponent = 8
+            $0.components = 3
+            $0.palette = Sample.allBytes
+            $0.blackIs1 = true
+            $0.data = Sample.mebibyte
+            $0.dpiX = 204
+            $0.dpiY = -.infinity
         }
     }
 
@@ -152,6 +169,7 @@ enum Fixtures {
             $0.customWords = [Sample.cjk, "", Sample.emoji]
             $0.maxPagePixels = UInt64.max
             $0.pdfTextLayer = .forceOcr
+            $0.includePdfPage = true
         }
     }
 
@@ -273,6 +291,8 @@ enum Fixtures {
         Fixture("PageResult", pageResult()),
         Fixture("PageResult-nan-skew", pageResult(skew: Sample.nanDouble)),
         Fixture("PageResult-subnormal-skew", pageResult(skew: -Double.leastNonzeroMagnitude)),
+        Fixture("PdfImage", pdfImage()),
+        Fixture("PdfImage-unknown-encoding", PdfImage.with { $0.encoding = .unrecognized(9); $0.dpiX = Sample.nanFloat }),
         Fixture("Status", status()),
         Fixture("Status-unknown-code", status(.unrecognized(Int32.max))),
         Fixture("RpcHeader", rpcHeader()),

@@ -1,8 +1,8 @@
 import CQPDF
 import OCRWire
 
-// The one Swift file that touches qpdf's C API. `PDFDocument` owns one qpdf_data (cleaned up in
-// deinit) and the copy of the PDF's bytes qpdf reads from; no pointer leaves this file.
+// OCRPDF is the one module that touches qpdf's C API. `PDFDocument` owns one qpdf_data (cleaned
+// up in deinit) and the copy of the PDF's bytes qpdf reads from; no pointer leaves this file.
 
 /// A PDF opened with qpdf, in this process: its page count from the real page tree (not the
 /// `/Count` a page tree may lie about) and single pages cut out with only what they use.
@@ -14,19 +14,20 @@ package final class PDFDocument {
     private var qpdf: qpdf_data?
     /// qpdf reads from this buffer without copying it: it must outlive the handle.
     private let buffer: UnsafeMutableRawBufferPointer
-    private let context: PageContext
+    /// The file's name, for messages.
+    private let file: String
 
     /// Opens `bytes`. `INVALID_ARGUMENT` naming the file when qpdf cannot read it (damage beyond
     /// what its recovery repairs, or a password).
-    package init(_ bytes: [UInt8], _ context: PageContext) throws(OCRError) {
-        self.context = context
+    package init(_ bytes: [UInt8], file: String) throws(OCRError) {
+        self.file = file
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
         _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
         qpdf = qpdf_init()
         qpdf_silence_errors(qpdf)
         qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
         let base = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
-        let status = context.file.withCString { qpdf_read_memory(qpdf, $0, base, UInt64(bytes.count), nil) }
+        let status = file.withCString { qpdf_read_memory(qpdf, $0, base, UInt64(bytes.count), nil) }
         try check(status, "reading the PDF")
     }
 
@@ -39,7 +40,7 @@ package final class PDFDocument {
     package func pageCount() throws(OCRError) -> Int {
         let n = qpdf_get_num_pages(qpdf)
         try check(n < 0 ? QPDF_ERRORS : QPDF_SUCCESS, "walking the page tree")
-        guard n > 0 else { throw OCRError(.invalidArgument, "\(context.file): the PDF has no pages", file: context.file) }
+        guard n > 0 else { throw OCRError(.invalidArgument, "\(file): the PDF has no pages", file: file) }
         return Int(n)
     }
 
@@ -47,34 +48,32 @@ package final class PDFDocument {
     /// references (content streams, resources inherited from the page tree, fonts, images) into
     /// an empty PDF, and nothing of the other pages.
     package func page(_ filePage: Int) throws(OCRError) -> [UInt8] {
-        var page = context
-        page.filePage = filePage
         let count = try pageCount()
         guard (1...count).contains(filePage) else {
-            throw OCRError(.invalidArgument, "\(context.file) has \(count) pages, not \(filePage)", file: context.file)
+            throw OCRError(.invalidArgument, "\(file) has \(count) pages, not \(filePage)", file: file)
         }
         var out = qpdf_init()
         defer { qpdf_cleanup(&out) }
         qpdf_silence_errors(out)
         qpdf_set_suppress_warnings(out, QPDF_TRUE)
-        try check(qpdf_empty_pdf(out), "creating the page's PDF", page, handle: out)
+        try check(qpdf_empty_pdf(out), "creating the page's PDF", filePage, handle: out)
         let source = qpdf_get_page_n(qpdf, filePage - 1)
-        try check(qpdf_add_page(out, qpdf, source, QPDF_FALSE), "copying page \(filePage)", page, handle: out)
-        try check(qpdf_init_write_memory(out), "writing page \(filePage)", page, handle: out)
+        try check(qpdf_add_page(out, qpdf, source, QPDF_FALSE), "copying page \(filePage)", filePage, handle: out)
+        try check(qpdf_init_write_memory(out), "writing page \(filePage)", filePage, handle: out)
         qpdf_set_decode_level(out, qpdf_dl_none)
         qpdf_set_compress_streams(out, QPDF_FALSE)  // Streams pass through as they were stored.
         qpdf_set_object_stream_mode(out, qpdf_o_preserve)
         qpdf_set_deterministic_ID(out, QPDF_TRUE)  // The same page cuts to the same bytes.
-        try check(qpdf_write(out), "writing page \(filePage)", page, handle: out)
+        try check(qpdf_write(out), "writing page \(filePage)", filePage, handle: out)
         let length = qpdf_get_buffer_length(out)
         guard let bytes = qpdf_get_buffer(out), length > 0 else {
-            throw OCRError(.internal, "\(context.file) page \(filePage): qpdf wrote no bytes", file: context.file)
+            throw OCRError(.internal, "\(file) page \(filePage): qpdf wrote no bytes", file: file)
         }
         return [UInt8](UnsafeBufferPointer(start: bytes, count: length))
     }
 
     /// Throws qpdf's error message, naming the file (and page), when `status` has the error bit.
-    private func check(_ status: QPDF_ERROR_CODE, _ what: String, _ page: PageContext? = nil,
+    private func check(_ status: QPDF_ERROR_CODE, _ what: String, _ page: Int? = nil,
                        handle: qpdf_data? = nil) throws(OCRError) {
         guard status & QPDF_ERRORS != 0 else { return }
         let h = handle ?? qpdf
@@ -82,10 +81,10 @@ package final class PDFDocument {
         if qpdf_has_error(h) != 0, let error = qpdf_get_error(h), let text = qpdf_get_error_full_text(h, error) {
             reason = String(cString: text)
         }
-        let whereTo = page.map { "\($0.file) page \($0.filePage)" } ?? context.file
+        let whereTo = page.map { "\(file) page \($0)" } ?? file
         if reason.contains("password") {
-            throw OCRError(.invalidArgument, "\(whereTo): the PDF is encrypted (password required)", file: context.file)
+            throw OCRError(.invalidArgument, "\(whereTo): the PDF is encrypted (password required)", file: file)
         }
-        throw OCRError(.invalidArgument, "\(whereTo): \(what) failed: \(reason)", file: context.file)
+        throw OCRError(.invalidArgument, "\(whereTo): \(what) failed: \(reason)", file: file)
     }
 }
