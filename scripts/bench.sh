@@ -2,17 +2,18 @@
 # make bench: every performance figure of issues 2, 3 and 5 side by side in one run, written to
 # BENCHMARKS.md with PNG charts under bench/. Exits non-zero, naming the goal, when one is missed.
 #   BENCH_QUICK=1   a smoke run (< 5 minutes): fewer pages and repetitions
-#   BENCH_ONLY="peers engine null scale first memory faults wire"   run a subset (the report covers what ran)
+#   BENCH_ONLY="peers engine null scale first memory faults pdf wire"   run a subset (the report covers what ran)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 QUICK=${BENCH_QUICK:-0}
-ONLY=${BENCH_ONLY:-peers engine null scale first memory faults wire}
+ONLY=${BENCH_ONLY:-peers engine null scale first memory faults pdf wire}
 BIN=.build/release
 RESULTS=bench/results.jsonl
 BENCH_TMP=$(mktemp -d /tmp/ocr-bench.XXXXXX)
 export BENCH_TMP BIN
 source scripts/bench/cluster.sh
+source scripts/bench/pdfout.sh
 started=$(date +%s)
 trap 'stop_cluster; rm -rf "$BENCH_TMP"' EXIT
 mkdir -p bench
@@ -173,6 +174,15 @@ if wants faults; then
 		python3 scripts/bench/faults.py "$faults_rc" "$BENCH_TMP/faults.txt" "$BENCH_TMP/faults.err" | record
 	else
 		say "faults: needs root and network namespaces; skipped"
+	fi
+fi
+
+if wants pdf; then
+	if command -v ocrmypdf >/dev/null && command -v qpdf >/dev/null; then
+		say "issue 12: searchable PDF against OCRmyPDF --jobs 2 --output-type pdf"
+		pdfout_run "$([ "$QUICK" = 1 ] && echo 1 || echo 2)"
+	else
+		say "pdf: needs ocrmypdf and qpdf; skipped"
 	fi
 fi
 
