@@ -9,4 +9,10 @@ package enum Diagnostics {
     package static func write(_ message: String) {
         FileHandle.standardError.write(Data((PrintableText.escaped(message) + "\n").utf8))
     }
+
+    /// A usage error: its message (escaped, as any other) and the `--help` hint, on two lines.
+    package static func write(usage error: UsageError) {
+        write("\(error.command): \(error.message)")
+        write("Try '\(error.command) --help' for more information.")
+    }
 }

@@ -110,13 +110,33 @@ package final class SearchablePDFWriter {
         try append(qpdf_make_indirect_object(qpdf, page), from: qpdf)
     }
 
+    /// What PDF/A-2b adds to a file: its output intent's ICC profile (sRGB) and the date the
+    /// metadata gives as creation and modification date.
+    package struct PDFA: Sendable {
+        package var iccProfile: [UInt8]
+        package var date: Date
+        package init(iccProfile: [UInt8], date: Date = Date()) {
+            self.iccProfile = iccProfile
+            self.date = date
+        }
+    }
+
     /// The PDF: streams written as given (images keep their encoding), the rest compressed,
-    /// objects in object streams, a deterministic /ID.
-    package func write() throws(OCRError) -> [UInt8] {
+    /// objects in object streams, a deterministic /ID. With `pdfa`, also the PDF/A-2b
+    /// identification: XMP metadata (`pdfaid:part 2`, `conformance B`, the same producer, tool
+    /// and dates as the document information), an sRGB output intent, PDF 1.7.
+    package func write(pdfa: PDFA? = nil) throws(OCRError) -> [UInt8] {
         guard pages > 0 else { throw OCRError(.failedPrecondition, "the document has no pages to write") }
+        let stamp = pdfa.map { Self.pdfDate($0.date) }
         let info = parse("<< /Producer (ocr-cluster) /Creator (ocr-cluster searchable PDF) >>")
+        if let stamp {
+            qpdf_oh_replace_key(qpdf, info, "/CreationDate", qpdf_oh_new_string(qpdf, stamp))
+            qpdf_oh_replace_key(qpdf, info, "/ModDate", qpdf_oh_new_string(qpdf, stamp))
+        }
         qpdf_oh_replace_key(qpdf, qpdf_get_trailer(qpdf), "/Info", qpdf_make_indirect_object(qpdf, info))
+        if let pdfa { try addPDFAParts(pdfa) }
         try check(qpdf_init_write_memory(qpdf), "preparing to write the PDF")
+        if pdfa != nil { qpdf_set_minimum_pdf_version(qpdf, "1.7") }
         qpdf_set_decode_level(qpdf, qpdf_dl_none)
         qpdf_set_compress_streams(qpdf, QPDF_TRUE)
         qpdf_set_object_stream_mode(qpdf, qpdf_o_generate)
@@ -128,6 +148,64 @@ package final class SearchablePDFWriter {
     }
 
     // MARK: -
+
+    private func addPDFAParts(_ pdfa: PDFA) throws(OCRError) {
+        guard !pdfa.iccProfile.isEmpty else { throw OCRError(.failedPrecondition, "PDF/A needs an sRGB ICC profile") }
+        let root = qpdf_get_root(qpdf)
+        let profile = stream(bytes: pdfa.iccProfile)
+        qpdf_oh_replace_key(qpdf, qpdf_oh_get_dict(qpdf, profile), "/N", qpdf_oh_new_integer(qpdf, 3))
+        let intent = parse("<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (sRGB IEC61966-2.1) /Info (sRGB IEC61966-2.1) >>")
+        set(intent, ["/DestOutputProfile"], profile)
+        let intents = qpdf_oh_new_array(qpdf)
+        qpdf_oh_append_item(qpdf, intents, intent)
+        qpdf_oh_replace_key(qpdf, root, "/OutputIntents", intents)
+        let metadata = stream(bytes: Array(Self.xmp(date: Self.xmpDate(pdfa.date)).utf8))
+        let dictionary = qpdf_oh_get_dict(qpdf, metadata)
+        qpdf_oh_replace_key(qpdf, dictionary, "/Type", qpdf_oh_new_name(qpdf, "/Metadata"))
+        qpdf_oh_replace_key(qpdf, dictionary, "/Subtype", qpdf_oh_new_name(qpdf, "/XML"))
+        qpdf_oh_replace_key(qpdf, root, "/Metadata", metadata)
+        try check(qpdf_has_error(qpdf) == QPDF_TRUE ? QPDF_ERRORS : QPDF_SUCCESS, "adding the PDF/A metadata")
+    }
+
+    /// The XMP packet PDF/A-2b asks for, agreeing with the document information dictionary.
+    static func xmp(date: String) -> String {
+        """
+        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+          <rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" xmlns:dc="http://purl.org/dc/elements/1.1/"
+            xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">
+           <pdfaid:part>2</pdfaid:part>
+           <pdfaid:conformance>B</pdfaid:conformance>
+           <dc:format>application/pdf</dc:format>
+           <pdf:Producer>ocr-cluster</pdf:Producer>
+           <xmp:CreatorTool>ocr-cluster searchable PDF</xmp:CreatorTool>
+           <xmp:CreateDate>\(date)</xmp:CreateDate>
+           <xmp:ModifyDate>\(date)</xmp:ModifyDate>
+          </rdf:Description>
+         </rdf:RDF>
+        </x:xmpmeta>
+        <?xpacket end="w"?>
+        """
+    }
+
+    /// `D:YYYYMMDDHHmmSS+00'00'` (the information dictionary's date, in UTC).
+    static func pdfDate(_ date: Date) -> String {
+        "D:" + utc("yyyyMMddHHmmss", date) + "+00'00'"
+    }
+
+    /// The same instant as XMP writes it (ISO 8601, UTC).
+    static func xmpDate(_ date: Date) -> String {
+        utc("yyyy-MM-dd'T'HH:mm:ss", date) + "+00:00"
+    }
+
+    private static func utc(_ format: String, _ date: Date) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = format
+        return f.string(from: date)
+    }
 
     /// The reading of `file`, made from `bytes` the first time.
     private func open(_ bytes: [UInt8], file: String) throws(OCRError) -> qpdf_data? {

@@ -123,7 +123,7 @@ do {
     configuration.maxStreamsPerPrincipal = try arguments.int("--max-streams-per-client", range: 1...100_000)!
     configuration.maxConnections = try arguments.int("--max-connections", range: 1...1_000_000)!
 } catch let error as UsageError {
-    Diagnostics.write(error.description)
+    Diagnostics.write(usage: error)
     exit(ExitCode.usage.rawValue)
 }
 

@@ -26,6 +26,7 @@ let spec = CommandSpec(
         .option("--priority", value: "N", default: "0", help: "Higher runs first."),
         .option("--job-key", value: "KEY", help: "Idempotency key: resubmitting with it returns the same job."),
         .flag("--quiet", short: "-q", help: "No progress bar."),
+        .flag("--pdfa", help: "With --format pdf: PDF/A-2b identification, sRGB output intent, embedded font (not validated; see README)."),
         .option("--curve-server-key", value: "KEY", help: "CURVE: the coordinator's public key (file or Z85 text; else $OCR_CURVE_SERVER_KEY)."),
         .option("--curve-secret-key", value: "FILE", help: "CURVE: this client's secret key (default: a fresh key; else $OCR_CURVE_SECRET_KEY)."),
         .flag("--math", help: "MathSolver: read the arithmetic on each page and print 'expression = value'."),
@@ -61,7 +62,7 @@ struct OCRSubmit {
             }
             command = try SubmitCommand(arguments)
         } catch {
-            Diagnostics.write(error.description)
+            Diagnostics.write(usage: error)
             exit(ExitCode.usage.rawValue)
         }
         let code = await command.run()

@@ -19,6 +19,8 @@ struct SubmitCommand: Sendable {
     let localWorkers: Int
     let localEngine: PageEngineFactory
     let format: DocumentFormat
+    /// `--pdfa`: the searchable PDF as PDF/A-2b.
+    let pdfa: Bool
     let output: String?
     let options: RecognitionOptions
     let timeout: Duration?
@@ -60,6 +62,8 @@ struct SubmitCommand: Sendable {
             throw UsageError("unknown --format", command: name)
         }
         self.format = format
+        pdfa = a.flag("--pdfa")
+        if pdfa, format != .pdf { throw UsageError("--pdfa is for --format pdf", command: name) }
         // "-o -" is standard output, as without -o.
         output = a.string("--output").flatMap { $0 == "-" ? nil : $0 }
         var options = try RecognitionFlags.make(a)
@@ -154,7 +158,7 @@ struct SubmitCommand: Sendable {
         bar.finish()
         let rendered: Data
         if format == .pdf {
-            let (pdf, problems) = try document.searchablePDF(originals: inputs)
+            let (pdf, problems) = try document.searchablePDF(originals: inputs, pdfa: pdfa)
             for problem in problems { report(problem) }
             rendered = pdf
         } else {

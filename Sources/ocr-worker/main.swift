@@ -60,7 +60,7 @@ let spec = CommandSpec(
     """)
 
 func fail(_ error: UsageError) -> Never {
-    Diagnostics.write(error.description)
+    Diagnostics.write(usage: error)
     exit(ExitCode.usage.rawValue)
 }
 

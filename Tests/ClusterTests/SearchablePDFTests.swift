@@ -27,7 +27,7 @@ struct SearchablePDFTests {
 
     /// Recognises `files` (with `options`) on a real cluster and writes the searchable PDF.
     func run(_ files: [URL], options: RecognitionOptions = RecognitionOptions(), name: String,
-             engine: String = "tesseract") async throws -> Outcome {
+             engine: String = "tesseract", pdfa: Bool = false) async throws -> Outcome {
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 2, engine: engine)
         let client = try OCRClient(endpoint: cluster.clientEndpoint, callTimeout: .seconds(120))
@@ -38,7 +38,7 @@ struct SearchablePDFTests {
         let document = try await client.document(for: job)
         client.close()
         await cluster.stop()
-        let (data, problems) = try document.searchablePDF(originals: inputs)
+        let (data, problems) = try document.searchablePDF(originals: inputs, pdfa: pdfa)
         let pdf = scratch.appendingPathComponent(name)
         try data.write(to: pdf)
         return Outcome(document: document, pdf: pdf, problems: problems)
@@ -249,5 +249,38 @@ struct SearchablePDFTests {
         try checkStructure(outcome.pdf, pages: 3)
         #expect(outcome.document[1]?.error?.code == .invalidArgument)
         #expect(outcome.problems.count == 1 && outcome.problems[0].hasPrefix("page 2 is a blank page"), "\(outcome.problems)")
+    }
+
+    /// `--pdfa` writes what PDF/A-2b asks of the file: version 1.7, XMP metadata identifying
+    /// part 2 conformance B and agreeing with the document information, an sRGB output intent,
+    /// every font embedded. (This checks those parts; no PDF/A validator runs here: README.)
+    @Test func pdfaCarriesItsIdentificationOutputIntentAndEmbeddedFonts() async throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outcome = try await run([Binaries.fixtures.appendingPathComponent("multipage.tif"), Self.pdfs.appendingPathComponent("skew.pdf")],
+                                    name: "archival.pdf", pdfa: true)
+        try checkStructure(outcome.pdf, pages: 4)
+        let info = try runProcess(["pdfinfo", outcome.pdf.path]).stdout
+        #expect(info.contains(/PDF version:\s+1\.7/), "\(info)")
+        let metadata = try runProcess(["pdfinfo", "-meta", outcome.pdf.path]).stdout
+        let xmp = scratch.appendingPathComponent("xmp.xml")
+        try Data(metadata.utf8).write(to: xmp)
+        #expect(try runProcess(["xmllint", "--noout", xmp.path]).status == 0, "the XMP is well-formed XML: \(metadata)")
+        #expect(metadata.contains("<pdfaid:part>2</pdfaid:part>") && metadata.contains("<pdfaid:conformance>B</pdfaid:conformance>"))
+        #expect(metadata.contains("<pdf:Producer>ocr-cluster</pdf:Producer>") && info.contains("Producer:        ocr-cluster"))
+        let root = try runProcess(["qpdf", "--show-object=trailer", outcome.pdf.path]).stdout
+        let rootID = try #require(root.firstMatch(of: /\/Root (\d+) 0 R/)?.1)
+        let catalog = try runProcess(["qpdf", "--show-object=\(rootID)", outcome.pdf.path]).stdout
+        #expect(catalog.contains("/OutputIntents") && catalog.contains("/Metadata"), "\(catalog)")
+        let plain = scratch.appendingPathComponent("plain.pdf")
+        #expect(try runProcess(["qpdf", "--qdf", "--object-streams=disable", outcome.pdf.path, plain.path]).status == 0)
+        let text = String(decoding: try Data(contentsOf: plain), as: UTF8.self)
+        #expect(text.contains("/S /GTS_PDFA1") && text.contains("/DestOutputProfile") && text.contains("/OutputConditionIdentifier (sRGB IEC61966-2.1)"))
+        let fonts = try runProcess(["pdffonts", outcome.pdf.path]).stdout.split(separator: "\n").dropFirst(2)
+        #expect(!fonts.isEmpty && fonts.allSatisfy { $0.split(separator: " ", omittingEmptySubsequences: true).dropLast(5).last == "yes" || $0.contains(" yes ") },
+                "every font embedded: \(fonts)")
+        #expect(outcome.problems == ["page 4 is kept from \(Self.pdfs.appendingPathComponent("skew.pdf").path) as it was: its own content is not converted to PDF/A"],
+                "\(outcome.problems)")
+        let gs = try runProcess(["gs", "-q", "-dSAFER", "-dNOPAUSE", "-dBATCH", "-sDEVICE=nullpage", outcome.pdf.path])
+        #expect(gs.status == 0 && !gs.stderr.contains("rror"), "Ghostscript reads it: \(gs.stderr)")
     }
 }

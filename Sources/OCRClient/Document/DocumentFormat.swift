@@ -93,8 +93,14 @@ extension Document {
     /// A page that failed is its original page without a text layer when it came from a PDF
     /// among `originals` (the submitted files), else a blank page, as is a missing page; a page
     /// whose PDF page or image could not be used has only its text. `problems` names each.
-    public func searchablePDF(originals: [InputFile] = []) throws(OCRError) -> (data: Data, problems: [String]) {
-        let (pdf, problems) = try PDFRenderer.render(self, originals: originals)
+    ///
+    /// With `pdfa`, the file also carries the PDF/A-2b identification and what it requires of
+    /// the file itself: XMP metadata, an sRGB output intent (the system's ICC profile), the text
+    /// layer's font embedded (`FAILED_PRECONDITION` when the profile or Tesseract's `pdf.ttf` is
+    /// not installed). Pages kept from input PDFs are not converted: a problem says so for each.
+    /// No PDF/A validator has checked this output (README).
+    public func searchablePDF(originals: [InputFile] = [], pdfa: Bool = false) throws(OCRError) -> (data: Data, problems: [String]) {
+        let (pdf, problems) = try PDFRenderer.render(self, originals: originals, pdfa: pdfa)
         return (Data(pdf), problems)
     }
 

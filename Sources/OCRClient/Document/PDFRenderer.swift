@@ -16,7 +16,19 @@ import OCRWire
 /// Every recognised page gets an invisible text layer: its words in reading order, each on its
 /// box (see `TextLayer`). Pages whose text came from their PDF (`TEXT_SOURCE_PDF`) keep their own.
 enum PDFRenderer {
-    static func render(_ document: Document, originals: [InputFile] = []) throws(OCRError) -> (pdf: [UInt8], problems: [String]) {
+    static func render(_ document: Document, originals: [InputFile] = [], pdfa: Bool = false) throws(OCRError) -> (pdf: [UInt8], problems: [String]) {
+        var archival: SearchablePDFWriter.PDFA?
+        if pdfa {
+            guard GlyphlessFont.program != nil else {
+                throw OCRError(.failedPrecondition, "PDF/A needs the text layer's font embedded, and Tesseract's pdf.ttf is not installed "
+                               + "(Debian: tesseract-ocr; or set TESSDATA_PREFIX)")
+            }
+            guard let profile = SRGBProfile.bytes else {
+                throw OCRError(.failedPrecondition, "PDF/A needs an sRGB ICC profile for its output intent, and none is installed "
+                               + "(Debian: libgs-common or icc-profiles-free)")
+            }
+            archival = SearchablePDFWriter.PDFA(iccProfile: profile)
+        }
         let writer = try SearchablePDFWriter(fontProgram: GlyphlessFont.program)
         var problems: [String] = []
         var lastSize = (width: 612.0, height: 792.0)  // US Letter until a page says otherwise.
@@ -58,7 +70,14 @@ enum PDFRenderer {
             }
             if result.width > 0, result.height > 0 { lastSize = size }
         }
-        return (try writer.write(), problems)
+        if pdfa {
+            for page in document.pages {
+                guard let result = page.result, !result.pdfPage.isEmpty || originals.contains(where: { $0.name == result.file && isPDF($0) })
+                else { continue }
+                problems.append("page \(page.pageIndex + 1) is kept from \(result.file) as it was: its own content is not converted to PDF/A")
+            }
+        }
+        return (try writer.write(pdfa: archival), problems)
     }
 
     private static func isPDF(_ file: InputFile) -> Bool {
@@ -91,6 +110,18 @@ enum GlyphlessFont {
         candidates += ["/usr/share/tesseract-ocr/5/tessdata/pdf.ttf", "/usr/share/tesseract-ocr/4.00/tessdata/pdf.ttf",
                        "/usr/local/share/tessdata/pdf.ttf"]
         for path in candidates {
+            if let data = FileManager.default.contents(atPath: path), !data.isEmpty { return [UInt8](data) }
+        }
+        return nil
+    }()
+}
+
+/// The sRGB ICC profile for a PDF/A output intent, from the system (Ghostscript's, or Debian's
+/// free profiles); nil when none is installed.
+enum SRGBProfile {
+    static let bytes: [UInt8]? = {
+        for path in ["/usr/share/color/icc/ghostscript/srgb.icc", "/usr/share/color/icc/sRGB.icc",
+                     "/usr/share/color/icc/colord/sRGB.icc", "/usr/share/color/icc/free/sRGB.icc"] {
             if let data = FileManager.default.contents(atPath: path), !data.isEmpty { return [UInt8](data) }
         }
         return nil
