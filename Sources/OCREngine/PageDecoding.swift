@@ -66,7 +66,7 @@ package struct PageDecoder: Sendable {
                     // --dpi wins; else the resolution of the page's own images; else 300.
                     let raster = try pdf.rasterize(page.content, page: page.filePage, dpi: options.dpi == 0 ? nil : Int(options.dpi),
                                                    maxPixels: limit)
-                    pix = try Pix.decode(raster.pgm)
+                    pix = try Pix.decode(raster.pnm)
                     pix.setResolution(raster.dpi)
                 case .tiff:
                     // A single-page TIFF is that page (the splitter cut it out); a whole multipage

@@ -17,6 +17,8 @@ package final class SearchablePDFWriter {
     /// The glyphless Type0 font every text layer uses (an indirect object).
     private var font: qpdf_oh = 0
     private var pages = 0
+    /// Pages added so far.
+    package var pageCount: Int { pages }
 
     /// - Parameter fontProgram: a TrueType program to embed for the glyphless font (Tesseract's
     ///   `pdf.ttf`); nil writes the font without one (the text is invisible either way).
@@ -59,8 +61,9 @@ package final class SearchablePDFWriter {
 
     /// Page `number` (1-based) of the PDF `bytes` as it is, with `lines` (boxes in the pixels of
     /// the `pixelWidth` x `pixelHeight` raster the words were recognised on: its crop box, rotated
-    /// as shown) added as its text layer, under its content. `file` names it in errors. Pages taken from the same
-    /// `file` share one reading of it, so what they share (a font, an image) is written once.
+    /// as shown) added as its text layer, under its content. `file` names it in errors. Pages
+    /// taken from the same `file` share one reading of it, so what they share (a font, an image)
+    /// is written once.
     package func addPDFPage(_ bytes: [UInt8], file: String, number: Int = 1, pixelWidth: Int, pixelHeight: Int,
                             lines: [[PDFTextWord]]) throws(OCRError) {
         let source = try open(bytes, file: file)

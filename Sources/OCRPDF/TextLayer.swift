@@ -88,6 +88,8 @@ enum TextLayer {
 
     static func content(lines: [[PDFTextWord]], placement: PDFPlacement) -> String {
         var out = "BT\n3 Tr\n"
+        // What the text state already holds: the last word's axes and origin, size and stretch.
+        var state: (last: (axes: String, x: Double, y: Double)?, size: String, stretch: String) = (nil, "", "")
         for (line, direction) in zip(lines, directions(lines)) {
             let words = line.filter { !$0.text.isEmpty && $0.width > 0 && $0.height > 0 }
             // Per word, in image pixels: where its baseline starts, the unit vectors along the
@@ -134,9 +136,24 @@ enum TextLayer {
                 let glyphs = p.length - cutStart[i] - cutEnd[i]
                 let x = p.origin.x + p.along.0 * cutStart[i], y = p.origin.y + p.along.1 * cutStart[i]
                 // Each glyph is half an em wide (/DW 500): stretch the word over its glyphs' length.
-                let stretch = 100 * glyphs / (Double(units) * p.size / 2)
-                out += "\(n(p.along.0, decimals: 4)) \(n(p.along.1, decimals: 4)) \(n(p.up.0, decimals: 4)) \(n(p.up.1, decimals: 4)) "
-                out += "\(n(x)) \(n(y)) Tm \(fontName) \(n(p.size)) Tf \(n(stretch, decimals: 1)) Tz <\(hex(word.text))> Tj\n"
+                let stretch = n(100 * glyphs / (Double(units) * p.size / 2), decimals: 1), size = n(p.size)
+                // A word turned like the one before moves from it (Td, in that text space);
+                // size and stretch are set only when they change: a third less to store.
+                let axes = "\(n(p.along.0, decimals: 4)) \(n(p.along.1, decimals: 4)) \(n(p.up.0, decimals: 4)) \(n(p.up.1, decimals: 4))"
+                // The position is tracked as written (rounded), so the moves never drift.
+                var at = (x: Double(n(x))!, y: Double(n(y))!)
+                if let last = state.last, last.axes == axes {
+                    let dx = x - last.x, dy = y - last.y
+                    let tx = n(dx * p.along.0 + dy * p.along.1), ty = n(dx * p.up.0 + dy * p.up.1)
+                    out += "\(tx) \(ty) Td"
+                    at = (last.x + Double(tx)! * p.along.0 + Double(ty)! * p.up.0, last.y + Double(tx)! * p.along.1 + Double(ty)! * p.up.1)
+                } else {
+                    out += "\(axes) \(n(x)) \(n(y)) Tm"
+                }
+                if state.size != size { out += " \(fontName) \(size) Tf" }
+                if state.stretch != stretch { out += " \(stretch) Tz" }
+                out += " <\(hex(word.text))> Tj\n"
+                state = (last: (axes, at.x, at.y), size: size, stretch: stretch)
             }
         }
         return out + "ET\n"

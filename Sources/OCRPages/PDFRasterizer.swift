@@ -1,21 +1,32 @@
 import Foundation
 import OCRWire
 
-/// PDF pages through poppler (`poppler-utils`): `pdfinfo` for page sizes, `pdftoppm` for one
-/// page at a time (the coordinator counts and cuts pages with qpdf, ``PDFDocument``). Both run
-/// in a subprocess with a timeout, so a malicious or broken PDF can hang or crash only the
-/// helper, never the engine.
+/// PDF pages through helpers: poppler's `pdfinfo` for page sizes, `pdfimages` for their images
+/// and `pdftotext` for a text layer, MuPDF's `mutool draw` to rasterise one page (five times
+/// faster than poppler's `pdftoppm` on a 300 dpi scan: 0.065 s against 0.31 s, and pixel for
+/// pixel the scan, where pdftoppm smooths bilevel images; `pdftoppm` when MuPDF is not
+/// installed). The coordinator counts and cuts pages with qpdf (``PDFDocument``). All run in a
+/// subprocess with a timeout, so a malicious or broken PDF can hang or crash only the helper,
+/// never the engine.
 package struct PDFRasterizer: Sendable {
     /// Path or name of `pdfinfo`.
     package var pdfinfo: String
     /// Path or name of `pdftoppm`.
     package var pdftoppm: String
+    /// Path of MuPDF's `mutool`, nil when it is not installed (then `pdftoppm` rasterises).
+    package var mutool: String?
     /// Path or name of `pdfimages` (the resolution of a page's own images).
     package var pdfimages: String
     /// Path or name of `pdftotext` (a page's own text layer).
     package var pdftotext: String
     /// Limit for each helper run.
     package var timeout: Duration
+
+    /// `mutool` on the PATH, looked up once.
+    static let installedMutool: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/mutool" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
 
     /// The resolution a page is rasterised at when it has no images to take it from (vector text).
     package static let defaultDPI = 300
@@ -27,6 +38,7 @@ package struct PDFRasterizer: Sendable {
                  pdftotext: String = "pdftotext", timeout: Duration = .seconds(60)) {
         self.pdfinfo = pdfinfo
         self.pdftoppm = pdftoppm
+        self.mutool = Self.installedMutool
         self.pdfimages = pdfimages
         self.pdftotext = pdftotext
         self.timeout = timeout
@@ -42,34 +54,46 @@ package struct PDFRasterizer: Sendable {
         return (size.width, size.height, contentPage)
     }
 
-    /// The resolution of the 1-based `page`'s own images as placed on the page (`pdfimages -list`
-    /// x-ppi and y-ppi; the highest of the images, the higher of its two axes), clamped to
-    /// `imageDPIRange`; nil when the page draws no image. A scan wrapped in a PDF is rasterised
-    /// at the resolution it was scanned at, as OCRmyPDF does: an untagged 300 dpi scan that
-    /// `img2pdf` placed on a 35-inch page is rendered at its own 72 ppi (its pixels), not at 300
-    /// dpi (82 megapixels a page).
-    private func imageResolution(_ input: String, page: Int, contentPage: Int, in dir: TemporaryDirectory) throws(OCRError) -> Int? {
+    /// The 1-based `page`'s own images as placed on the page (`pdfimages -list`). Their
+    /// resolution (x-ppi and y-ppi; the highest of the images, the higher of its two axes),
+    /// clamped to `imageDPIRange`, nil when the page draws no image: a scan wrapped in a PDF is
+    /// rasterised at the resolution it was scanned at, as OCRmyPDF does (an untagged 300 dpi scan
+    /// that `img2pdf` placed on a 35-inch page is rendered at its own 72 ppi, its pixels, not at
+    /// 300 dpi, 82 megapixels a page).
+    private func pageImages(_ input: String, page: Int, contentPage: Int, in dir: TemporaryDirectory) throws(OCRError) -> PageImages {
         let outcome = try Subprocess.run(pdfimages, ["-list", "-f", "\(contentPage)", "-l", "\(contentPage)", input],
                                          timeout: timeout, workDirectory: dir.path)
         guard outcome.status == 0 else {
             throw OCRError(.invalidArgument, "pdfimages could not list the images of page \(page): \(Self.firstLine(outcome.stderr))")
         }
-        return Self.imageResolution(listing: String(decoding: outcome.stdout, as: UTF8.self))
+        return Self.pageImages(listing: String(decoding: outcome.stdout, as: UTF8.self))
     }
 
-    /// The resolution from `pdfimages -list` output (see `imageResolution(_:page:contentPage:in:)`).
-    package static func imageResolution(listing: String) -> Int? {
+    /// What `pdfimages -list` says about a page's images: their resolution (see
+    /// `imageResolution(listing:)`), and whether they are all bilevel (1 bit per pixel, gray:
+    /// a scan stored as CCITT or JBIG2).
+    package struct PageImages: Equatable {
+        package var dpi: Int?
+        package var bilevel: Bool
+    }
+
+    package static func pageImages(listing: String) -> PageImages {
         // page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
         var best: Int?
+        var bilevel = true
         for line in listing.split(separator: "\n") {
             let columns = line.split(separator: " ", omittingEmptySubsequences: true)
             guard columns.count >= 14, Int(columns[0]) != nil, columns[2] == "image" || columns[2] == "stencil",
                   let x = Double(columns[12]), let y = Double(columns[13]), x > 0, y > 0 else { continue }
             let dpi = Int(max(x, y).rounded())
             best = max(best ?? dpi, dpi)
+            bilevel = bilevel && columns[7] == "1" && columns[5] == "gray"
         }
-        return best.map { min(max($0, imageDPIRange.lowerBound), imageDPIRange.upperBound) }
+        return PageImages(dpi: best.map { min(max($0, imageDPIRange.lowerBound), imageDPIRange.upperBound) }, bilevel: best != nil && bilevel)
     }
+
+    /// The resolution from `pdfimages -list` output (see `pageImages(_:page:contentPage:in:)`).
+    package static func imageResolution(listing: String) -> Int? { pageImages(listing: listing).dpi }
 
     /// The text of the 1-based `page`'s own text layer (`pdftotext`, reading order, UTF-8), ""
     /// when it has none: a scan has none; a born-digital page or one OCRed before has some.
@@ -97,7 +121,10 @@ package struct PDFRasterizer: Sendable {
     /// the pixel check below and the rasteriser agree (a small CropBox on a huge MediaBox).
     /// A single-page `pdf` is that page whatever `page` says (see ``pageSize(_:page:)``).
     /// Refuses before rasterising when the page would exceed `maxPixels`.
-    package func rasterize(_ pdf: [UInt8], page: Int, dpi requested: Int?, maxPixels: UInt64) throws(OCRError) -> (pgm: [UInt8], dpi: Int) {
+    /// A page whose images are all bilevel, rendered at their own resolution, is rendered 1-bit
+    /// (PBM): the scan's own pixels, and Tesseract then has nothing to threshold (on a 300 dpi
+    /// letter page that saved about a third of the page's time against gray).
+    package func rasterize(_ pdf: [UInt8], page: Int, dpi requested: Int?, maxPixels: UInt64) throws(OCRError) -> (pnm: [UInt8], dpi: Int) {
         let size = try pageSize(pdf, page: page)
         let contentPage = size.contentPage
         let dir = try TemporaryDirectory()
@@ -106,22 +133,24 @@ package struct PDFRasterizer: Sendable {
         guard FileManager.default.createFile(atPath: input, contents: Data(pdf)) else {
             throw OCRError(.internal, "cannot write a temporary PDF")
         }
-        var dpi = Self.defaultDPI
-        if let requested {
-            dpi = requested
-        } else if let images = try imageResolution(input, page: page, contentPage: contentPage, in: dir) {
-            dpi = images
-        }
+        let images = try pageImages(input, page: page, contentPage: contentPage, in: dir)
+        let dpi = requested ?? images.dpi ?? Self.defaultDPI
+        let mono = images.bilevel && dpi == images.dpi
         let w = size.width / 72 * Double(dpi), h = size.height / 72 * Double(dpi)
         if w * h > Double(maxPixels) {
             throw OCRError(.resourceExhausted, "PDF page \(page) at \(dpi) dpi would be \(Int(w))x\(Int(h)) pixels, over the limit of \(maxPixels)")
         }
-        let outcome = try Subprocess.run(pdftoppm, ["-r", "\(dpi)", "-cropbox", "-f", "\(contentPage)", "-l", "\(contentPage)", "-gray", "-singlefile", input, dir.path + "/page"],
-                                         timeout: timeout, workDirectory: dir.path)
-        guard outcome.status == 0, let pgm = FileManager.default.contents(atPath: dir.path + "/page.pgm") else {
-            throw OCRError(.invalidArgument, "pdftoppm could not render page \(page): \(Self.firstLine(outcome.stderr))")
+        let output = dir.path + (mono ? "/page.pbm" : "/page.pgm")
+        // Both render the CropBox, turned by /Rotate, as a viewer shows the page.
+        let (tool, arguments) = mutool.map {
+            ($0, ["draw", "-q", "-r", "\(dpi)", "-c", mono ? "mono" : "gray", "-o", output, input, "\(contentPage)"])
+        } ?? (pdftoppm, ["-r", "\(dpi)", "-cropbox", "-f", "\(contentPage)", "-l", "\(contentPage)", mono ? "-mono" : "-gray",
+                         "-singlefile", input, dir.path + "/page"])
+        let outcome = try Subprocess.run(tool, arguments, timeout: timeout, workDirectory: dir.path)
+        guard outcome.status == 0, let pnm = FileManager.default.contents(atPath: output), !pnm.isEmpty else {
+            throw OCRError(.invalidArgument, "\((tool as NSString).lastPathComponent) could not render page \(page): \(Self.firstLine(outcome.stderr))")
         }
-        return ([UInt8](pgm), dpi)
+        return ([UInt8](pnm), dpi)
     }
 
     /// `pdfinfo`'s page count and, when asked for pages, their sizes (rotation applied) by number.

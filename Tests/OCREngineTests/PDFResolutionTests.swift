@@ -26,6 +26,23 @@ extension EngineTests {
             #expect(PDFRasterizer.imageResolution(listing: huge) == 600)
             let thumbnail = header + "   1     0 image   40 40  rgb    3   8  jpeg  no   3  0  20  20 1K 1%\n"
             #expect(PDFRasterizer.imageResolution(listing: thumbnail) == 50)
+            // Bilevel only when every image is 1-bit gray.
+            #expect(PDFRasterizer.pageImages(listing: two).bilevel == false, "one image is 8-bit")
+            let scan = header + "   1     0 image    2550  3300  gray    1   1  jbig2  no         8  0   300   300 69.4K 6.8%\n"
+            #expect(PDFRasterizer.pageImages(listing: scan).dpi == 300 && PDFRasterizer.pageImages(listing: scan).bilevel)
+            #expect(PDFRasterizer.pageImages(listing: header).bilevel == false, "no image: not a bilevel scan")
+        }
+
+        /// A bilevel scan in a PDF (cardinal.pdf: JBIG2 at 300 ppi) is rasterised 1-bit at its
+        /// own resolution, as the scan is; with another --dpi it is gray (scaled pixels).
+        @Test(.enabled(if: Fixtures.shared != nil, "needs ../shared/testdata"))
+        func aBilevelScanIsRasterisedOneBit() throws {
+            let pdf = [UInt8](try Data(contentsOf: try #require(Fixtures.shared).appendingPathComponent("pdf/cardinal.pdf")))
+            let page = PageDescriptor(file: "cardinal.pdf", filePage: 1, pageIndex: 0, content: pdf, format: .pdf)
+            let decoded = try PageDecoder().decode(page)
+            #expect(decoded.depth == 1 && decoded.dpi == 300 && decoded.width == 2550 && decoded.height == 3300)
+            let scaled = try PageDecoder().decode(page, options: RecognitionOptions.with { $0.dpi = 200 })
+            #expect(scaled.depth == 8 && scaled.width == 1700)
         }
 
         static var hasImg2pdf: Bool { (try? runProcess(["python3", "-c", "import img2pdf"]).status) == 0 }

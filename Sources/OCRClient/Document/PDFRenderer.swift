@@ -6,7 +6,7 @@ import OCRWire
 /// - a page of an image file shows its original image (`PageResult.pdf_image`: a JPEG as it
 ///   was, bilevel as CCITT G4, others Flate) at the size its resolution gives it;
 /// - a page of a PDF is that page as it was (content, fonts, boxes, rotation), with the text
-///   layer after its content: taken from its file among the originals when given (pages that
+///   layer under its content: taken from its file among the originals when given (pages that
 ///   share an image or a font then share it in the PDF too), else `PageResult.pdf_page`;
 /// - a result without either (the job did not ask for `include_pdf_page`) is a page of the
 ///   image's size with the text layer only;
@@ -64,6 +64,11 @@ enum PDFRenderer {
                                             pixelWidth: Double(result.width), pixelHeight: Double(result.height))
                 }
             } catch {
+                // A kept page whose text layer could not be added stays, without it.
+                if writer.pageCount > page.pageIndex {
+                    problems.append("page \(page.pageIndex + 1) (\(result.file) p\(result.filePage)) has no text layer in the PDF: \(error.message)")
+                    continue
+                }
                 problems.append("page \(page.pageIndex + 1) (\(result.file) p\(result.filePage)) has only its text in the PDF: \(error.message)")
                 try writer.addBlankPage(width: size.width, height: size.height, lines: lines,
                                         pixelWidth: Double(result.width), pixelHeight: Double(result.height))
