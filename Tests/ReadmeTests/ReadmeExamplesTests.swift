@@ -12,6 +12,7 @@ func readmeClientExample() async throws {
     var options = RecognitionOptions()
     options.languages = "eng"
     options.candidates = 3
+    options.includePdfPage = true                                 // the workers send back what a searchable PDF needs
     do {
         let job = try await client.submit(files: [URL(fileURLWithPath: "scan.tiff")], options: options)
         for try await event in client.events(for: job) {         // PageCompleted, PageFailed, JobProgress, JobFinished
@@ -19,6 +20,9 @@ func readmeClientExample() async throws {
         }
         let document = try await client.document(for: job)       // pages in order, failures as gaps
         print(DocumentFormat.alto.render(document))
+        let (pdf, problems) = try document.searchablePDF()       // the scan with its text layer
+        try pdf.write(to: URL(fileURLWithPath: "scan.pdf"))
+        problems.forEach { print($0) }                            // failed pages, named
     } catch let error as OCRError {                               // a gRPC code, the file and the page
         print(error.code.name, error.file ?? "-", error.pageIndex.map { $0 + 1 } ?? 0, error.message)
     }
