@@ -17,6 +17,10 @@ package final class SearchablePDFWriter {
     /// The glyphless Type0 font every text layer uses (an indirect object).
     private var font: qpdf_oh = 0
     private var pages = 0
+    /// The font's ToUnicode map, written last: it lists only the code blocks the text used.
+    private var toUnicode: qpdf_oh = 0
+    /// High bytes of the UTF-16 code units the text layers use (one ToUnicode range each).
+    private var codeBlocks: Set<UInt8> = []
     /// Pages added so far.
     package var pageCount: Int { pages }
 
@@ -51,7 +55,7 @@ package final class SearchablePDFWriter {
         let placement = PDFPlacement(box: (0, 0, width, height), rotation: 0,
                                      pixelWidth: Double(image.width), pixelHeight: Double(image.height))
         let drawing = "q \(TextLayer.n(width)) 0 0 \(TextLayer.n(height)) 0 0 cm /OCRImage Do Q\n"
-        let content = stream(drawing + TextLayer.content(lines: lines, placement: placement))
+        let content = stream(drawing + textLayer(lines, placement))
         let page = parse("<< /Type /Page /MediaBox [0 0 \(TextLayer.n(width)) \(TextLayer.n(height))] /Resources << /XObject << >> /Font << >> >> >>")
         set(page, ["/Contents"], content)
         set(page, ["/Resources", "/XObject", "/OCRImage"], xobject)
@@ -83,7 +87,7 @@ package final class SearchablePDFWriter {
         // a stray cm in a scanner's content stream would move text drawn after it), and the
         // content starts from that state as before. Invisible text needs no place on top.
         let contents = qpdf_oh_new_array(qpdf)
-        qpdf_oh_append_item(qpdf, contents, stream("q\n" + TextLayer.content(lines: lines, placement: placement) + "Q\n"))
+        qpdf_oh_append_item(qpdf, contents, stream("q\n" + textLayer(lines, placement) + "Q\n"))
         let original = qpdf_oh_get_key(qpdf, page, "/Contents")
         if qpdf_oh_is_array(qpdf, original) == QPDF_TRUE {
             for i in 0..<qpdf_oh_get_array_n_items(qpdf, original) { qpdf_oh_append_item(qpdf, contents, qpdf_oh_get_array_item(qpdf, original, i)) }
@@ -106,7 +110,7 @@ package final class SearchablePDFWriter {
     package func addBlankPage(width: Double, height: Double, lines: [[PDFTextWord]] = [],
                               pixelWidth: Double = 1, pixelHeight: Double = 1) throws(OCRError) {
         let placement = PDFPlacement(box: (0, 0, width, height), rotation: 0, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
-        let content = stream(lines.isEmpty ? "" : TextLayer.content(lines: lines, placement: placement))
+        let content = stream(lines.isEmpty ? "" : textLayer(lines, placement))
         let page = parse("<< /Type /Page /MediaBox [0 0 \(TextLayer.n(width)) \(TextLayer.n(height))] /Resources << /Font << >> >> >>")
         set(page, ["/Contents"], content)
         set(page, ["/Resources", "/Font", TextLayer.fontName], font)
@@ -137,6 +141,10 @@ package final class SearchablePDFWriter {
             qpdf_oh_replace_key(qpdf, info, "/ModDate", qpdf_oh_new_string(qpdf, stamp))
         }
         qpdf_oh_replace_key(qpdf, qpdf_get_trailer(qpdf), "/Info", qpdf_make_indirect_object(qpdf, info))
+        let cmap = Array(TextLayer.toUnicodeCMap(blocks: codeBlocks.isEmpty ? [0] : codeBlocks.sorted()).utf8)
+        cmap.withUnsafeBufferPointer { data in
+            qpdf_oh_replace_stream_data(qpdf, toUnicode, data.baseAddress, data.count, qpdf_oh_new_null(qpdf), qpdf_oh_new_null(qpdf))
+        }
         if let pdfa { try addPDFAParts(pdfa) }
         try check(qpdf_init_write_memory(qpdf), "preparing to write the PDF")
         if pdfa != nil { qpdf_set_minimum_pdf_version(qpdf, "1.7") }
@@ -297,7 +305,7 @@ package final class SearchablePDFWriter {
     /// box: a Descent of 0 reads as "unknown" to poppler, which then assumes 0.35 em.
     private func makeFont(_ program: [UInt8]?) throws(OCRError) -> qpdf_oh {
         let cidToGID = stream(bytes: (0..<65536).flatMap { _ in [UInt8(0), UInt8(1)] })
-        let toUnicode = stream(TextLayer.toUnicodeCMap)
+        toUnicode = stream("")
         let descriptor = parse("""
             << /Type /FontDescriptor /FontName /GlyphLessFont /Flags 5 /FontBBox [0 0 500 1000] /ItalicAngle 0
                /Ascent 1000 /Descent -1 /CapHeight 1000 /StemV 80 >>
@@ -323,6 +331,12 @@ package final class SearchablePDFWriter {
     }
 
     private func stream(_ text: String) -> qpdf_oh { stream(bytes: Array(text.utf8)) }
+
+    /// The text layer of `lines`, noting the code blocks it uses for the ToUnicode map.
+    private func textLayer(_ lines: [[PDFTextWord]], _ placement: PDFPlacement) -> String {
+        for word in lines.joined() { for unit in word.text.utf16 { codeBlocks.insert(UInt8(unit >> 8)) } }
+        return TextLayer.content(lines: lines, placement: placement)
+    }
 
     /// A new stream of unencoded `bytes` (compressed when written).
     private func stream(bytes: [UInt8]) -> qpdf_oh {

@@ -175,9 +175,10 @@ enum TextLayer {
         return s == "-0" ? "0" : s
     }
 
-    /// The ToUnicode CMap of the glyphless font: every 2-byte code is its own UTF-16 code unit.
-    /// 256 ranges, because a bfrange may only vary in its last byte.
-    static let toUnicodeCMap: String = {
+    /// The ToUnicode CMap of the glyphless font: every 2-byte code is its own UTF-16 code unit,
+    /// for the 256-code `blocks` (high bytes) the text uses, one range each, because a bfrange
+    /// may only vary in its last byte (English needs two: 0x00 and 0x20 for quotes and dashes).
+    static func toUnicodeCMap(blocks: [UInt8]) -> String {
         var s = """
         /CIDInit /ProcSet findresource begin
         12 dict begin
@@ -190,15 +191,15 @@ enum TextLayer {
         endcodespacerange
 
         """
-        for block in stride(from: 0, to: 256, by: 100) {
-            let count = min(100, 256 - block)
-            s += "\(count) beginbfrange\n"
-            for high in block..<(block + count) {
+        for start in stride(from: 0, to: blocks.count, by: 100) {
+            let chunk = blocks[start..<min(start + 100, blocks.count)]
+            s += "\(chunk.count) beginbfrange\n"
+            for high in chunk {
                 let h = String(format: "%02X", high)
                 s += "<\(h)00> <\(h)FF> <\(h)00>\n"
             }
             s += "endbfrange\n"
         }
         return s + "endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n"
-    }()
+    }
 }
