@@ -66,6 +66,9 @@ struct SubmitCommand: Sendable {
         if pdfa, format != .pdf { throw UsageError("--pdfa is for --format pdf", command: name) }
         // "-o -" is standard output, as without -o.
         output = a.string("--output").flatMap { $0 == "-" ? nil : $0 }
+        if format == .pdf, output == nil, isatty(STDOUT_FILENO) == 1 {
+            throw UsageError("a PDF is not for a terminal: write it with -o FILE, or redirect standard output", command: name)
+        }
         var options = try RecognitionFlags.make(a)
         // A searchable PDF shows each page as it was: the workers send it back with its text.
         options.includePdfPage = format == .pdf

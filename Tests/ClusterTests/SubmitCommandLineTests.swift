@@ -52,6 +52,13 @@ import Testing
         await cluster.stop()
     }
 
+    /// A PDF is not written to a terminal (util-linux `script` gives the command one).
+    @Test func aPDFIsNotWrittenToATerminal() async throws {
+        let tty = try await runAsync(["script", "-qec", "'\(submitPath)' --local --workers 1 -f pdf '\(sample)'", "/dev/null"])
+        #expect(tty.status == 64, "EX_USAGE: \(tty.stdout) \(tty.stderr)")
+        #expect(tty.stdout.contains("a PDF is not for a terminal"), "\(tty.stdout)")
+    }
+
     @Test func dashReadsStandardInputAndWritesStandardOutput() async throws {
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 1, engine: "tesseract")
