@@ -161,7 +161,7 @@ struct SubmitCommand: Sendable {
         bar.finish()
         let rendered: Data
         if format == .pdf {
-            let (pdf, problems) = try document.searchablePDF(originals: inputs, pdfa: pdfa)
+            let (pdf, problems) = try await document.writingSearchablePDF(originals: inputs, pdfa: pdfa)
             for problem in problems { report(problem) }
             rendered = pdf
         } else {

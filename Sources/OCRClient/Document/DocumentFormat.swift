@@ -104,6 +104,17 @@ extension Document {
         return (Data(pdf), problems)
     }
 
+    /// `searchablePDF(originals:pdfa:)` on a thread of its own, so writing a long document does
+    /// not hold one of Swift's cooperative threads (there are only as many as cores).
+    public func writingSearchablePDF(originals: [InputFile] = [], pdfa: Bool = false) async throws(OCRError) -> (data: Data, problems: [String]) {
+        let result: Result<(data: Data, problems: [String]), OCRError> = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: Result { () throws(OCRError) in try searchablePDF(originals: originals, pdfa: pdfa) })
+            }
+        }
+        return try result.get()
+    }
+
     /// The plain text of the document (`DocumentFormat.txt`).
     public var text: String {
         TextRenderer.render(self)
