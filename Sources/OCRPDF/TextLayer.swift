@@ -19,9 +19,9 @@ package struct PDFTextWord: Sendable, Equatable {
 }
 
 /// Where the recognised image lies on a PDF page: the raster covered `box` (the crop box, in
-/// user space) turned clockwise by `rotation` degrees (the page's /Rotate), as a viewer and
-/// pdftoppm show it, in `pixelWidth` x `pixelHeight` pixels.
-package struct PDFPlacement: Sendable, Equatable {
+/// user space) turned clockwise by `rotation` degrees (the page's /Rotate), as a viewer and the
+/// rasteriser show it, in `pixelWidth` x `pixelHeight` pixels.
+package struct PDFPlacement: Sendable {
     package var box: (llx: Double, lly: Double, urx: Double, ury: Double)
     package var rotation: Int
     package var pixelWidth: Double
@@ -32,10 +32,6 @@ package struct PDFPlacement: Sendable, Equatable {
         self.rotation = ((rotation % 360) + 360) % 360
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
-    }
-
-    package static func == (a: Self, b: Self) -> Bool {
-        a.box == b.box && a.rotation == b.rotation && a.pixelWidth == b.pixelWidth && a.pixelHeight == b.pixelHeight
     }
 
     /// The page as shown (rotated), in points.

@@ -241,6 +241,25 @@ struct SearchablePDFTests {
         }
     }
 
+    /// A page scanned sideways and turned upright by its /Rotate (img2pdf --rotation=90, as a
+    /// landscape-fed scanner writes it): the page keeps its rotation, and the words of the text
+    /// layer lie on the words as shown.
+    @Test(.enabled(if: (try? runProcess(["python3", "-c", "import img2pdf"]).status) == 0, "needs img2pdf (make deps installs it)"))
+    func aRotatedPageKeepsItsRotationAndItsWordsLieWhereTheyAreShown() async throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let upright = scratch.appendingPathComponent("upright.pgm").path, side = scratch.appendingPathComponent("side.png").path
+        #expect(try runProcess(["mutool", "draw", "-q", "-r", "150", "-c", "gray", "-o", upright, Self.pdfs.appendingPathComponent("c03-29.pdf").path, "1"]).status == 0)
+        #expect(try runProcess(["convert", upright, "-rotate", "-90", "-density", "150", "-units", "PixelsPerInch", side]).status == 0)
+        let rotated = scratch.appendingPathComponent("rotated.pdf")
+        #expect(try runProcess(["python3", "-m", "img2pdf", "--rotation=90", side, "-o", rotated.path]).status == 0)
+        let outcome = try await run([rotated], name: "rotated-out.pdf")
+        try checkStructure(outcome.pdf, pages: 1)
+        #expect(try runProcess(["pdfinfo", outcome.pdf.path]).stdout.contains(/Page rot:\s+90/), "the page is still turned by /Rotate")
+        try checkText(outcome, pages: [0])
+        let shown = try Self.pageSize(outcome.pdf, page: 1)
+        try checkBoxes(outcome, pages: [0]) { r in (shown.1 / Double(r.width), shown.0 / Double(r.height)) }
+    }
+
     /// A page whose recognition fails is a blank page in its place, named in the problems.
     @Test func aFailedImagePageIsABlankPageAndNamed() async throws {
         defer { try? FileManager.default.removeItem(at: scratch) }
