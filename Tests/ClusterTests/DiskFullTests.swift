@@ -23,7 +23,10 @@ import Testing
         let worker = try ChildProcess("ocr-worker", ["--coordinator", endpoints[1], "--slots", "1", "--engine", "sleep:1500"])
         defer { worker.signal(SIGKILL) }
         _ = try await first.waitForStderr("worker ready")
-        let client = try OCRClient(endpoint: endpoints[0], callTimeout: .seconds(20))
+        // 60 s per call: a bound that only a hang reaches. The running job's page finishes after
+        // the restart once the worker has reconnected and the page is requeued, which on a
+        // loaded CI machine (the whole suite at once) once took over 20 s.
+        let client = try OCRClient(endpoint: endpoints[0], callTimeout: .seconds(60))
         defer { client.close() }
         let png = [UInt8](try Data(contentsOf: Binaries.fixtures.appendingPathComponent("tiny.png")))
         let input = InputFile.with { $0.name = "tiny.png"; $0.content = png; $0.format = .png }
