@@ -75,12 +75,7 @@ package final class PDFDocument {
     /// Throws qpdf's error message, naming the file (and page), when `status` has the error bit.
     private func check(_ status: QPDF_ERROR_CODE, _ what: String, _ page: Int? = nil,
                        handle: qpdf_data? = nil) throws(OCRError) {
-        guard status & QPDF_ERRORS != 0 else { return }
-        let h = handle ?? qpdf
-        var reason = "qpdf gave no reason"
-        if qpdf_has_error(h) != 0, let error = qpdf_get_error(h), let text = qpdf_get_error_full_text(h, error) {
-            reason = String(cString: text)
-        }
+        guard let reason = qpdfFailure(status, handle ?? qpdf) else { return }
         let whereTo = page.map { "\(file) page \($0)" } ?? file
         if reason.contains("password") {
             throw OCRError(.invalidArgument, "\(whereTo): the PDF is encrypted (password required)", file: file)

@@ -358,12 +358,7 @@ package final class SearchablePDFWriter {
     }
 
     private func check(_ status: QPDF_ERROR_CODE, _ what: String, handle: qpdf_data? = nil) throws(OCRError) {
-        guard status & QPDF_ERRORS != 0 else { return }
-        let h = handle ?? qpdf
-        var reason = "qpdf gave no reason"
-        if qpdf_has_error(h) != 0, let error = qpdf_get_error(h), let text = qpdf_get_error_full_text(h, error) {
-            reason = String(cString: text)
-        }
+        guard let reason = qpdfFailure(status, handle ?? qpdf) else { return }
         throw OCRError(.invalidArgument, "\(what) failed: \(reason)")
     }
 }

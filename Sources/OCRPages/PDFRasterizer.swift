@@ -70,7 +70,7 @@ package struct PDFRasterizer: Sendable {
     }
 
     /// What `pdfimages -list` says about a page's images: their resolution (see
-    /// `imageResolution(listing:)`), and whether they are all bilevel (1 bit per pixel, gray:
+    /// `pageImages(_:page:contentPage:in:)`), and whether they are all bilevel (1 bit per pixel, gray:
     /// a scan stored as CCITT or JBIG2).
     package struct PageImages: Equatable {
         package var dpi: Int?
@@ -91,9 +91,6 @@ package struct PDFRasterizer: Sendable {
         }
         return PageImages(dpi: best.map { min(max($0, imageDPIRange.lowerBound), imageDPIRange.upperBound) }, bilevel: best != nil && bilevel)
     }
-
-    /// The resolution from `pdfimages -list` output (see `pageImages(_:page:contentPage:in:)`).
-    package static func imageResolution(listing: String) -> Int? { pageImages(listing: listing).dpi }
 
     /// The text of the 1-based `page`'s own text layer (`pdftotext`, reading order, UTF-8), ""
     /// when it has none: a scan has none; a born-digital page or one OCRed before has some.

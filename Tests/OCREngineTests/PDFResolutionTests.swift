@@ -15,17 +15,17 @@ extension EngineTests {
             --------------------------------------------------------------------------------------------
 
             """
-            #expect(PDFRasterizer.imageResolution(listing: header) == nil, "a vector-only page has no image resolution")
+            #expect(PDFRasterizer.pageImages(listing: header).dpi == nil, "a vector-only page has no image resolution")
             let two = header + """
                1     0 image    1049   357  gray    1   8  image  no         3  0   150   150 23.6K 6.4%
                1     1 image     951   239  gray    1   1  ccitt  no         6  0   300   299 9430B 4.1%
                1     2 smask     951   239  gray    1   8  image  no         7  0  1200  1200 9430B 4.1%
             """
-            #expect(PDFRasterizer.imageResolution(listing: two) == 300, "the sharpest image; soft masks do not count")
+            #expect(PDFRasterizer.pageImages(listing: two).dpi == 300, "the sharpest image; soft masks do not count")
             let huge = header + "   1     0 image   20000 20000  gray    1   8  image  no   3  0  2400  2400 1M 1%\n"
-            #expect(PDFRasterizer.imageResolution(listing: huge) == 600)
+            #expect(PDFRasterizer.pageImages(listing: huge).dpi == 600)
             let thumbnail = header + "   1     0 image   40 40  rgb    3   8  jpeg  no   3  0  20  20 1K 1%\n"
-            #expect(PDFRasterizer.imageResolution(listing: thumbnail) == 50)
+            #expect(PDFRasterizer.pageImages(listing: thumbnail).dpi == 50)
             // Bilevel only when every image is 1-bit gray.
             #expect(PDFRasterizer.pageImages(listing: two).bilevel == false, "one image is 8-bit")
             let scan = header + "   1     0 image    2550  3300  gray    1   1  jbig2  no         8  0   300   300 69.4K 6.8%\n"

@@ -114,10 +114,7 @@ enum GlyphlessFont {
         }
         candidates += ["/usr/share/tesseract-ocr/5/tessdata/pdf.ttf", "/usr/share/tesseract-ocr/4.00/tessdata/pdf.ttf",
                        "/usr/local/share/tessdata/pdf.ttf"]
-        for path in candidates {
-            if let data = FileManager.default.contents(atPath: path), !data.isEmpty { return [UInt8](data) }
-        }
-        return nil
+        return firstFile(candidates)
     }()
 }
 
@@ -125,10 +122,12 @@ enum GlyphlessFont {
 /// free profiles); nil when none is installed.
 enum SRGBProfile {
     static let bytes: [UInt8]? = {
-        for path in ["/usr/share/color/icc/ghostscript/srgb.icc", "/usr/share/color/icc/sRGB.icc",
-                     "/usr/share/color/icc/colord/sRGB.icc", "/usr/share/color/icc/free/sRGB.icc"] {
-            if let data = FileManager.default.contents(atPath: path), !data.isEmpty { return [UInt8](data) }
-        }
-        return nil
+        firstFile(["/usr/share/color/icc/ghostscript/srgb.icc", "/usr/share/color/icc/sRGB.icc",
+                   "/usr/share/color/icc/colord/sRGB.icc", "/usr/share/color/icc/free/sRGB.icc"])
     }()
+}
+
+/// The bytes of the first of `paths` that exists and is not empty.
+private func firstFile(_ paths: [String]) -> [UInt8]? {
+    paths.lazy.compactMap { FileManager.default.contents(atPath: $0) }.first { !$0.isEmpty }.map { [UInt8]($0) }
 }
