@@ -59,10 +59,16 @@ import Testing
         // Space again: the job that was running finishes (after the restart it was requeued, or
         // its held result was committed), and submissions are taken and run.
         try scratch.remove()
-        #expect(try await client.document(for: running).recognizedPages.count == 1)
-        let after = try await client.submit(inputs: [input])
-        let document = try await client.document(for: after)
-        #expect(document.recognizedPages.count == 1)
+        do {
+            #expect(try await client.document(for: running).recognizedPages.count == 1)
+            let after = try await client.submit(inputs: [input])
+            let document = try await client.document(for: after)
+            #expect(document.recognizedPages.count == 1)
+        } catch {
+            // Once, under the whole suite, a call here reached its 60 s bound; what the worker
+            // and the coordinator said then is what the next reader needs.
+            Issue.record("\(error)\nworker: \(worker.stderr.suffix(3000))\ncoordinator: \(second.stderr.suffix(3000))")
+        }
         #expect(!second.stderr.contains("fatal") && !second.stderr.contains("cannot start"), "\(second.stderr)")
     }
 }
