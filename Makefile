@@ -5,7 +5,8 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 
 # Debian packages: C libraries we link, the engine's data and tools the tests compare against.
 APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff-dev libsqlite3-dev libqpdf-dev libsodium-dev tesseract-ocr \
-	tesseract-ocr-eng tesseract-ocr-osd poppler-utils protobuf-compiler libxml2-utils imagemagick ghostscript qpdf mupdf-tools
+	tesseract-ocr-eng tesseract-ocr-osd poppler-utils protobuf-compiler libxml2-utils imagemagick ghostscript qpdf mupdf-tools \
+	libmicrohttpd-dev libcurl4-openssl-dev curl prometheus chromium
 # PyPI packages used only by tests and benchmarks (independent peers: upb protobuf, pyzmq).
 PIP_PACKAGES := protobuf pyzmq hocr-spec
 
@@ -30,9 +31,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## generate: regenerate Sources/OCRWire/Generated from proto/ (needs protoc and Python protobuf)
+## generate: regenerate Sources/OCRWire/Generated from proto/ (needs protoc and Python protobuf) and the
+## served copy of openapi.json
 generate: deps
 	python3 scripts/gen_wire.py --proto proto --out Sources/OCRWire/Generated
+	./scripts/embed-openapi.sh
 
 FUZZ_SMOKE_SECONDS ?= 10
 test: build

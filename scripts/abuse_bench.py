@@ -45,7 +45,7 @@ def free_port():
 cport, wport = free_port(), free_port()
 CLIENTS, WORKERS = f"tcp://127.0.0.1:{cport}", f"tcp://127.0.0.1:{wport}"
 journal = os.path.join(work, "journal.db")
-coordinator = subprocess.Popen([os.path.join(BIN, "ocr-coordinator"), "--client-endpoint", CLIENTS, "--worker-endpoint", WORKERS,
+coordinator = subprocess.Popen([os.path.join(BIN, "ocr-coordinator"), "--client-endpoint", CLIENTS, "--worker-endpoint", WORKERS, "--http-endpoint", "none",
                                 "--journal", journal, "--log-level", "warning"], stderr=open(os.path.join(work, "coordinator.log"), "w"))
 workers = [subprocess.Popen([os.path.join(BIN, "ocr-worker"), "--coordinator", WORKERS, "--engine", "sleep:20", "--slots", "2",
                              "--log-level", "error"]) for _ in range(2)]

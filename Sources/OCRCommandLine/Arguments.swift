@@ -1,3 +1,5 @@
+import Foundation
+import OCRBasics
 /// A small command-line parser for the three executables (swift-argument-parser cannot be
 /// fetched here). It knows GNU-style long options (`--name value`, `--name=value`), short
 /// aliases (`-o FILE`), flags, repeated options, `--` and positionals. Anything else is a
@@ -32,7 +34,8 @@ package struct CommandSpec: Sendable {
         self.name = name
         self.summary = summary
         self.usage = usage
-        self.options = options + [.flag("--help", short: "-h", help: "Show this help and exit.")]
+        self.options = options + [.flag("--help", short: "-h", help: "Show this help and exit."),
+                                  .flag("--version", help: "Show the version and exit.")]
         self.footer = footer
     }
 
@@ -109,6 +112,19 @@ package struct ParsedArguments: Sendable {
     package internal(set) var positionals: [String] = []
 
     package var wantsHelp: Bool { flags.contains("--help") }
+
+    /// Answers `--help` (the help text) or `--version` (`NAME VERSION`) on stdout and exits 0;
+    /// returns when neither was given.
+    package func answerHelpOrVersion() {
+        if wantsHelp {
+            print(spec.helpText, terminator: "")
+            exit(ExitCode.success.rawValue)
+        }
+        if flags.contains("--version") {
+            print("\(spec.name) \(ProductVersion.current)")
+            exit(ExitCode.success.rawValue)
+        }
+    }
 
     package func flag(_ name: String) -> Bool { flags.contains(name) }
 

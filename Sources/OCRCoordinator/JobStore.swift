@@ -295,6 +295,18 @@ package struct JobStore: Sendable {
         return out
     }
 
+    /// Jobs in memory by state, and PENDING pages by the language string of their job's
+    /// options ("eng", "deu+eng"; "" for the default): the figures `/metrics` reports. O(jobs).
+    package func census() -> (jobsByState: [JobState: Int], queuedPagesByLanguages: [String: Int]) {
+        var states: [JobState: Int] = [:]
+        var queued: [String: Int] = [:]
+        for job in jobs.values {
+            states[job.state, default: 0] += 1
+            if !job.isFinal, job.pending > 0 { queued[job.options?.languages ?? "", default: 0] += job.pending }
+        }
+        return (states, queued)
+    }
+
     /// What a watcher attaching with `from_page` gets first: the recorded PageCompleted and
     /// PageFailed events of pages `>= fromPage` in page order, then JobFinished if the job is
     /// final. Each carries the sequence number it was first sent with. At most `limit` page

@@ -39,6 +39,7 @@ package final class RPCServer {
     private var active: [CallKey: ActiveCall] = [:]
     private let streaming: Set<String>
     private let maxBacklogBytes: Int
+    private let principalMetadataKey: String?
     private var flushTimer: TimerID?
 
     /// Binds a ROUTER at `endpoint` on the loop of `control`.
@@ -49,9 +50,14 @@ package final class RPCServer {
     ///   - sendHighWaterMark: messages ZeroMQ queues towards one client before sends would block.
     ///   - maxBacklogBytes: bytes a call may have waiting beyond that (a client that does not
     ///     read); beyond, the call ends with RESOURCE_EXHAUSTED and its messages are dropped.
+    ///   - principalMetadataKey: for an `inproc://` endpoint only (reachable from this process
+    ///     alone): each call's principal is its metadata value under this key, as the in-process
+    ///     caller (the HTTP gateway) authenticated it, instead of the connection's CURVE key.
     package init(bind endpoint: String, control: SocketLoop.Control, maxMessageBytes: Int = 512 << 20,
                 streamingMethods: Set<String>, sendHighWaterMark: Int = 1_000, maxBacklogBytes: Int = 16 << 20,
-                configure: (ZMQSocket) throws -> Void = { _ in }) throws {
+                principalMetadataKey: String? = nil, configure: (ZMQSocket) throws -> Void = { _ in }) throws {
+        precondition(principalMetadataKey == nil || endpoint.hasPrefix("inproc://"),
+                     "a principal from metadata is only trusted on an in-process endpoint")
         let socket = try control.context.makeSocket(.router)
         try socket.set(.routerMandatory(true))   // a vanished client is an error we can act on, not a silent drop
         try socket.set(.maxMessageSize(maxMessageBytes))
@@ -62,6 +68,7 @@ package final class RPCServer {
         self.control = control
         self.streaming = streamingMethods
         self.maxBacklogBytes = maxBacklogBytes
+        self.principalMetadataKey = principalMetadataKey
         var me: RPCServer?
         self.socketID = control.register(socket, keepingFramesOver: Self.largeRequestBytes) { _, _, frames, kept in
             me?.receive(frames, kept: kept)
@@ -137,7 +144,8 @@ package final class RPCServer {
         }
         let deadline = header.timeoutMs > 0 ? control.now + .milliseconds(header.timeoutMs) : nil
         let call = RPCServerCall(server: self, loop: control.loop, key: key, method: header.method,
-                                 metadata: header.metadata, principal: control.peerUserID(socketID),
+                                 metadata: header.metadata,
+                                 principal: principalMetadataKey.map { header.metadata[$0] ?? "" } ?? control.peerUserID(socketID),
                                  payload: payload, deadline: deadline, isStreaming: isStreaming)
         var entry = ActiveCall(call: call)
         if let deadline {

@@ -1,3 +1,4 @@
+import OCRBasics
 import Foundation
 import OCRZeroMQ
 import OCRWire

@@ -1,3 +1,4 @@
+import OCRBasics
 import Foundation
 import OCRCommandLine
 import OCRZeroMQ

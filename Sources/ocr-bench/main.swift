@@ -20,6 +20,14 @@ setenv("OMP_THREAD_LIMIT", "1", 1)
 
 let argv = CommandLine.arguments
 guard argv.count >= 2 else { die(usage) }
+if argv[1] == "--help" || argv[1] == "-h" {
+    print(usage)
+    exit(0)
+}
+if argv[1] == "--version" {
+    print("ocr-bench \(OCRClientVersion.current)")
+    exit(0)
+}
 let args = Args(argv.dropFirst(2))
 do {
     switch argv[1] {

@@ -3,7 +3,10 @@
 // OCRCoordinator.
 import Foundation
 import OCRCommandLine
+import OCRBasics
 import OCRCoordinator
+import OCRGateway
+import OCRHTTP
 import OCRLog
 import OCRZeroMQ
 
@@ -40,6 +43,11 @@ let spec = CommandSpec(
         .option("--max-streams-per-client", value: "N", default: "64", help: "WatchJob streams one client may have open at once."),
         .option("--journal", value: "PATH", help: "SQLite journal of jobs, pages and results (created if missing). On start its jobs are restored: unfinished ones resume, finished ones stay for GetJob/WatchJob. Default: none (in memory only)."),
         .option("--journal-sync", value: "MODE", default: "normal", help: "normal: a commit survives a coordinator crash (kill -9); full: also an OS crash or power cut (one fsync per commit; commits group the events that came meanwhile)."),
+        .option("--http-endpoint", value: "HOST:PORT", default: "127.0.0.1:8080", help: "HTTP endpoint: REST API, /metrics, /healthz, /readyz and the status page at /; 'none' for no HTTP; port 0 picks a free one."),
+        .option("--http-tokens", value: "FILE", help: "Bearer tokens for HTTP, one 'NAME TOKEN [admin]' per line: every path but /healthz and /readyz then needs 'Authorization: Bearer TOKEN'; jobs belong to NAME (required to bind HTTP beyond loopback, unless --allow-insecure-bind)."),
+        .option("--http-cert", value: "FILE", help: "Serve HTTPS with this PEM certificate chain (with --http-key)."),
+        .option("--http-key", value: "FILE", help: "The PEM private key of --http-cert."),
+        .option("--max-http-body-mb", value: "MB", help: "Largest HTTP request body; beyond, 413 at once. Default: --max-message-mb less 1 MB."),
         .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
     ],
     footer: """
@@ -52,12 +60,10 @@ let spec = CommandSpec(
 let arguments: ParsedArguments
 var insecureEndpoints: [String] = []
 var configuration = CoordinatorConfiguration(logger: .disabled)
+var gatewayConfiguration: GatewayConfiguration?
 do {
     arguments = try spec.parse(Array(CommandLine.arguments.dropFirst()))
-    if arguments.wantsHelp {
-        print(spec.helpText, terminator: "")
-        exit(ExitCode.success.rawValue)
-    }
+    arguments.answerHelpOrVersion()
     if arguments.positionals.first == "keygen" {
         guard arguments.positionals.count == 2 else { throw UsageError("keygen takes one FILE", command: spec.name) }
         do {
@@ -122,6 +128,9 @@ do {
     configuration.scheduler.maxPagesPerPrincipal = try arguments.int("--max-pages-per-client", range: 1...100_000_000)!
     configuration.maxStreamsPerPrincipal = try arguments.int("--max-streams-per-client", range: 1...100_000)!
     configuration.maxConnections = try arguments.int("--max-connections", range: 1...1_000_000)!
+    gatewayConfiguration = try httpConfiguration(arguments, logger: configuration.logger, maxMessageBytes: configuration.maxMessageBytes,
+                                                 insecure: &insecureEndpoints)
+    for principal in gatewayConfiguration?.tokens?.adminPrincipals ?? [] { configuration.adminClients.insert(principal) }
 } catch let error as UsageError {
     Diagnostics.write(usage: error)
     exit(ExitCode.usage.rawValue)
@@ -138,9 +147,20 @@ if openFiles > 0, configuration.maxConnections > fittingConnections {
 for endpoint in insecureEndpoints {
     configuration.logger.warning("endpoint without CURVE reachable from other machines (--allow-insecure-bind)", ["endpoint": endpoint])
 }
+// HTTP first, so that /healthz answers (and /readyz says why not) while the journal is restored.
+var gateway: HTTPGateway?
 let server: CoordinatorServer
 do {
+    if let gatewayConfiguration {
+        let started = try HTTPGateway(gatewayConfiguration)
+        gateway = started
+        let scheme = gatewayConfiguration.server.tls == nil ? "http" : "https"
+        var address = gatewayConfiguration.server.address
+        address.port = started.port
+        configuration.logger.info("http listening", ["url": "\(scheme)://\(address)", "auth": gatewayConfiguration.tokens == nil ? "none" : "bearer"])
+    }
     server = try CoordinatorServer(configuration)
+    try gateway?.attach(server)
 } catch {
     configuration.logger.error("cannot start", ["error": error])
     Diagnostics.write("ocr-coordinator: cannot start: \(error)")
@@ -151,6 +171,46 @@ do {
 // on this thread: a clean stop ends open calls with UNAVAILABLE and commits the journal.
 let signal = ShutdownSignals.next()
 configuration.logger.info("stopping", ["signal": signal])
+gateway?.stop()
 server.stop()
 configuration.logger.info("stopped")
 exit(ExitCode.success.rawValue)
+
+/// The HTTP endpoint's configuration from the `--http-*` options; nil for `--http-endpoint none`.
+func httpConfiguration(_ arguments: ParsedArguments, logger: Logger, maxMessageBytes: Int,
+                       insecure: inout [String]) throws(UsageError) -> GatewayConfiguration? {
+    let endpoint = arguments.string("--http-endpoint")!
+    guard endpoint != "none" else {
+        for option in ["--http-tokens", "--http-cert", "--http-key"] where arguments.string(option) != nil {
+            throw UsageError("\(option) needs an --http-endpoint", command: spec.name)
+        }
+        return nil
+    }
+    guard let address = HTTPListenAddress(parsing: endpoint) else {
+        throw UsageError("--http-endpoint expects HOST:PORT (127.0.0.1:8080, [::1]:8080, *:8080) or none, not '\(endpoint)'", command: spec.name)
+    }
+    let limitMB = try arguments.int("--max-http-body-mb", range: 1...4096)
+    var server = HTTPServerConfiguration(address: address, maxBodyBytes: limitMB.map { $0 << 20 } ?? max(1 << 20, maxMessageBytes - (1 << 20)))
+    switch (arguments.string("--http-cert"), arguments.string("--http-key")) {
+    case (let cert?, let key?):
+        do {
+            server.tls = (try String(contentsOfFile: cert, encoding: .utf8), try String(contentsOfFile: key, encoding: .utf8))
+        } catch {
+            throw UsageError("--http-cert/--http-key: \(error.localizedDescription)", command: spec.name)
+        }
+    case (nil, nil): break
+    default: throw UsageError("--http-cert and --http-key go together", command: spec.name)
+    }
+    var tokens: BearerTokens?
+    if let file = arguments.string("--http-tokens") {
+        do { tokens = try BearerTokens(file: file) } catch { throw UsageError("--http-tokens: \(error)", command: spec.name) }
+    }
+    if tokens == nil, !address.isLoopback {
+        guard arguments.flag("--allow-insecure-bind") else {
+            throw UsageError("--http-endpoint \(address) is reachable from other machines and there are no --http-tokens: give them, "
+                             + "bind 127.0.0.1, or pass --allow-insecure-bind", command: spec.name)
+        }
+        insecure.append("http://\(address)")
+    }
+    return GatewayConfiguration(server: server, tokens: tokens, version: ProductVersion.current, logger: logger)
+}

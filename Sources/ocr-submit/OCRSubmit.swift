@@ -56,10 +56,7 @@ struct OCRSubmit {
         let command: SubmitCommand
         do {
             arguments = try spec.parse(Array(CommandLine.arguments.dropFirst()))
-            if arguments.wantsHelp {
-                print(spec.helpText, terminator: "")
-                exit(ExitCode.success.rawValue)
-            }
+            arguments.answerHelpOrVersion()
             command = try SubmitCommand(arguments)
         } catch {
             Diagnostics.write(usage: error)

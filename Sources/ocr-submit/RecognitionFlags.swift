@@ -1,3 +1,4 @@
+import OCRClient
 import OCRCommandLine
 import OCRWire
 
@@ -73,16 +74,10 @@ enum RecognitionFlags {
 
     /// "1-3,7,10-" -> [1-3, 7-7, 10-end].
     static func parseRanges(_ text: String) throws(UsageError) -> [PageRange] {
-        var ranges: [PageRange] = []
-        for part in text.split(separator: ",") {
-            let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
-            let first = UInt32(bounds[0])
-            let last = bounds.count == 1 ? first : (bounds[1].isEmpty ? 0 : UInt32(bounds[1]))
-            guard bounds.count <= 2, let first, let last, first >= 1, last == 0 || last >= first else {
-                throw UsageError("--pages expects ranges like 1-3,7,10-, got '\(part)'", command: "ocr-submit")
-            }
-            ranges.append(PageRange.with { $0.first = first; $0.last = last })
+        do {
+            return try Array<PageRange>(parsing: text)
+        } catch {
+            throw UsageError("--pages expects ranges like 1-3,7,10-, got '\(text)'", command: "ocr-submit")
         }
-        return ranges
     }
 }

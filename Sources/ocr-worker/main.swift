@@ -115,10 +115,7 @@ struct Options {
 let options: Options
 do {
     let arguments = try spec.parse(Array(CommandLine.arguments.dropFirst()))
-    if arguments.wantsHelp {
-        print(spec.helpText, terminator: "")
-        exit(ExitCode.success.rawValue)
-    }
+    arguments.answerHelpOrVersion()
     options = try Options(arguments)
 } catch {
     fail(error)

@@ -10,16 +10,19 @@ final class TestCluster: @unchecked Sendable {
     let coordinator: ChildProcess
     let clientEndpoint: String
     let workerEndpoint: String
+    /// The HTTP endpoint (`http://127.0.0.1:PORT`); nil with `--http-endpoint none`.
+    let httpURL: String?
     private(set) var workers: [ChildProcess] = []
 
     init(coordinatorArguments: [String] = []) async throws {
         coordinator = try ChildProcess("ocr-coordinator", [
             "--client-endpoint", "tcp://127.0.0.1:*", "--worker-endpoint", "tcp://127.0.0.1:*",
-            "--heartbeat-ms", "200", "--log-level", "debug",
+            "--heartbeat-ms", "200", "--log-level", "debug", "--http-endpoint", "127.0.0.1:0",
         ] + coordinatorArguments)
         let endpoints = try await coordinator.waitForStderr(#"coordinator listening" clients=(\S+) workers=(\S+)"#)
         clientEndpoint = endpoints[0]
         workerEndpoint = endpoints[1]
+        httpURL = coordinator.stderr.firstMatch(of: /"http listening" url=(\S+)/).map { String($0.1) }
     }
 
     @discardableResult

@@ -16,7 +16,7 @@ import Testing
         let journal = disk.appendingPathComponent("coordinator.db").path
         func coordinator(_ clients: String, _ workers: String) throws -> ChildProcess {
             try ChildProcess("ocr-coordinator", ["--client-endpoint", clients, "--worker-endpoint", workers,
-                                                 "--journal", journal, "--log-level", "info"])
+                                                 "--journal", journal, "--log-level", "info", "--http-endpoint", "127.0.0.1:0"])
         }
         let first = try coordinator("tcp://127.0.0.1:*", "tcp://127.0.0.1:*")
         let endpoints = try await first.waitForStderr(#"coordinator listening" clients=(\S+) workers=(\S+)"#)

@@ -23,7 +23,8 @@ import OCRWire
         let journal = directory.appendingPathComponent("coordinator.db").path
         func coordinator(_ clients: String, _ workers: String) throws -> ChildProcess {
             try ChildProcess("ocr-coordinator", ["--client-endpoint", clients, "--worker-endpoint", workers,
-                                                 "--heartbeat-ms", "200", "--journal", journal, "--log-level", "debug"])
+                                                 "--heartbeat-ms", "200", "--journal", journal, "--log-level", "debug",
+                                                 "--http-endpoint", "127.0.0.1:0"])
         }
 
         // The first coordinator picks free ports; the second binds the same ones.

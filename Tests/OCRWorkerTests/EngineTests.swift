@@ -1,3 +1,4 @@
+import OCRBasics
 import OCRTestSupport
 import OCRZeroMQ
 import Foundation

@@ -1,3 +1,4 @@
+import OCRBasics
 import Foundation
 import OCREngine
 import OCRLog

@@ -9,7 +9,7 @@ WORKER_PIDS=()
 start_coordinator() {
 	local log
 	log=$(mktemp "${BENCH_TMP:-/tmp}/coordinator.XXXX.log")
-	"$BIN/ocr-coordinator" --client-endpoint 'tcp://127.0.0.1:*' --worker-endpoint 'tcp://127.0.0.1:*' \
+	"$BIN/ocr-coordinator" --client-endpoint 'tcp://127.0.0.1:*' --worker-endpoint 'tcp://127.0.0.1:*' --http-endpoint none \
 		--log-level info "$@" 2>"$log" &
 	COORD_PID=$!
 	COORD_LOG=$log

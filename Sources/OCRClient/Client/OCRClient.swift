@@ -1,4 +1,5 @@
 import Foundation
+import OCRBasics
 import OCRRPC
 import OCRZeroMQ
 import OCRWire
@@ -217,7 +218,7 @@ public final class OCRClient: Sendable {
 /// The version reported in call metadata and documents.
 public enum OCRClientVersion {
     /// This library's version.
-    public static let current = "0.1.0"
+    public static let current = ProductVersion.current
 }
 
 

@@ -31,6 +31,9 @@ package enum JournalSync: String, Sendable, CaseIterable {
 /// jobs are deleted when the journal is opened (compaction, which also sweeps the spool), so a
 /// commit while running touches one table page and no index (cost: see README's status table).
 package final class Journal {
+    /// Where the uploads of the journal at `journalPath` are kept.
+    static func spoolDirectory(journalPath: String) -> String { journalPath + ".spool" }
+
     private let db: SQLiteConnection
     private let startedAtUnixUs: Int64
     private let insertChange: SQLiteStatement
@@ -82,7 +85,7 @@ package final class Journal {
         insertPage = try db.prepare("INSERT OR REPLACE INTO page_refs(job, idx, file, file_page, format, digest, cut, cut_offset) VALUES (?,?,?,?,?,?,?,?)")
         begin = try db.prepare("BEGIN IMMEDIATE")
         commit = try db.prepare("COMMIT")
-        spool = try Spool(directory: path + ".spool", sync: sync == .full)
+        spool = try Spool(directory: Self.spoolDirectory(journalPath: path), sync: sync == .full)
         try migrateInlinePages()
         // Compaction writes; on a full disk it is skipped (the journal still opens and serves
         // what it has: a restart on a full disk must not become a crash loop).

@@ -43,14 +43,16 @@ final class JournalWriter: Sendable {
 
     /// Starts the writer thread (changes appended before are committed first). `committed` is
     /// called on that thread with the sequence of the last batch of each commit, in increasing
-    /// order.
-    func start(committed: @escaping @Sendable (UInt64) -> Void, trouble: @escaping @Sendable (String?) -> Void = { _ in }) {
-        let thread = Thread { [self] in serve(owned, logger: logger, committed: committed, trouble: trouble) }
+    /// order; `measured` with the time of each commit and whether it failed.
+    func start(committed: @escaping @Sendable (UInt64) -> Void, measured: @escaping @Sendable (Duration, Bool) -> Void = { _, _ in },
+               trouble: @escaping @Sendable (String?) -> Void = { _ in }) {
+        let thread = Thread { [self] in serve(owned, logger: logger, committed: committed, measured: measured, trouble: trouble) }
         thread.name = "ocr.coordinator.journal"
         thread.start()
     }
 
-    private func serve(_ owned: Owned, logger: Logger, committed: @Sendable (UInt64) -> Void, trouble: @Sendable (String?) -> Void) {
+    private func serve(_ owned: Owned, logger: Logger, committed: @Sendable (UInt64) -> Void,
+                       measured: @Sendable (Duration, Bool) -> Void, trouble: @Sendable (String?) -> Void) {
         var failing: [JobChange] = []  // a batch that failed, retried ahead of everything after it
         var failingThrough: UInt64 = 0
         while true {
@@ -62,8 +64,10 @@ final class JournalWriter: Sendable {
             let batch = failing + changes
             let last = changes.isEmpty ? failingThrough : through
             if !batch.isEmpty {
+                let start = ContinuousClock.now
                 do {
                     try owned.journal.append(batch)
+                    measured(ContinuousClock.now - start, false)
                     if !failing.isEmpty {
                         logger.info("journal writable again", ["changes": batch.count])
                         trouble(nil)
@@ -71,6 +75,7 @@ final class JournalWriter: Sendable {
                     failing = []
                     committed(last)
                 } catch {
+                    measured(ContinuousClock.now - start, true)
                     if failing.isEmpty {
                         logger.error("journal write failed; holding back what it covers and retrying every second", ["error": error])
                         trouble("\(error)")

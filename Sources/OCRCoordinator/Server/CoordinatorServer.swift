@@ -15,8 +15,15 @@ package final class CoordinatorServer: Sendable {
     /// The endpoints actually bound (real ports when configured with `:*`).
     package let clientEndpoint: String
     package let workerEndpoint: String
+    /// An `inproc://` endpoint of the client link, reachable only from this process through
+    /// `context`: each call's principal is its `principal` metadata (the HTTP gateway says whom
+    /// it authenticated).
+    package let gatewayEndpoint: String
+    /// The ZeroMQ context the endpoints live in (for `gatewayEndpoint`).
+    package let context: ZMQContext
+    /// Counters and histograms for `/metrics`.
+    package let metrics: CoordinatorMetrics
     let loop: SocketLoop
-    let context: ZMQContext
     let core: CoordinatorCore
 
     /// Binds both endpoints and starts serving; with `journalPath`, first restores the jobs of
@@ -29,12 +36,44 @@ package final class CoordinatorServer: Sendable {
         let loop = SocketLoop(context: context, name: "ocr.coordinator") { error in
             logger.warning("transport", ["error": error])
         }
+        let metrics = CoordinatorMetrics()
         self.context = context
         self.loop = loop
-        core = try loop.start { control in try CoordinatorCore(configuration, control: control) }
+        self.metrics = metrics
+        core = try loop.start { control in try CoordinatorCore(configuration, control: control, metrics: metrics) }
         clientEndpoint = core.rpc.endpoint
         workerEndpoint = core.workerEndpoint
+        gatewayEndpoint = core.gatewayRPC.endpoint
         logger.info("coordinator listening", ["clients": clientEndpoint, "workers": workerEndpoint])
+    }
+
+    /// The scheduler's figures for `/metrics` and `/readyz`, read on the loop thread; nil when
+    /// the loop does not answer within `timeout` (it is stalled or stopping: not ready).
+    package func gauges(timeout: Duration = .seconds(5)) -> MetricsGauges? {
+        let answer = Locked<MetricsGauges?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let queued = loop.execute { [core] _ in
+            let gauges = core.gauges()
+            answer.withLock { $0 = gauges }
+            done.signal()
+        }
+        guard queued, done.wait(timeout: .now() + .milliseconds(Int(timeout.milliseconds))) == .success else { return nil }
+        return answer.withLock { $0 }
+    }
+
+    /// Whether `principal` sees every job (`--admin-client-keys`, admin HTTP tokens).
+    package func isAdmin(_ principal: String) -> Bool { core.configuration.adminClients.contains(principal) }
+
+    /// Bytes on disk of the journal, its write-ahead log and the upload spool (0 without one).
+    /// Reads the file system on the calling thread.
+    package func journalBytes() -> UInt64 {
+        guard let path = core.configuration.journalPath else { return 0 }
+        let files = FileManager.default
+        func size(_ file: String) -> UInt64 { (try? files.attributesOfItem(atPath: file)[.size] as? UInt64) ?? 0 }
+        var total = [path, path + "-wal", path + "-shm"].reduce(0) { $0 + size($1) }
+        let spool = Journal.spoolDirectory(journalPath: path)
+        for name in (try? files.contentsOfDirectory(atPath: spool)) ?? [] { total += size(spool + "/" + name) }
+        return total
     }
 
     /// Stops serving: open calls end with UNAVAILABLE, sockets close, the loop thread exits,
@@ -58,6 +97,9 @@ final class CoordinatorCore: @unchecked Sendable {
     let rpc: RPCServer
     let workerSocket: SocketID
     let workerEndpoint: String
+    /// The in-process client link of the HTTP gateway (`CoordinatorServer.gatewayEndpoint`).
+    let gatewayRPC: RPCServer
+    let metrics: CoordinatorMetrics
     let started = ContinuousClock.now
     var scheduler: Scheduler
     /// The write-ahead journal's thread (`--journal`); nil: state lives in memory only.
@@ -86,15 +128,16 @@ final class CoordinatorCore: @unchecked Sendable {
     let cutPool: DedicatedThreads<Void>
     var outbox = WorkerOutbox()
 
-    init(_ configuration: CoordinatorConfiguration, control: SocketLoop.Control) throws {
+    init(_ configuration: CoordinatorConfiguration, control: SocketLoop.Control, metrics: CoordinatorMetrics) throws {
         self.configuration = configuration
+        self.metrics = metrics
         self.logger = configuration.logger
         self.control = control
         splitPool = try DedicatedThreads(count: configuration.maxConcurrentSplits, name: "ocr.split") { _ in }
         cutPool = try DedicatedThreads(count: configuration.maxConcurrentSplits, name: "ocr.cut") { _ in }
         let unixMs = Int64(Date().timeIntervalSince1970 * 1000)
         var settings = configuration.scheduler
-        settings.journalChanges = configuration.journalPath != nil
+        settings.journalChanges = true  // the journal's input, and what metrics and logs are made of
         self.scheduler = Scheduler(settings: settings, startedAtUnixMs: unixMs)
         let journalFile = try configuration.journalPath.map {
             try Journal(path: $0, startedAtUnixMs: unixMs, sync: configuration.journalSync)
@@ -114,6 +157,9 @@ final class CoordinatorCore: @unchecked Sendable {
                             maxBacklogBytes: configuration.maxClientBacklogBytes) { socket in
             try admission.prepare(socket, domain: CurveServerSecurity.clientDomain, control: control)
         }
+        gatewayRPC = try RPCServer(bind: "inproc://ocr.coordinator.gateway.\(UInt64.random(in: 1...UInt64.max))", control: control,
+                                   maxMessageBytes: configuration.maxMessageBytes, streamingMethods: [CoordinatorMethod.watchJob.rawValue],
+                                   maxBacklogBytes: configuration.maxClientBacklogBytes, principalMetadataKey: CoordinatorCore.principalMetadataKey)
         let workers = try control.context.makeSocket(.router)
         try admission.prepare(workers, domain: CurveServerSecurity.workerDomain, control: control)
         try workers.set(.routerMandatory(true))
@@ -139,6 +185,8 @@ final class CoordinatorCore: @unchecked Sendable {
         let core = self  // The journal thread ends in `CoordinatorServer.stop`, releasing it.
         journal?.start(committed: { sequence in
             _ = loop.execute { _ in core.committed(through: sequence) }
+        }, measured: { duration, failed in
+            metrics.recordCommit(duration, failed: failed)
         }, trouble: { problem in
             _ = loop.execute { _ in core.journalTrouble = problem }
         })
@@ -146,8 +194,30 @@ final class CoordinatorCore: @unchecked Sendable {
 
     var now: Duration { ContinuousClock.now - started }
 
+    /// The metadata key under which the HTTP gateway names the principal of a call.
+    static let principalMetadataKey = "principal"
+
     func shutdown() {
-        rpc.endAll(OCRError(.unavailable, "the coordinator is shutting down"))
+        for server in [rpc, gatewayRPC] { server.endAll(OCRError(.unavailable, "the coordinator is shutting down")) }
+    }
+
+    /// The scheduler's figures for `/metrics` (loop thread).
+    func gauges() -> MetricsGauges {
+        var gauges = MetricsGauges()
+        let status = scheduler.clusterStatus(now: now)
+        let census = scheduler.store.census()
+        gauges.uptimeSeconds = Double(now.microseconds) / 1e6
+        gauges.ready = journalTrouble == nil
+        gauges.queuedPages = scheduler.store.queuedPages
+        gauges.runningPages = scheduler.store.runningPages
+        gauges.queuedPagesByLanguages = census.queuedPagesByLanguages
+        gauges.jobsByState = census.jobsByState
+        gauges.workers = status.workers.count
+        gauges.totalSlots = Int(status.totalSlots)
+        gauges.busySlots = Int(status.busySlots)
+        gauges.pagesPerSecond = status.pagesPerSecond
+        gauges.journalTrouble = journalTrouble
+        return gauges
     }
 
     // MARK: Worker link
@@ -181,8 +251,29 @@ final class CoordinatorCore: @unchecked Sendable {
 
     // MARK: Directives
 
+    /// Log lines for what an event decided: pages failed or requeued (with the cause), jobs
+    /// finished (with their counts and duration).
+    private func logOutcomes(_ directives: [SchedulerDirective]) {
+        for case .journal(let change) in directives {
+            switch change {
+            case .requeued(let job, let page, let failure?, _):
+                logger.info("page requeued", ["job": job, "page": page + 1, "cause": failure.code.name, "error": failure.message])
+            case .failed(let job, let page, let status, _):
+                logger.warning("page failed", ["job": job, "page": page + 1, "error": OCRError(status)])
+            case .finished(let job, let state, _, _, let at):
+                guard let summary = scheduler.store.summary(job) else { break }
+                logger.info("job finished", ["job": job, "state": state.metricName, "pages": summary.pageCount, "done": summary.done,
+                                             "failed": summary.failed, "seconds": Double((at - summary.createdAt).milliseconds) / 1000])
+            default:
+                break
+            }
+        }
+    }
+
     /// Carries out one event's directives, in order, once the journal holds its changes.
     func apply(_ directives: [SchedulerDirective]) {
+        metrics.record(directives)
+        logOutcomes(directives)
         if let journal {
             var changes: [JobChange] = []
             for case .journal(let change) in directives { changes.append(change) }
@@ -360,6 +451,10 @@ final class CoordinatorCore: @unchecked Sendable {
     // MARK: Client link
 
     func installHandlers() {
+        for server in [rpc, gatewayRPC] { installHandlers(on: server) }
+    }
+
+    private func installHandlers(on rpc: RPCServer) {
         rpc.handle(CoordinatorMethod.health.rawValue) { call in
             guard call.request(as: HealthCheckRequest.self) != nil else { return }
             call.respond(HealthCheckResponse.with { $0.status = .serving })

@@ -1,0 +1,197 @@
+import Foundation
+import OCRBasics
+import OCRClient
+import OCRCoordinator
+import OCRHTTP
+import OCRLog
+import OCRWire
+
+/// How the coordinator's HTTP endpoint is served (`--http-*` options).
+package struct GatewayConfiguration: Sendable {
+    package var server: HTTPServerConfiguration
+    /// nil: no authentication (every request is the anonymous principal "", as plain ZeroMQ
+    /// clients are); else every path but `/healthz` and `/readyz` needs a token.
+    package var tokens: BearerTokens?
+    package var version: String
+    package var logger: Logger
+
+    package init(server: HTTPServerConfiguration, tokens: BearerTokens?, version: String, logger: Logger) {
+        self.server = server
+        self.tokens = tokens
+        self.version = version
+        self.logger = logger
+    }
+}
+
+/// The coordinator's HTTP endpoint: health probes, Prometheus metrics, the REST API over the
+/// same RPCs ZeroMQ clients use (through the coordinator's in-process endpoint), and the status
+/// page. It starts before the coordinator has restored its journal (`/healthz` answers,
+/// `/readyz` says why it is not ready) and serves the rest once `attach` gave it the coordinator.
+package final class HTTPGateway: Sendable {
+    package let configuration: GatewayConfiguration
+    private let server: Locked<HTTPServer?>
+    private let attached = Locked<Attached?>(nil)
+    private let started = ContinuousClock.now
+
+    private struct Attached: Sendable {
+        let coordinator: CoordinatorServer
+        let link: CoordinatorLink
+    }
+
+    /// The port listened on.
+    package let port: Int
+
+    package init(_ configuration: GatewayConfiguration) throws(HTTPServerError) {
+        self.configuration = configuration
+        let box = Locked<HTTPGateway?>(nil)
+        var serverConfiguration = configuration.server
+        serverConfiguration.tooLarge = { declared, limit in
+            let size = declared.map { "\($0) bytes" } ?? "more than \(limit) bytes"
+            return APIJSON.error(OCRError(.resourceExhausted, "the request body is \(size); the limit is \(limit) bytes (--max-http-body-mb)",
+                                          details: ["max_body_bytes": "\(limit)"]), httpStatus: 413)
+        }
+        let server = try HTTPServer(serverConfiguration) { request in
+            guard let gateway = box.withLock({ $0 }) else { return HTTPResponse(status: 503, contentType: "text/plain", text: "starting\n") }
+            return gateway.handle(request)
+        }
+        self.server = Locked(server)
+        self.port = server.port
+        box.withLock { $0 = self }
+    }
+
+    /// Serves the API of `coordinator` from now on.
+    package func attach(_ coordinator: CoordinatorServer) throws {
+        let link = try CoordinatorLink(endpoint: coordinator.gatewayEndpoint, context: coordinator.context)
+        attached.withLock { $0 = Attached(coordinator: coordinator, link: link) }
+    }
+
+    /// Stops serving: open connections close (event streams end), then the link. Call before
+    /// stopping the coordinator.
+    package func stop() {
+        let server = server.withLock { server -> HTTPServer? in
+            defer { server = nil }
+            return server
+        }
+        let link = attached.withLock { $0?.link }
+        link?.close()  // ends the event streams' WatchJob calls, so their connection threads return
+        server?.stop()
+    }
+
+    // MARK: Routing
+
+    private func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let path = request.path.hasSuffix("/") && request.path.count > 1 ? String(request.path.dropLast()) : request.path
+        switch (request.method, path) {
+        case ("GET", "/healthz"), ("HEAD", "/healthz"):
+            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", text: "ok\n")
+        case ("GET", "/readyz"), ("HEAD", "/readyz"):
+            return readiness()
+        default:
+            break
+        }
+        let principal: String
+        switch authenticate(request) {
+        case .success(let name): principal = name
+        case .failure(let error): return APIJSON.error(error)
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        switch (request.method, segments) {
+        case ("GET", []):
+            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", text: StatusPage.html,
+                                headers: [("Cache-Control", "no-store"), ("Content-Security-Policy", StatusPage.contentSecurityPolicy)])
+        case ("GET", ["status.js"]):
+            return HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", text: StatusPage.script, headers: [("Cache-Control", "no-store")])
+        case ("GET", ["openapi.json"]):
+            return HTTPResponse(status: 200, contentType: "application/json", text: OpenAPIDocument.json + "\n")
+        case ("GET", ["metrics"]):
+            return metrics()
+        default:
+            break
+        }
+        guard segments.first == "v1" else { return APIJSON.error(.notFound, "no such path: \(request.path)") }
+        guard let attached = attached.withLock({ $0 }) else {
+            return APIJSON.error(.unavailable, "the coordinator is restoring its journal; try again shortly")
+        }
+        let api = JobsAPI(link: attached.link, coordinator: attached.coordinator, principal: principal, logger: configuration.logger)
+        guard let route = Route(Array(segments.dropFirst())) else { return APIJSON.error(.notFound, "no such path: \(request.path)") }
+        switch (request.method, route) {
+        case ("POST", .jobs): return api.submit(request)
+        case ("GET", .jobs): return api.list(request)
+        case ("GET", .job(let id)): return api.get(id, request)
+        case ("DELETE", .job(let id)): return api.cancel(id)
+        case ("GET", .events(let id)): return api.events(id, request)
+        case ("GET", .document(let id)): return api.document(id, request)
+        case ("GET", .cluster): return api.cluster()
+        default:
+            return APIJSON.response(405, APIJSON.status(OCRError(.unimplemented, "\(request.method) is not allowed on \(request.path)").status),
+                                    headers: [("Allow", route.allowedMethods)])
+        }
+    }
+
+    /// The resources under `/v1`.
+    private enum Route {
+        case jobs, job(String), events(String), document(String), cluster
+
+        init?(_ segments: [String]) {
+            switch segments.count {
+            case 1 where segments[0] == "jobs": self = .jobs
+            case 1 where segments[0] == "cluster": self = .cluster
+            case 2 where segments[0] == "jobs": self = .job(segments[1])
+            case 3 where segments[0] == "jobs" && segments[2] == "events": self = .events(segments[1])
+            case 3 where segments[0] == "jobs" && segments[2] == "document": self = .document(segments[1])
+            default: return nil
+            }
+        }
+
+        var allowedMethods: String {
+            switch self {
+            case .jobs: "GET, POST"
+            case .job: "GET, DELETE"
+            default: "GET"
+            }
+        }
+    }
+
+    /// The principal of a request: "" without tokens; `http:NAME` for a valid bearer token.
+    private func authenticate(_ request: HTTPRequest) -> Result<String, OCRError> {
+        guard let tokens = configuration.tokens else { return .success("") }
+        let presented: String
+        if let header = request.header("Authorization"), header.lowercased().hasPrefix("bearer ") {
+            presented = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+        } else if let token = request.query["access_token"] {
+            presented = token  // RFC 6750 section 2.3: for the status page, which a browser opens by URL
+        } else {
+            return .failure(OCRError(.unauthenticated, "this endpoint needs 'Authorization: Bearer TOKEN'"))
+        }
+        guard let entry = tokens.entry(presenting: presented) else {
+            return .failure(OCRError(.unauthenticated, "the bearer token is not valid"))
+        }
+        return .success(BearerTokens.principal(entry.name))
+    }
+
+    // MARK: Probes and metrics
+
+    private func readiness() -> HTTPResponse {
+        guard let coordinator = attached.withLock({ $0?.coordinator }) else {
+            return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", text: "not ready: restoring the journal\n")
+        }
+        guard let gauges = coordinator.gauges(timeout: .seconds(2)) else {
+            return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", text: "not ready: the scheduler loop does not answer\n")
+        }
+        if let trouble = gauges.journalTrouble {
+            return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", text: "not ready: the journal cannot be written (\(trouble))\n")
+        }
+        return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", text: "ready\n")
+    }
+
+    private func metrics() -> HTTPResponse {
+        guard let coordinator = attached.withLock({ $0?.coordinator }) else {
+            return APIJSON.error(.unavailable, "the coordinator is restoring its journal")
+        }
+        guard var gauges = coordinator.gauges() else { return APIJSON.error(.unavailable, "the scheduler loop does not answer") }
+        gauges.version = configuration.version
+        gauges.journalBytes = coordinator.journalBytes()
+        gauges.httpConnections = server.withLock { $0?.openConnections ?? 0 }
+        return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", text: coordinator.metrics.exposition(gauges))
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import OCRBasics
+import OCRClient
+import OCRCoordinator
+import OCRHTTP
+import OCRLog
+import OCRWire
+
+/// The `/v1` handlers for one request, as `principal`: each is the RPC of the same name, so
+/// access rules, limits, idempotency and errors are the coordinator's own. They run on the
+/// request's connection thread and wait for the coordinator there.
+struct JobsAPI {
+    let link: CoordinatorLink
+    let coordinator: CoordinatorServer
+    let principal: String
+    let logger: Logger
+
+    /// `POST /v1/jobs`: 202 with the job (201 semantics do not fit: it is not done yet) and its
+    /// URL in `Location`; 200 with the earlier job when `job_key` matched one.
+    func submit(_ http: HTTPRequest) -> HTTPResponse {
+        answer {
+            let form = try SubmitForm(http)
+            let request = form.request
+            let response: SubmitJobResponse = try waitFor { [link, principal] in try await link.call(.submitJob, request, as: principal) }
+            let job = try getJob(response.jobId, pages: false)
+            return APIJSON.response(response.existing ? 200 : 202, APIJSON.job(job), headers: [("Location", "/v1/jobs/\(job.jobId)")])
+        }
+    }
+
+    /// `GET /v1/jobs?state=RUNNING&limit=50`: newest first.
+    func list(_ http: HTTPRequest) -> HTTPResponse {
+        answer {
+            var request = ListJobsRequest()
+            request.limit = 100
+            if let limit = http.query["limit"] {
+                guard let n = UInt32(limit), (1...10_000).contains(n) else { throw OCRError(.invalidArgument, "limit must be 1...10000") }
+                request.limit = n
+            }
+            for name in (http.query["state"] ?? "").split(separator: ",") {
+                guard let state = JobState(apiName: String(name)) else {
+                    throw OCRError(.invalidArgument, "state must be QUEUED, RUNNING, SUCCEEDED, PARTIAL, FAILED, CANCELLED or EXPIRED, not '\(name)'")
+                }
+                request.states.append(state)
+            }
+            let response: ListJobsResponse = try waitFor { [link, principal, request] in try await link.call(.listJobs, request, as: principal) }
+            return APIJSON.response(200, .object([("jobs", .array(response.jobs.map(APIJSON.job)))]))
+        }
+    }
+
+    /// `GET /v1/jobs/{id}` (`?pages=true`: every page's state).
+    func get(_ id: String, _ http: HTTPRequest) -> HTTPResponse {
+        answer {
+            let pages = ["true", "1", ""].contains(http.query["pages"]?.lowercased() ?? "false")
+            return APIJSON.response(200, APIJSON.job(try getJob(id, pages: pages)))
+        }
+    }
+
+    /// `DELETE /v1/jobs/{id}`: cancels it; the job as it is after the cancel.
+    func cancel(_ id: String) -> HTTPResponse {
+        answer {
+            let request = CancelJobRequest.with { $0.jobId = id }
+            let job: Job = try waitFor { [link, principal] in try await link.call(.cancelJob, request, as: principal) }
+            logger.info("cancel requested over HTTP", ["job": id, "principal": principal])
+            return APIJSON.response(200, APIJSON.job(job))
+        }
+    }
+
+    /// `GET /v1/jobs/{id}/events`: Server-Sent Events until the job finishes (`EventFeed`),
+    /// from the page `Last-Event-ID` (or `?from_page=`) names.
+    func events(_ id: String, _ http: HTTPRequest) -> HTTPResponse {
+        answer {
+            _ = try getJob(id, pages: false)  // 404 before a 200 stream starts
+            let resume = http.header("Last-Event-ID") ?? http.query["from_page"] ?? "0"
+            guard let fromPage = UInt32(resume.trimmingCharacters(in: .whitespaces)) else {
+                throw OCRError(.invalidArgument, "Last-Event-ID / from_page must be a page index, not '\(resume)'")
+            }
+            let feed = EventFeed(link.events(jobID: id, fromPage: fromPage, as: principal), fromPage: fromPage)
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+                                                       ("X-Accel-Buffering", "no")], body: .stream(feed.stream))
+        }
+    }
+
+    /// `GET /v1/jobs/{id}/document?format=txt|json|hocr|alto|tsv|page|pdf`: the merged document
+    /// of a finished job (409 FAILED_PRECONDITION while it runs).
+    func document(_ id: String, _ http: HTTPRequest) -> HTTPResponse {
+        answer {
+            let name = http.query["format"] ?? "json"
+            guard let format = DocumentFormat(rawValue: name.lowercased()) else {
+                throw OCRError(.invalidArgument, "format must be one of \(DocumentFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+            }
+            let job = try getJob(id, pages: false)
+            guard job.state.isFinal else {
+                throw OCRError(.failedPrecondition, "job \(id) is \(job.state.apiName) (\(job.pagesDone + job.pagesFailed) of \(job.pageCount) pages finished); "
+                               + "its document is ready when it finishes (follow /v1/jobs/\(id)/events)")
+            }
+            let document = try collect(job)
+            let disposition = ("Content-Disposition", "inline; filename=\"\(id).\(format.fileExtension)\"")
+            guard format == .pdf else {
+                return HTTPResponse(status: 200, headers: [("Content-Type", format.mediaType), disposition], body: .bytes(Array(format.render(document).utf8)))
+            }
+            let (pdf, problems) = try document.searchablePDF()
+            for problem in problems { logger.warning("searchable PDF", ["job": id, "problem": problem]) }
+            return HTTPResponse(status: 200, headers: [("Content-Type", format.mediaType), disposition,
+                                                       ("X-OCR-Problems", "\(problems.count)")], body: .bytes(Array(pdf)))
+        }
+    }
+
+    /// `GET /v1/cluster`: workers, slots, queue and recent page failures (the status page's feed).
+    func cluster() -> HTTPResponse {
+        answer {
+            let status: ClusterStatusResponse = try waitFor { [link, principal] in try await link.call(.clusterStatus, ClusterStatusRequest(), as: principal) }
+            let failures = coordinator.metrics.recentFailures()
+            return APIJSON.response(200, .object([
+                ("workers", .array(status.workers.map { worker in
+                    .object([
+                        ("uid", .string(String(worker.uid, radix: 16))), ("host", .string(worker.hostname)),
+                        ("slots", .int(Int(worker.slots))), ("busy", .int(Int(worker.busy))),
+                        ("languages", .array(worker.languages.map(JSON.string))), ("version", .string(worker.version)),
+                        ("pagesDone", .int(Int(worker.pagesDone))), ("lastSeenMsAgo", .int(Int(worker.lastSeenMsAgo))),
+                    ])
+                })),
+                ("totalSlots", .int(Int(status.totalSlots))), ("busySlots", .int(Int(status.busySlots))),
+                ("queueDepth", .int(Int(status.queueDepth))), ("activeJobs", .int(Int(status.activeJobs))),
+                ("pagesPerSecond", .double(status.pagesPerSecond)), ("pagesDone", .int(Int(status.pagesDone))),
+                ("uptimeSeconds", .double(Double(status.uptimeMs) / 1000)),
+                ("throughput", .array(coordinator.metrics.throughputHistory().map { .double($0) })),
+                ("recentFailures", .array(failures.filter { principal.isEmpty || $0.owner == principal || coordinator.isAdmin(principal) }.map { failure in
+                    .object([("at", APIJSON.timestamp(failure.unixMs)), ("jobId", .string(failure.jobID)), ("pageIndex", .int(failure.page)),
+                             ("status", APIJSON.status(failure.status))])
+                })),
+            ]))
+        }
+    }
+
+    // MARK: Plumbing
+
+    private func getJob(_ id: String, pages: Bool) throws -> Job {
+        let request = GetJobRequest.with { $0.jobId = id; $0.includePageStates = pages }
+        return try waitFor { [link, principal] in try await link.call(.getJob, request, as: principal) }
+    }
+
+    /// The finished job's document: its recorded events from page 0 to JobFinished.
+    private func collect(_ job: Job) throws -> Document {
+        let languages = job.options?.languages.split(separator: "+").map(String.init) ?? []
+        let events = link.events(jobID: job.jobId, fromPage: 0, as: principal)
+        return try waitFor {
+            var document = Document(pageCount: Int(job.pageCount), languages: languages)
+            for try await event in events {
+                document.apply(event)
+                if event.finished != nil { break }
+            }
+            return document
+        }
+    }
+
+    private func answer(_ body: () throws -> HTTPResponse) -> HTTPResponse {
+        do {
+            return try body()
+        } catch let error as OCRError {
+            return APIJSON.error(error)
+        } catch {
+            return APIJSON.error(OCRError(.internal, "\(error)"))
+        }
+    }
+}
+
+extension JobState {
+    var isFinal: Bool { [.succeeded, .partial, .failed, .cancelled, .expired].contains(self) }
+}
