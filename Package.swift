@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "OCRLog"),
         .target(name: "OCRBasics"),
@@ -32,14 +33,16 @@ let package = Package(
         .target(name: "OCRWire"),
         // libmicrohttpd's one wrapper: an HTTP/1.1 server, a thread per connection.
         .target(name: "OCRHTTP", dependencies: ["OCRBasics", "CMicroHTTPD"]),
+        // libcurl's one wrapper: webhooks, signed and retried on threads of their own.
+        .target(name: "OCRWebhook", dependencies: ["OCRBasics", "CCurl", "CSodium"]),
         .target(name: "OCRZeroMQ", dependencies: ["OCRBasics", "CZeroMQ"]),
         .target(name: "OCRRPC", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRWire"]),
         // qpdf's one wrapper: reading, cutting and writing PDFs (the coordinator cuts pages, the
         // worker returns them, the client writes searchable PDFs).
         .target(name: "OCRPDF", dependencies: ["OCRWire", "CQPDF"]),
-        .target(name: "OCRPages", dependencies: ["OCRWire", "OCRPDF", "CTIFF", "CSodium"]),
+        .target(name: "OCRPages", dependencies: ["OCRBasics", "OCRWire", "OCRPDF", "CTIFF", "CSodium"]),
         .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "OCRPDF", "CTesseract"]),
-        .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "CSQLite"]),
+        .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "OCRWebhook", "CSQLite"]),
         .target(name: "OCRWorker", dependencies: ["OCRBasics", "OCRZeroMQ", "OCREngine", "OCRPages", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPDF"]),
         // The coordinator's HTTP face: probes, metrics, REST API and status page over its RPCs.
@@ -47,7 +50,7 @@ let package = Package(
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-submit", dependencies: ["OCRClient", "OCRLocalCluster", "OCRWorker", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire"]),
-        .executableTarget(name: "ocr-coordinator", dependencies: ["OCRBasics", "OCRCoordinator", "OCRGateway", "OCRHTTP", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-coordinator", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWebhook", "OCRGateway", "OCRHTTP", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-bench", dependencies: ["OCRBasics", "OCRClient", "OCRCommandLine", "OCRZeroMQ", "OCRWire", "OCREngine", "OCRPages"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire", "OCRCommandLine"]),
         // libFuzzer harnesses (`make fuzz`), and in a plain build their corpus replayer.
@@ -63,7 +66,7 @@ let package = Package(
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRBasics", "OCRWorker", "OCREngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],
-                    exclude: ["python_client.py", "python_worker.py"]),
+                    exclude: ["python_client.py", "python_worker.py", "webhook_receiver.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire", "OCRTestSupport"]),
         // The README's examples, compiled against OCRClient alone, and its layer table checked
         // against this file. No other dependency: that is the point of the examples.

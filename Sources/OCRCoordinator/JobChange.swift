@@ -16,13 +16,15 @@ package struct AcceptedJob: Sendable {
     /// Absolute deadline (time since the coordinator started); nil: none.
     package var deadline: Duration?
     package var labels: [String: String]
+    /// Where the job's summary is POSTed when it finishes; "" for nowhere.
+    package var callbackURL: String
     package var requestDigest: UInt64
     package var createdAt: Duration
     package var createdUnixMs: Int64
 
     package init(jobID: String, jobKey: String, owner: String = "", files: [String], pages: [PageDescriptor],
                 options: RecognitionOptions?, priority: Int32, maxAttempts: UInt32, deadline: Duration?,
-                labels: [String: String], requestDigest: UInt64, createdAt: Duration, createdUnixMs: Int64) {
+                labels: [String: String], callbackURL: String = "", requestDigest: UInt64, createdAt: Duration, createdUnixMs: Int64) {
         self.jobID = jobID
         self.jobKey = jobKey
         self.owner = owner
@@ -33,6 +35,7 @@ package struct AcceptedJob: Sendable {
         self.maxAttempts = maxAttempts
         self.deadline = deadline
         self.labels = labels
+        self.callbackURL = callbackURL
         self.requestDigest = requestDigest
         self.createdAt = createdAt
         self.createdUnixMs = createdUnixMs

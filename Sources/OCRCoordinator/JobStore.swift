@@ -55,6 +55,7 @@ package struct JobStore: Sendable {
         let maxAttempts: UInt32
         let deadline: Duration?
         let labels: [String: String]
+        let callbackURL: String
         let requestDigest: UInt64
         let createdAt: Duration
         let createdUnixMs: Int64
@@ -116,7 +117,7 @@ package struct JobStore: Sendable {
             for i in pages.indices { pages[i].enqueuedAt = a.createdAt }
             var job = JobRecord(id: a.jobID, key: a.jobKey, owner: a.owner, files: a.files, options: a.options,
                                 priority: a.priority, maxAttempts: a.maxAttempts, deadline: a.deadline,
-                                labels: a.labels, requestDigest: a.requestDigest, createdAt: a.createdAt,
+                                labels: a.labels, callbackURL: a.callbackURL, requestDigest: a.requestDigest, createdAt: a.createdAt,
                                 createdUnixMs: a.createdUnixMs, descriptors: a.pages, pages: pages)
             job.pending = pages.count
             jobs[a.jobID] = job
@@ -272,6 +273,12 @@ package struct JobStore: Sendable {
     }
 
     package func contains(_ jobID: String) -> Bool { jobs[jobID] != nil }
+
+    /// Where job `id` is to be announced when it finishes; nil for nowhere (or no such job).
+    package func callbackURL(of id: String) -> String? {
+        guard let url = jobs[id]?.callbackURL, !url.isEmpty else { return nil }
+        return url
+    }
 
     /// The oldest finished job still in memory (the next to evict).
     package var oldestFinished: String? { finishedOrder.first }

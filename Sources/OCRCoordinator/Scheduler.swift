@@ -339,7 +339,7 @@ package struct Scheduler: Sendable {
         let deadline = s.timeout.flatMap { $0 > .zero ? now + $0 : nil }
         commit(.accepted(AcceptedJob(jobID: s.jobID, jobKey: s.jobKey, owner: s.owner, files: s.files, pages: s.pages,
                                      options: s.options, priority: s.priority, maxAttempts: max(1, maxAttempts),
-                                     deadline: deadline, labels: s.labels, requestDigest: s.requestDigest,
+                                     deadline: deadline, labels: s.labels, callbackURL: s.callbackURL, requestDigest: s.requestDigest,
                                      createdAt: now, createdUnixMs: unixMs(now))), &out)
         if let deadline { deadlines.insert(JobDeadline(at: deadline, jobID: s.jobID)) }
         enqueueJob(s.jobID)

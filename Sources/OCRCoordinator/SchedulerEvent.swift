@@ -29,6 +29,9 @@ package struct JobSubmission: Sendable {
     /// 0: the settings' default.
     package var maxAttempts: UInt32
     package var labels: [String: String]
+    /// Where the job's summary is POSTed when it finishes (already checked against the
+    /// allow-list); "" for nowhere.
+    package var callbackURL: String
     /// A digest of the request, so a reused `jobKey` with a different request gets
     /// `ALREADY_EXISTS`. 0: not checked.
     package var requestDigest: UInt64
@@ -36,7 +39,7 @@ package struct JobSubmission: Sendable {
     package init(request: UInt64 = 0, jobID: String, jobKey: String = "", owner: String = "", files: [String] = [],
                 pages: [PageDescriptor], options: RecognitionOptions? = nil, priority: Int32 = 0,
                 timeout: Duration? = nil, maxAttempts: UInt32 = 0, labels: [String: String] = [:],
-                requestDigest: UInt64 = 0) {
+                callbackURL: String = "", requestDigest: UInt64 = 0) {
         self.request = request
         self.jobID = jobID
         self.jobKey = jobKey
@@ -48,6 +51,7 @@ package struct JobSubmission: Sendable {
         self.timeout = timeout
         self.maxAttempts = maxAttempts
         self.labels = labels
+        self.callbackURL = callbackURL
         self.requestDigest = requestDigest
     }
 
@@ -57,7 +61,7 @@ package struct JobSubmission: Sendable {
         self.init(request: request, jobID: jobID, jobKey: submit.jobKey, owner: owner, files: submit.files.map(\.name),
                   pages: pages, options: submit.options, priority: submit.priority,
                   timeout: submit.timeoutMs == 0 ? nil : .milliseconds(Int64(clamping: submit.timeoutMs)),
-                  maxAttempts: submit.maxAttempts, labels: submit.labels, requestDigest: requestDigest)
+                  maxAttempts: submit.maxAttempts, labels: submit.labels, callbackURL: submit.callbackUrl, requestDigest: requestDigest)
     }
 
     private static func fileNames(of pages: [PageDescriptor]) -> [String] {

@@ -1,5 +1,6 @@
 import Dispatch
 import OCRBasics
+import OCRCoordinator
 import OCRHTTP
 import OCRWire
 
@@ -47,9 +48,9 @@ final class EventFeed: Sendable {
                     if event.finished != nil { break }
                 }
             } catch let error as OCRError {
-                push(Self.message(name: "error", id: lowest, APIJSON.status(error.status)))
+                push(Self.message(name: "error", id: lowest, JobJSON.status(error.status)))
             } catch {
-                push(Self.message(name: "error", id: lowest, APIJSON.status(OCRError(.internal, "\(error)").status)))
+                push(Self.message(name: "error", id: lowest, JobJSON.status(OCRError(.internal, "\(error)").status)))
             }
             end()
         }
@@ -125,7 +126,7 @@ final class EventFeed: Sendable {
         case .pageFailed(let failed)?:
             return message(name: "page_failed", id: id, .object([
                 ("jobId", .string(event.jobId)), ("pageIndex", .int(Int(failed.pageIndex))), ("file", .string(failed.file)),
-                ("filePage", .int(Int(failed.filePage))), ("status", APIJSON.status(failed.status ?? Status())), ("attempts", .int(Int(failed.attempts))),
+                ("filePage", .int(Int(failed.filePage))), ("status", JobJSON.status(failed.status ?? Status())), ("attempts", .int(Int(failed.attempts))),
             ]))
         case .progress(let progress)?:
             return message(name: "progress", id: id, .object([
@@ -135,7 +136,7 @@ final class EventFeed: Sendable {
             ]))
         case .finished(let finished)?:
             return message(name: "finished", id: id, .object([
-                ("jobId", .string(event.jobId)), ("state", .string(finished.state.apiName)), ("status", APIJSON.status(finished.status ?? Status())),
+                ("jobId", .string(event.jobId)), ("state", .string(finished.state.apiName)), ("status", JobJSON.status(finished.status ?? Status())),
                 ("pagesDone", .int(Int(finished.pagesDone))), ("pagesFailed", .int(Int(finished.pagesFailed))),
             ]))
         case nil:

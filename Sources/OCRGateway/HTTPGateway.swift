@@ -79,15 +79,21 @@ package final class HTTPGateway: Sendable {
 
     // MARK: Routing
 
+    /// Paths outside `/v1`, all read-only.
+    private static let staticPaths: Set<String> = ["/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/status.js"]
+
     private func handle(_ request: HTTPRequest) -> HTTPResponse {
+        var request = request
+        if request.method == "HEAD" { request.method = "GET" }  // libmicrohttpd sends no body for HEAD
         let path = request.path.hasSuffix("/") && request.path.count > 1 ? String(request.path.dropLast()) : request.path
-        switch (request.method, path) {
-        case ("GET", "/healthz"), ("HEAD", "/healthz"):
-            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", text: "ok\n")
-        case ("GET", "/readyz"), ("HEAD", "/readyz"):
-            return readiness()
-        default:
-            break
+        if Self.staticPaths.contains(path), request.method != "GET" {
+            return APIJSON.response(405, JobJSON.status(OCRError(.unimplemented, "\(request.method) is not allowed on \(path)").status),
+                                    headers: [("Allow", "GET, HEAD")])
+        }
+        switch path {
+        case "/healthz": return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", text: "ok\n")
+        case "/readyz": return readiness()
+        default: break
         }
         let principal: String
         switch authenticate(request) {
@@ -96,7 +102,7 @@ package final class HTTPGateway: Sendable {
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         switch (request.method, segments) {
-        case ("GET", []):
+        case ("GET", []) where path == "/":
             return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", text: StatusPage.html,
                                 headers: [("Cache-Control", "no-store"), ("Content-Security-Policy", StatusPage.contentSecurityPolicy)])
         case ("GET", ["status.js"]):
@@ -123,7 +129,7 @@ package final class HTTPGateway: Sendable {
         case ("GET", .document(let id)): return api.document(id, request)
         case ("GET", .cluster): return api.cluster()
         default:
-            return APIJSON.response(405, APIJSON.status(OCRError(.unimplemented, "\(request.method) is not allowed on \(request.path)").status),
+            return APIJSON.response(405, JobJSON.status(OCRError(.unimplemented, "\(request.method) is not allowed on \(request.path)").status),
                                     headers: [("Allow", route.allowedMethods)])
         }
     }

@@ -23,7 +23,7 @@ struct JobsAPI {
             let request = form.request
             let response: SubmitJobResponse = try waitFor { [link, principal] in try await link.call(.submitJob, request, as: principal) }
             let job = try getJob(response.jobId, pages: false)
-            return APIJSON.response(response.existing ? 200 : 202, APIJSON.job(job), headers: [("Location", "/v1/jobs/\(job.jobId)")])
+            return APIJSON.response(response.existing ? 200 : 202, JobJSON.job(job), headers: [("Location", "/v1/jobs/\(job.jobId)")])
         }
     }
 
@@ -36,22 +36,28 @@ struct JobsAPI {
                 guard let n = UInt32(limit), (1...10_000).contains(n) else { throw OCRError(.invalidArgument, "limit must be 1...10000") }
                 request.limit = n
             }
-            for name in (http.query["state"] ?? "").split(separator: ",") {
+            let names = http.query["state"].map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
+            for name in names {
                 guard let state = JobState(apiName: String(name)) else {
                     throw OCRError(.invalidArgument, "state must be QUEUED, RUNNING, SUCCEEDED, PARTIAL, FAILED, CANCELLED or EXPIRED, not '\(name)'")
                 }
                 request.states.append(state)
             }
             let response: ListJobsResponse = try waitFor { [link, principal, request] in try await link.call(.listJobs, request, as: principal) }
-            return APIJSON.response(200, .object([("jobs", .array(response.jobs.map(APIJSON.job)))]))
+            return APIJSON.response(200, .object([("jobs", .array(response.jobs.map(JobJSON.job)))]))
         }
     }
 
     /// `GET /v1/jobs/{id}` (`?pages=true`: every page's state).
     func get(_ id: String, _ http: HTTPRequest) -> HTTPResponse {
         answer {
-            let pages = ["true", "1", ""].contains(http.query["pages"]?.lowercased() ?? "false")
-            return APIJSON.response(200, APIJSON.job(try getJob(id, pages: pages)))
+            let pages: Bool
+            switch http.query["pages"] {
+            case nil, "false"?: pages = false
+            case "true"?: pages = true
+            case let other?: throw OCRError(.invalidArgument, "pages must be true or false, not '\(other)'")
+            }
+            return APIJSON.response(200, JobJSON.job(try getJob(id, pages: pages)))
         }
     }
 
@@ -61,7 +67,7 @@ struct JobsAPI {
             let request = CancelJobRequest.with { $0.jobId = id }
             let job: Job = try waitFor { [link, principal] in try await link.call(.cancelJob, request, as: principal) }
             logger.info("cancel requested over HTTP", ["job": id, "principal": principal])
-            return APIJSON.response(200, APIJSON.job(job))
+            return APIJSON.response(200, JobJSON.job(job))
         }
     }
 
@@ -71,7 +77,7 @@ struct JobsAPI {
         answer {
             _ = try getJob(id, pages: false)  // 404 before a 200 stream starts
             let resume = http.header("Last-Event-ID") ?? http.query["from_page"] ?? "0"
-            guard let fromPage = UInt32(resume.trimmingCharacters(in: .whitespaces)) else {
+            guard let fromPage = UInt32(resume.trimmingCharacters(in: .whitespaces)), fromPage <= 999_999_999 else {
                 throw OCRError(.invalidArgument, "Last-Event-ID / from_page must be a page index, not '\(resume)'")
             }
             let feed = EventFeed(link.events(jobID: id, fromPage: fromPage, as: principal), fromPage: fromPage)
@@ -125,8 +131,8 @@ struct JobsAPI {
                 ("uptimeSeconds", .double(Double(status.uptimeMs) / 1000)),
                 ("throughput", .array(coordinator.metrics.throughputHistory().map { .double($0) })),
                 ("recentFailures", .array(failures.filter { principal.isEmpty || $0.owner == principal || coordinator.isAdmin(principal) }.map { failure in
-                    .object([("at", APIJSON.timestamp(failure.unixMs)), ("jobId", .string(failure.jobID)), ("pageIndex", .int(failure.page)),
-                             ("status", APIJSON.status(failure.status))])
+                    .object([("at", JobJSON.timestamp(failure.unixMs)), ("jobId", .string(failure.jobID)), ("pageIndex", .int(failure.page)),
+                             ("status", JobJSON.status(failure.status))])
                 })),
             ]))
         }

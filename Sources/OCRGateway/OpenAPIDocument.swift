@@ -339,8 +339,8 @@ enum OpenAPIDocument {
                 "required": false,
                 "schema": {
                   "type": "string",
-                  "pattern": "^[0-9]+(-[0-9]*)?(,[0-9]+(-[0-9]*)?)*$",
-                  "description": "Only these pages of the job, 1-based: `1-3,7,10-`."
+                  "pattern": "^[1-9][0-9]{0,8}(-([1-9][0-9]{0,8})?)?(,[1-9][0-9]{0,8}(-([1-9][0-9]{0,8})?)?)*$",
+                  "description": "Only these pages of the job, 1-based: `1-3,7,10-` (a range's last page is not before its first)."
                 }
               },
               {
@@ -704,7 +704,27 @@ enum OpenAPIDocument {
                 "content": {
                   "text/event-stream": {
                     "schema": {
-                      "type": "string"
+                      "type": "object",
+                      "properties": {
+                        "event": {
+                          "type": "string",
+                          "enum": [
+                            "page_completed",
+                            "page_failed",
+                            "progress",
+                            "finished",
+                            "error"
+                          ]
+                        },
+                        "id": {
+                          "type": "string",
+                          "pattern": "^[0-9]+$"
+                        },
+                        "data": {
+                          "type": "string",
+                          "description": "JSON: PageCompletedEvent, PageFailedEvent, ProgressEvent, FinishedEvent or Status."
+                        }
+                      }
                     }
                   }
                 }
@@ -775,7 +795,7 @@ enum OpenAPIDocument {
                       "type": "object"
                     }
                   },
-                  "text/html": {
+                  "application/xhtml+xml": {
                     "schema": {
                       "type": "string"
                     }
@@ -1109,8 +1129,8 @@ enum OpenAPIDocument {
               },
               "pages": {
                 "type": "string",
-                "pattern": "^[0-9]+(-[0-9]*)?(,[0-9]+(-[0-9]*)?)*$",
-                "description": "Only these pages of the job, 1-based: `1-3,7,10-`."
+                "pattern": "^[1-9][0-9]{0,8}(-([1-9][0-9]{0,8})?)?(,[1-9][0-9]{0,8}(-([1-9][0-9]{0,8})?)?)*$",
+                "description": "Only these pages of the job, 1-based: `1-3,7,10-` (a range's last page is not before its first)."
               },
               "custom_words": {
                 "type": "array",

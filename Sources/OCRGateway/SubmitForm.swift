@@ -15,8 +15,6 @@ import OCRWire
 /// name or a bad value is INVALID_ARGUMENT naming it.
 struct SubmitForm {
     private(set) var request = SubmitJobRequest()
-    /// `callback_url`: where the coordinator POSTs the job summary when it finishes.
-    private(set) var callbackURL: String?
 
     init(_ http: HTTPRequest) throws(OCRError) {
         var options = RecognitionOptions()
@@ -73,7 +71,9 @@ struct SubmitForm {
         case "timeoutms": request.timeoutMs = UInt64(try reader.int(0...(365 * 86_400_000)))
         case "maxattempts": request.maxAttempts = UInt32(try reader.int(0...100))
         case "labels": request.labels = try reader.stringMap()
-        case "callbackurl": callbackURL = try reader.string()
+        case "callbackurl":
+            request.callbackUrl = try reader.string()
+            if request.callbackUrl.isEmpty { throw reader.invalid("an http:// or https:// URL") }
         case "languages", "lang": options.languages = try reader.string()
         case "level":
             switch try reader.string().lowercased() {

@@ -1,4 +1,5 @@
 import CSodium
+import OCRBasics
 
 /// The SHA-256 of a file's bytes, as 64 lowercase hex digits (libsodium): the name under which the
 /// coordinator spools an upload, so that one file is stored once however many pages or jobs use it.
@@ -12,13 +13,6 @@ package enum FileDigest {
         _ = ready
         var out = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
         _ = bytes.withUnsafeBufferPointer { crypto_hash_sha256(&out, $0.baseAddress, UInt64($0.count)) }
-        let digits = Array("0123456789abcdef".utf8)
-        var hex = [UInt8]()
-        hex.reserveCapacity(out.count * 2)
-        for byte in out {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        return out.hexDigits
     }
 }

@@ -6,6 +6,7 @@ import OCRCommandLine
 import OCRBasics
 import OCRCoordinator
 import OCRGateway
+import OCRWebhook
 import OCRHTTP
 import OCRLog
 import OCRZeroMQ
@@ -48,6 +49,8 @@ let spec = CommandSpec(
         .option("--http-cert", value: "FILE", help: "Serve HTTPS with this PEM certificate chain (with --http-key)."),
         .option("--http-key", value: "FILE", help: "The PEM private key of --http-cert."),
         .option("--max-http-body-mb", value: "MB", help: "Largest HTTP request body; beyond, 413 at once. Default: --max-message-mb less 1 MB."),
+        .option("--webhook-allow", value: "URL", help: "Jobs may name a callback_url starting with this http(s) URL prefix (scheme, host and port exact; repeatable); others are refused at submit."),
+        .option("--webhook-secret", value: "FILE", help: "The key (16+ bytes, the file's first line) that signs webhook bodies: X-OCR-Signature: sha256=HMAC-SHA256(body). Required with --webhook-allow."),
         .option("--log-level", value: "LEVEL", default: "info", help: "trace, debug, info, warning or error."),
     ],
     footer: """
@@ -128,6 +131,7 @@ do {
     configuration.scheduler.maxPagesPerPrincipal = try arguments.int("--max-pages-per-client", range: 1...100_000_000)!
     configuration.maxStreamsPerPrincipal = try arguments.int("--max-streams-per-client", range: 1...100_000)!
     configuration.maxConnections = try arguments.int("--max-connections", range: 1...1_000_000)!
+    configuration.webhooks = try webhookConfiguration(arguments)
     gatewayConfiguration = try httpConfiguration(arguments, logger: configuration.logger, maxMessageBytes: configuration.maxMessageBytes,
                                                  insecure: &insecureEndpoints)
     for principal in gatewayConfiguration?.tokens?.adminPrincipals ?? [] { configuration.adminClients.insert(principal) }
@@ -213,4 +217,29 @@ func httpConfiguration(_ arguments: ParsedArguments, logger: Logger, maxMessageB
         insecure.append("http://\(address)")
     }
     return GatewayConfiguration(server: server, tokens: tokens, version: ProductVersion.current, logger: logger)
+}
+
+/// Webhooks from `--webhook-allow` and `--webhook-secret`; nil without them.
+func webhookConfiguration(_ arguments: ParsedArguments) throws(UsageError) -> (allowList: WebhookAllowList, sender: WebhookSender.Settings)? {
+    let prefixes = arguments.strings("--webhook-allow")
+    guard !prefixes.isEmpty else {
+        if arguments.string("--webhook-secret") != nil { throw UsageError("--webhook-secret needs --webhook-allow", command: spec.name) }
+        return nil
+    }
+    guard let file = arguments.string("--webhook-secret") else {
+        throw UsageError("--webhook-allow needs --webhook-secret FILE (the key that signs webhook bodies)", command: spec.name)
+    }
+    let secret: [UInt8]
+    do {
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        secret = Array((text.split(separator: "\n").first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces).utf8)
+    } catch {
+        throw UsageError("--webhook-secret \(file): \(error.localizedDescription)", command: spec.name)
+    }
+    guard secret.count >= 16 else { throw UsageError("--webhook-secret \(file): the key must be at least 16 bytes", command: spec.name) }
+    do {
+        return (try WebhookAllowList(prefixes), WebhookSender.Settings(secret: secret))
+    } catch {
+        throw UsageError("\(error)", command: spec.name)
+    }
 }

@@ -34,7 +34,7 @@ struct HTTPTests {
         let events = try await curl(["-N", base + "/v1/jobs/\(id)/events"], maxSeconds: 180)
         #expect(events.status == 200)
         #expect(events.headers.lowercased().contains("content-type: text/event-stream"))
-        let messages = Self.events(events.text)
+        let messages = ServerSentEvents.parse(events.text)
         let pages = messages.filter { $0.name == "page_completed" }.compactMap { $0.data["pageIndex"] as? Int }
         #expect(pages.sorted() == [0, 1, 2], "\(events.text)")
         let finished = try #require(messages.last, "no events: \(events.text)")
@@ -44,7 +44,7 @@ struct HTTPTests {
         let firstPage = messages.first { $0.name == "page_completed" && $0.data["pageIndex"] as? Int == 0 }
         #expect((firstPage?.data["text"] as? String ?? "").contains("quick brown fox"))
 
-        let resumed = Self.events(try await curl(["-N", "-H", "Last-Event-ID: 2", base + "/v1/jobs/\(id)/events"]).text)
+        let resumed = ServerSentEvents.parse(try await curl(["-N", "-H", "Last-Event-ID: 2", base + "/v1/jobs/\(id)/events"]).text)
         #expect(resumed.filter { $0.name == "page_completed" }.compactMap { $0.data["pageIndex"] as? Int } == [2])
         #expect(resumed.last?.name == "finished")
 
@@ -178,47 +178,7 @@ struct HTTPTests {
         await cluster.stop()
     }
 
-    // MARK: Helpers
-
-    struct Reply {
-        var status: Int
-        var headers: String
-        var body: Data
-        var text: String { String(decoding: body, as: UTF8.self) }
-
-        func object() throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any], "not a JSON object: \(text)")
-        }
-    }
-
-    /// Runs curl (bounded by `maxSeconds`); status 0 when no HTTP answer came.
-    func curl(_ arguments: [String], maxSeconds: Int = 60, saveTo file: URL? = nil) async throws -> Reply {
-        let body = file ?? scratch.appendingPathComponent("body-\(UUID().uuidString)")
-        let headers = scratch.appendingPathComponent("headers-\(UUID().uuidString)")
-        let output = try await runAsync(["curl", "-sS", "--max-time", "\(maxSeconds)", "-o", body.path, "-D", headers.path,
-                                         "-w", "%{http_code}"] + arguments)
-        let headerText = (try? String(contentsOf: headers, encoding: .utf8)) ?? ""
-        return Reply(status: Int(output.stdout) ?? 0, headers: headerText.replacingOccurrences(of: "\r", with: ""),
-                     body: (try? Data(contentsOf: body)) ?? Data())
-    }
-
-    struct Event {
-        var id: String?
-        var name: String
-        var data: [String: Any]
-    }
-
-    /// Parses a Server-Sent Events body into its messages (comments and `retry` skipped).
-    static func events(_ text: String) -> [Event] {
-        text.components(separatedBy: "\n\n").compactMap { block in
-            var id: String?, name: String?, data = ""
-            for line in block.split(separator: "\n") {
-                if line.hasPrefix("id: ") { id = String(line.dropFirst(4)) }
-                if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
-                if line.hasPrefix("data: ") { data += line.dropFirst(6) }
-            }
-            guard let name, let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { return nil }
-            return Event(id: id, name: name, data: object)
-        }
+    func curl(_ arguments: [String], maxSeconds: Int = 60, saveTo file: URL? = nil) async throws -> CurlReply {
+        try await Curl(scratch: scratch).run(arguments, maxSeconds: maxSeconds, saveTo: file)
     }
 }

@@ -190,6 +190,7 @@ package final class Journal {
                 $0.priority = a.priority
                 $0.maxAttempts = a.maxAttempts
                 $0.labels = a.labels
+                $0.callbackUrl = a.callbackURL
             }
             try row(.accepted, a.jobID, num: Int64(bitPattern: a.requestDigest), at: a.createdAt, unixMs: a.createdUnixMs,
                     deadline: a.deadline, body: header.serializedBytes(), owner: a.owner)
@@ -285,7 +286,7 @@ package final class Journal {
                     pages: pagesByJob.removeValue(forKey: job) ?? [], options: header.options,
                     priority: header.priority, maxAttempts: header.maxAttempts,
                     deadline: rows.isNull(6) ? nil : offset(rows.int64(6)), labels: header.labels,
-                    requestDigest: UInt64(bitPattern: num), createdAt: at, createdUnixMs: rows.int64(5))))
+                    callbackURL: header.callbackUrl, requestDigest: UInt64(bitPattern: num), createdAt: at, createdUnixMs: rows.int64(5))))
             case .dispatched?:
                 out.append(.dispatched(jobID: job, page: page, workerUID: UInt64(bitPattern: num), at: at))
             case .requeued?:

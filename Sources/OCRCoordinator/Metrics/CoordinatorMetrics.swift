@@ -1,5 +1,6 @@
 import Foundation
 import OCRBasics
+import OCRWebhook
 import OCRWire
 
 /// The coordinator's counters and histograms for `/metrics`, fed from the scheduler's
@@ -38,6 +39,7 @@ package final class CoordinatorMetrics: Sendable {
         var recentFailures = Deque<RecentFailure>()
         /// Completed pages per 10 s since start, by bucket number (the last `buckets` kept).
         var completedByBucket: [Int64: Int] = [:]
+        var webhooks: [String: UInt64] = ["delivered": 0, "retried": 0, "abandoned": 0]
     }
 
     package init() {}
@@ -112,6 +114,16 @@ package final class CoordinatorMetrics: Sendable {
         }
     }
 
+    /// What became of a webhook try.
+    package func recordWebhook(_ outcome: WebhookSender.Outcome) {
+        let key = switch outcome {
+        case .delivered: "delivered"
+        case .retrying: "retried"
+        case .abandoned: "abandoned"
+        }
+        state.withLock { $0.webhooks[key, default: 0] += 1 }
+    }
+
     /// One journal commit took `duration` (or failed). Journal thread.
     package func recordCommit(_ duration: Duration, failed: Bool) {
         state.withLock { state in
@@ -160,6 +172,8 @@ package final class CoordinatorMetrics: Sendable {
         out.histogram("ocr_journal_commit_seconds", "Time of each journal commit (one transaction per group of events).", state.commitSeconds)
         out.single("ocr_journal_commit_failures_total", "counter", "Journal commits that failed (a full disk); retried every second.", Double(state.commitFailures))
         out.single("ocr_journal_bytes", "gauge", "Size of the journal and its write-ahead log, and the upload spool (0 without --journal).", Double(gauges.journalBytes))
+        out.family("ocr_webhooks_total", "counter", "Webhook tries by outcome: delivered, retried (a failed try that will be repeated), abandoned.")
+        for outcome in state.webhooks.keys.sorted() { out.sample("ocr_webhooks_total", [("outcome", outcome)], Double(state.webhooks[outcome]!)) }
         out.single("ocr_http_connections", "gauge", "HTTP connections open.", Double(gauges.httpConnections))
         return out.text
     }

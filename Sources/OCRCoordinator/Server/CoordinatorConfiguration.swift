@@ -1,6 +1,7 @@
 import Foundation
 import OCRLog
 import OCRPages
+import OCRWebhook
 import OCRZeroMQ
 import OCRWire
 
@@ -46,6 +47,9 @@ package struct CoordinatorConfiguration: Sendable {
     /// Bytes a call may have waiting for a client that does not read, beyond the 1,000 messages
     /// ZeroMQ queues per client; past it the call is cut off with RESOURCE_EXHAUSTED.
     package var maxClientBacklogBytes = 16 << 20
+    /// Where jobs' `callback_url`s may point and how webhooks are signed and retried
+    /// (`--webhook-allow`, `--webhook-secret`); nil: a job naming a callback is refused.
+    package var webhooks: (allowList: WebhookAllowList, sender: WebhookSender.Settings)?
 
     package init(splitter: @escaping @Sendable (InputFile) throws -> [PageDescriptor], logger: Logger) {
         self.splitter = splitter

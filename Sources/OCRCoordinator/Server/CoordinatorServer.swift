@@ -4,6 +4,7 @@ import OCRBasics
 import OCRLog
 import OCRPages
 import OCRRPC
+import OCRWebhook
 import OCRZeroMQ
 import OCRWire
 
@@ -84,6 +85,7 @@ package final class CoordinatorServer: Sendable {
         core.splitPool.close(discardingQueued: true)
         core.cutPool.close(discardingQueued: true)
         core.journal?.stop()
+        core.webhooks?.stop()
         context.terminate()
     }
 }
@@ -127,6 +129,8 @@ final class CoordinatorCore: @unchecked Sendable {
     /// Cuts pages out of their files when they are dispatched (`cutAndSendTask`).
     let cutPool: DedicatedThreads<Void>
     var outbox = WorkerOutbox()
+    /// Posts finished jobs' summaries to their `callback_url` (`--webhook-allow`).
+    let webhooks: WebhookSender?
 
     init(_ configuration: CoordinatorConfiguration, control: SocketLoop.Control, metrics: CoordinatorMetrics) throws {
         self.configuration = configuration
@@ -135,6 +139,20 @@ final class CoordinatorCore: @unchecked Sendable {
         self.control = control
         splitPool = try DedicatedThreads(count: configuration.maxConcurrentSplits, name: "ocr.split") { _ in }
         cutPool = try DedicatedThreads(count: configuration.maxConcurrentSplits, name: "ocr.cut") { _ in }
+        webhooks = configuration.webhooks.map { [logger = configuration.logger] in
+            WebhookSender($0.sender) { outcome in
+                metrics.recordWebhook(outcome)
+                switch outcome {
+                case .delivered(let job, let url, let attempts, let status):
+                    logger.info("webhook delivered", ["job": job, "url": url, "attempts": attempts, "status": status])
+                case .retrying(let job, let url, let attempt, let reason, let after):
+                    logger.warning("webhook failed; retrying", ["job": job, "url": url, "attempt": attempt, "error": reason,
+                                                                 "retry_in_s": Double(after.milliseconds) / 1000])
+                case .abandoned(let job, let url, let attempts, let reason):
+                    logger.error("webhook given up", ["job": job, "url": url, "attempts": attempts, "error": reason])
+                }
+            }
+        }
         let unixMs = Int64(Date().timeIntervalSince1970 * 1000)
         var settings = configuration.scheduler
         settings.journalChanges = true  // the journal's input, and what metrics and logs are made of
@@ -350,6 +368,8 @@ final class CoordinatorCore: @unchecked Sendable {
                     self.tickTimer = nil
                     self.apply(self.scheduler.handle(.tick, now: self.now))
                 }
+            case .journal(.finished(let job, _, _, _, _)):
+                announce(job)  // the finish is durable now
             case .journal:
                 break  // handed to the journal by `apply`
             default:
@@ -361,6 +381,14 @@ final class CoordinatorCore: @unchecked Sendable {
             logger.warning("worker unreachable", ["identity": identity])
             apply(scheduler.handle(.workerLost(identity, reason: "unreachable"), now: now))
         }
+    }
+
+    /// Queues the webhook of a finished job that named a `callback_url`: `{"event":
+    /// "job.finished", "job": Job}`.
+    private func announce(_ jobID: String) {
+        guard let webhooks, let url = scheduler.store.callbackURL(of: jobID), let job = scheduler.store.job(jobID) else { return }
+        let body = JSON.object([("event", .string("job.finished")), ("job", JobJSON.job(job))]).text
+        webhooks.send(url: url, jobID: jobID, body: Array(body.utf8))
     }
 
     private func sendToWorker(_ frames: [[UInt8]]) -> Bool {
@@ -603,11 +631,12 @@ final class CoordinatorCore: @unchecked Sendable {
         while splitting.running < configuration.maxConcurrentSplits, let next = splitting.waiting.popFirst() {
             splitting.running += 1
             let splitter = configuration.splitter
+            let allowList = configuration.webhooks?.allowList
             let loop = control.loop
             let spoolDirectory = configuration.journalPath.map { ($0 as NSString).deletingLastPathComponent }
             splitPool.submit { [self] _ in
                 let outcome = Self.checkDiskSpace(for: next.bytes, in: spoolDirectory)
-                    .flatMap { Self.decodeAndSplit(next.payload, with: splitter) }
+                    .flatMap { Self.decodeAndSplit(next.payload, with: splitter, callbacks: allowList) }
                 _ = loop.execute { [self] _ in
                     splitting.running -= 1
                     splitting.bytes -= next.bytes
@@ -634,12 +663,14 @@ final class CoordinatorCore: @unchecked Sendable {
 
     /// A submission decoded and validated, the pages of its files selected by its page ranges,
     /// and its digest. Runs on the split pool.
-    private static func decodeAndSplit(_ payload: RequestPayload, with splitter: @Sendable (InputFile) throws -> [PageDescriptor])
+    private static func decodeAndSplit(_ payload: RequestPayload, with splitter: @Sendable (InputFile) throws -> [PageDescriptor],
+                                       callbacks: WebhookAllowList?)
         -> Result<(request: SubmitJobRequest, pages: [PageDescriptor], digest: UInt64), OCRError> {
         let request: SubmitJobRequest
         do {
             request = try payload.decode(as: SubmitJobRequest.self)
             try SubmitValidation.validate(request)
+            try SubmitValidation.checkCallback(request.callbackUrl, allowedBy: callbacks)
         } catch let error as OCRError {
             return .failure(error)
         } catch {

@@ -1,9 +1,22 @@
 import OCRPages
+import OCRWebhook
 import OCRWire
 
 /// Checks a SubmitJobRequest before any page is split, so a bad request costs nothing and its
 /// error names the field.
 enum SubmitValidation {
+    /// A `callback_url` must match `--webhook-allow`: PERMISSION_DENIED naming it otherwise,
+    /// FAILED_PRECONDITION when this coordinator sends no webhooks.
+    static func checkCallback(_ url: String, allowedBy allowList: WebhookAllowList?) throws(OCRError) {
+        guard !url.isEmpty else { return }
+        guard let allowList else {
+            throw OCRError(.failedPrecondition, "callback_url given, but this coordinator sends no webhooks (it has no --webhook-allow)")
+        }
+        guard allowList.allows(url) else {
+            throw OCRError(.permissionDenied, "callback_url \(url) is not in this coordinator's --webhook-allow list", details: ["callback_url": url])
+        }
+    }
+
     static func validate(_ request: SubmitJobRequest) throws(OCRError) {
         guard !request.files.isEmpty else { throw OCRError(.invalidArgument, "a job needs at least one file") }
         for (i, file) in request.files.enumerated() {

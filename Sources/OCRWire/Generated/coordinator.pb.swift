@@ -18,6 +18,11 @@ public struct Ocr_V1_SubmitJobRequest: ProtoMessage {
     public var maxAttempts: UInt32 = 0  // uint32 max_attempts = 6
     /// Free-form labels kept with the job.
     public var labels: [String: String] = [:]  // map<string, string> labels = 7
+    /// When the job finishes, the coordinator POSTs its summary here (JSON, signed with
+    /// HMAC-SHA256 under the coordinator's --webhook-secret; PROTOCOL.md "Webhooks"). Must match one
+    /// of the coordinator's --webhook-allow prefixes, else SubmitJob is PERMISSION_DENIED
+    /// (FAILED_PRECONDITION when it sends no webhooks at all). "" for none.
+    public var callbackUrl: String = ""  // string callback_url = 8
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -35,6 +40,7 @@ public struct Ocr_V1_SubmitJobRequest: ProtoMessage {
         writer.writeUInt64(5, timeoutMs)
         writer.writeUInt32(6, maxAttempts)
         writer.writeStringMap(7, labels)
+        writer.writeString(8, callbackUrl)
         writer.writeUnknown(unknownFields)
     }
 
@@ -49,6 +55,7 @@ public struct Ocr_V1_SubmitJobRequest: ProtoMessage {
             case 5: timeoutMs = try reader.readUInt64(tag)
             case 6: maxAttempts = try reader.readUInt32(tag)
             case 7: try reader.readStringMapEntry(tag, into: &labels)
+            case 8: callbackUrl = try reader.readString(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
