@@ -7,8 +7,9 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff-dev libsqlite3-dev libqpdf-dev libsodium-dev tesseract-ocr \
 	tesseract-ocr-eng tesseract-ocr-osd poppler-utils protobuf-compiler libxml2-utils imagemagick ghostscript qpdf mupdf-tools \
 	libmicrohttpd-dev libcurl4-openssl-dev curl prometheus chromium
-# PyPI packages used only by tests and benchmarks (independent peers: upb protobuf, pyzmq).
-PIP_PACKAGES := protobuf pyzmq hocr-spec
+# PyPI packages used only by tests and benchmarks (independent peers: upb protobuf, pyzmq; validators:
+# hocr-spec, schemathesis for the OpenAPI document, kubernetes-validate for the manifests).
+PIP_PACKAGES := protobuf pyzmq hocr-spec schemathesis kubernetes-validate
 
 .PHONY: all deps build release test bench run generate clean fuzz fuzz-build
 
@@ -23,7 +24,7 @@ deps:
 		(apt-get install -y -q $$missing >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q $$missing >/dev/null)) \
 			|| { echo "deps: apt-get install failed for: $$missing" >&2; exit 1; }; \
 	fi
-	@python3 -c "import google.protobuf, zmq, hocr_spec" 2>/dev/null || { echo "deps: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) 2>&1 | grep -v -i 'warning' || true; }
+	@python3 -c "import google.protobuf, zmq, hocr_spec, schemathesis, kubernetes_validate" 2>/dev/null || { echo "deps: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) 2>&1 | grep -v -i 'warning' || true; }
 
 build: deps
 	$(SWIFT) build

@@ -76,9 +76,14 @@ struct JobsAPI {
     func events(_ id: String, _ http: HTTPRequest) -> HTTPResponse {
         answer {
             _ = try getJob(id, pages: false)  // 404 before a 200 stream starts
-            let resume = http.header("Last-Event-ID") ?? http.query["from_page"] ?? "0"
-            guard let fromPage = UInt32(resume.trimmingCharacters(in: .whitespaces)), fromPage <= 999_999_999 else {
-                throw OCRError(.invalidArgument, "Last-Event-ID / from_page must be a page index, not '\(resume)'")
+            // Both are checked; the header (what a reconnecting browser sends) wins.
+            var fromPage: UInt32 = 0
+            for (name, value) in [("from_page", http.query["from_page"]), ("Last-Event-ID", http.header("Last-Event-ID"))] {
+                guard let value else { continue }
+                guard let page = UInt32(value.trimmingCharacters(in: .whitespaces)), page <= 999_999_999 else {
+                    throw OCRError(.invalidArgument, "\(name) must be a page index 0...999999999, not '\(value)'")
+                }
+                fromPage = page
             }
             let feed = EventFeed(link.events(jobID: id, fromPage: fromPage, as: principal), fromPage: fromPage)
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
