@@ -125,7 +125,8 @@ struct JobsAPI {
                 ("workers", .array(status.workers.map { worker in
                     .object([
                         ("uid", .string(String(worker.uid, radix: 16))), ("host", .string(worker.hostname)),
-                        ("slots", .int(Int(worker.slots))), ("busy", .int(Int(worker.busy))),
+                        ("slots", .int(Int(worker.slots))), ("busy", .int(Int(min(worker.busy, worker.slots)))),
+                        ("held", .int(Int(worker.busy))),
                         ("languages", .array(worker.languages.map(JSON.string))), ("version", .string(worker.version)),
                         ("pagesDone", .int(Int(worker.pagesDone))), ("lastSeenMsAgo", .int(Int(worker.lastSeenMsAgo))),
                     ])

@@ -1241,6 +1241,7 @@ enum OpenAPIDocument {
                     "host",
                     "slots",
                     "busy",
+                    "held",
                     "languages",
                     "version",
                     "pagesDone",
@@ -1257,7 +1258,12 @@ enum OpenAPIDocument {
                       "type": "integer"
                     },
                     "busy": {
-                      "type": "integer"
+                      "type": "integer",
+                      "description": "Slots recognising a page now."
+                    },
+                    "held": {
+                      "type": "integer",
+                      "description": "Pages the worker holds: busy slots and prefetched pages."
                     },
                     "languages": {
                       "type": "array",

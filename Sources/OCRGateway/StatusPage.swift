@@ -93,7 +93,7 @@ enum StatusPage {
           cell(row, w.languages.join(", ")); cell(row, w.pagesDone, true); cell(row, ago(w.lastSeenMsAgo));
         });
         fill("jobs", jobs.jobs, (row, j) => {
-          row.id = "job-" + j.id;
+          row.id = j.id;
           cell(row, j.id); cell(row, j.state);
           const bar = document.createElement("div"); bar.className = "bar";
           const failed = document.createElement("span"); failed.className = "f";
