@@ -194,7 +194,12 @@ func httpConfiguration(_ arguments: ParsedArguments, logger: Logger, maxMessageB
         throw UsageError("--http-endpoint expects HOST:PORT (127.0.0.1:8080, [::1]:8080, *:8080) or none, not '\(endpoint)'", command: spec.name)
     }
     let limitMB = try arguments.int("--max-http-body-mb", range: 1...4096)
-    var server = HTTPServerConfiguration(address: address, maxBodyBytes: limitMB.map { $0 << 20 } ?? max(1 << 20, maxMessageBytes - (1 << 20)))
+    // A submission goes to the scheduler as one message: a body must fit in one with room to spare.
+    let largest = max(1 << 20, maxMessageBytes - (1 << 20))
+    if let limitMB, limitMB << 20 > largest {
+        throw UsageError("--max-http-body-mb \(limitMB) is more than --max-message-mb allows (\(largest >> 20) MB)", command: spec.name)
+    }
+    var server = HTTPServerConfiguration(address: address, maxBodyBytes: limitMB.map { $0 << 20 } ?? largest)
     switch (arguments.string("--http-cert"), arguments.string("--http-key")) {
     case (let cert?, let key?):
         do {

@@ -29,6 +29,8 @@ public final class OCRClient: Sendable {
     public let watchIdleTimeout: Duration
     /// How `document(for:)` re-attaches when its event stream fails with UNAVAILABLE.
     public let reattach: ReattachPolicy
+    /// The coordinator's largest message, once a Health answer said it (0: unknown).
+    private let maxMessageBytes = Locked<UInt64>(0)
 
     /// - Parameter security: CURVE towards a coordinator that requires it (its public key and
     ///   this client's key pair); nil: plain TCP.
@@ -59,6 +61,7 @@ public final class OCRClient: Sendable {
     public func submit(inputs: [InputFile], options: RecognitionOptions = RecognitionOptions(),
                        jobKey: String = "", priority: Int32 = 0, timeout: Duration? = nil,
                        maxAttempts: UInt32 = 0, labels: [String: String] = [:]) async throws -> Job {
+        try await checkSize(of: inputs)
         let request = SubmitJobRequest.with {
             $0.files = inputs
             $0.options = options
@@ -198,7 +201,21 @@ public final class OCRClient: Sendable {
     /// grpc.health-style check. A short `timeout` makes it a quick reachability probe.
     public func health(timeout: Duration? = nil) async throws -> HealthCheckResponse.ServingStatus {
         let response: HealthCheckResponse = try await call(.health, HealthCheckRequest(), timeout: timeout)
+        maxMessageBytes.withLock { $0 = response.maxMessageBytes }
         return response.status
+    }
+
+    /// A submission larger than the coordinator's message limit never arrives (ZeroMQ closes
+    /// the connection, which looks like an unreachable coordinator): RESOURCE_EXHAUSTED naming
+    /// both sizes instead, before anything is sent.
+    private func checkSize(of inputs: [InputFile]) async throws {
+        if maxMessageBytes.withLock({ $0 }) == 0 { _ = try await health(timeout: .seconds(10)) }
+        let limit = maxMessageBytes.withLock { $0 }
+        let size = inputs.reduce(64 << 10) { $0 + $1.content.count + $1.name.utf8.count + 16 }  // options and framing: well under 64 KiB
+        guard limit > 0, UInt64(size) > limit else { return }
+        throw OCRError(.resourceExhausted, "the submission is \(size >> 20) MB; the coordinator at \(endpoint) accepts messages of at most "
+                       + "\(limit >> 20) MB (its --max-message-mb): submit the files as several jobs",
+                       details: ["submission_bytes": "\(size)", "max_message_bytes": "\(limit)"])
     }
 
     // MARK: Plumbing

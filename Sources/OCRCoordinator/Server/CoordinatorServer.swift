@@ -483,9 +483,12 @@ final class CoordinatorCore: @unchecked Sendable {
     }
 
     private func installHandlers(on rpc: RPCServer) {
-        rpc.handle(CoordinatorMethod.health.rawValue) { call in
+        rpc.handle(CoordinatorMethod.health.rawValue) { [limit = configuration.maxMessageBytes] call in
             guard call.request(as: HealthCheckRequest.self) != nil else { return }
-            call.respond(HealthCheckResponse.with { $0.status = .serving })
+            call.respond(HealthCheckResponse.with {
+                $0.status = .serving
+                $0.maxMessageBytes = UInt64(limit)
+            })
         }
         // Answers show the state as of the request, once the journal holds it.
         rpc.handle(CoordinatorMethod.getJob.rawValue) { [unowned self] call in

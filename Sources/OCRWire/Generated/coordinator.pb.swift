@@ -475,6 +475,10 @@ public struct Ocr_V1_HealthCheckResponse: ProtoMessage {
 
     /// `status` (field 1).
     public var status: Ocr_V1_HealthCheckResponse.ServingStatus = .init()  // ServingStatus status = 1
+    /// The largest message the coordinator accepts (--max-message-mb). ZeroMQ drops a larger one
+    /// by closing the connection, so a client checks a SubmitJob against it before sending (0: not
+    /// said; an older coordinator).
+    public var maxMessageBytes: UInt64 = 0  // uint64 max_message_bytes = 2
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -486,6 +490,7 @@ public struct Ocr_V1_HealthCheckResponse: ProtoMessage {
     /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeEnum(1, status)
+        writer.writeUInt64(2, maxMessageBytes)
         writer.writeUnknown(unknownFields)
     }
 
@@ -494,6 +499,7 @@ public struct Ocr_V1_HealthCheckResponse: ProtoMessage {
         while let tag = try reader.nextTag() {
             switch tag.number {
             case 1: status = try reader.readEnum(tag)
+            case 2: maxMessageBytes = try reader.readUInt64(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }

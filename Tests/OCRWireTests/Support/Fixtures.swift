@@ -326,6 +326,7 @@ enum Fixtures {
             $0.timeoutMs = UInt64.max
             $0.maxAttempts = UInt32.max
             $0.labels = Sample.map
+            $0.callbackUrl = Sample.text
         }),
         Fixture("SubmitJobResponse", SubmitJobResponse.with { $0.jobId = Sample.cjk; $0.pageCount = UInt32.max; $0.existing = true }),
         Fixture("WatchJobRequest", WatchJobRequest.with { $0.jobId = "j"; $0.fromPage = UInt32.max }),
@@ -348,7 +349,7 @@ enum Fixtures {
             $0.uptimeMs = 1 << 35
         }),
         Fixture("HealthCheckRequest", HealthCheckRequest.with { $0.service = "ocr.v1.Coordinator" }),
-        Fixture("HealthCheckResponse", HealthCheckResponse.with { $0.status = .serviceUnknown }),
+        Fixture("HealthCheckResponse", HealthCheckResponse.with { $0.status = .serviceUnknown; $0.maxMessageBytes = UInt64.max }),
         Fixture("HealthCheckResponse-unknown", HealthCheckResponse.with { $0.status = .unrecognized(4) }),
         Fixture("Ready", ready()),
         Fixture("Heartbeat", heartbeat()),
