@@ -17,6 +17,10 @@ package enum ExitCode: Int32, Sendable {
     case noInput = 66       // EX_NOINPUT
     /// Startup failed: a port in use, a bad configuration, an internal error.
     case software = 70      // EX_SOFTWARE
+    /// Not now: for `ocr-submit result`, the job has not finished yet.
+    case notYet = 75        // EX_TEMPFAIL
+    /// Interrupted by Ctrl-C (SIGINT), as a shell reports it.
+    case interrupted = 130
     /// The output file cannot be created (checked before any work starts).
     case cannotCreate = 73  // EX_CANTCREAT
     /// The coordinator refused this client's CURVE key (not on its allow-list).

@@ -358,6 +358,15 @@ package struct Scheduler: Sendable {
                             details: ["unfinished_pages": "\(mine)", "max_pages_per_client": "\(quota)"])
         }
         if s.pages.count > UInt32.max { return OCRError(.resourceExhausted, "too many pages") }
+        // A job for languages no connected worker has would only fail page by page: say so now.
+        // (With no worker connected yet, it waits for one.)
+        let needed = (s.options?.languages ?? "").split(separator: "+").map(String.init)
+        if !workers.isEmpty, !workers.values.contains(where: { $0.languages.isEmpty || $0.serves(needed.isEmpty ? ["eng"] : needed) }) {
+            let installed = Set(workers.values.flatMap(\.languages)).sorted()
+            return OCRError(.failedPrecondition, "no connected worker has the language(s) \((needed.isEmpty ? ["eng"] : needed).joined(separator: "+")); "
+                            + "installed: \(installed.joined(separator: ", "))",
+                            details: ["languages": needed.joined(separator: "+"), "installed": installed.joined(separator: "+")])
+        }
         if store.queuedPages + s.pages.count > settings.maxQueuedPages {
             return OCRError(.resourceExhausted,
                             "queue full: \(store.queuedPages) pages waiting, \(s.pages.count) more would exceed the limit of \(settings.maxQueuedPages)",

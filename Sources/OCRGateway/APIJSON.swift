@@ -49,8 +49,7 @@ enum APIJSON {
 
 extension JobState {
     init?(apiName: String) {
-        guard let state = ([.queued, .running, .succeeded, .partial, .failed, .cancelled, .expired] as [JobState])
-            .first(where: { $0.apiName == apiName.uppercased() }) else { return nil }
+        guard let state = JobState.all.first(where: { $0.apiName == apiName.uppercased() }) else { return nil }
         self = state
     }
 }

@@ -121,22 +121,9 @@ struct JobsAPI {
         answer {
             let status: ClusterStatusResponse = try waitFor { [link, principal] in try await link.call(.clusterStatus, ClusterStatusRequest(), as: principal) }
             let failures = coordinator.metrics.recentFailures()
-            return APIJSON.response(200, .object([
-                ("workers", .array(status.workers.map { worker in
-                    .object([
-                        ("uid", .string(String(worker.uid, radix: 16))), ("host", .string(worker.hostname)),
-                        ("slots", .int(Int(worker.slots))), ("busy", .int(Int(min(worker.busy, worker.slots)))),
-                        ("held", .int(Int(worker.busy))),
-                        ("languages", .array(worker.languages.map(JSON.string))), ("version", .string(worker.version)),
-                        ("pagesDone", .int(Int(worker.pagesDone))), ("lastSeenMsAgo", .int(Int(worker.lastSeenMsAgo))),
-                    ])
-                })),
-                ("totalSlots", .int(Int(status.totalSlots))), ("busySlots", .int(Int(status.busySlots))),
-                ("queueDepth", .int(Int(status.queueDepth))), ("activeJobs", .int(Int(status.activeJobs))),
-                ("pagesPerSecond", .double(status.pagesPerSecond)), ("pagesDone", .int(Int(status.pagesDone))),
-                ("uptimeSeconds", .double(Double(status.uptimeMs) / 1000)),
+            return APIJSON.response(200, .object(JobJSON.cluster(status) + [
                 ("throughput", .array(coordinator.metrics.throughputHistory().map { .double($0) })),
-                ("recentFailures", .array(failures.filter { principal.isEmpty || $0.owner == principal || coordinator.isAdmin(principal) }.map { failure in
+                ("recentFailures", .array(failures.filter { $0.owner == principal || coordinator.isAdmin(principal) }.map { failure in
                     .object([("at", JobJSON.timestamp(failure.unixMs)), ("jobId", .string(failure.jobID)), ("pageIndex", .int(failure.page)),
                              ("status", JobJSON.status(failure.status))])
                 })),
@@ -174,8 +161,4 @@ struct JobsAPI {
             return APIJSON.error(OCRError(.internal, "\(error)"))
         }
     }
-}
-
-extension JobState {
-    var isFinal: Bool { [.succeeded, .partial, .failed, .cancelled, .expired].contains(self) }
 }

@@ -13,7 +13,9 @@ let spec = CommandSpec(
     usage: """
     ocr-submit [--coordinator tcp://HOST:5555 | --local [--workers N]] [-o FILE] [--format txt|json|hocr|alto|tsv|page] [recognition options] FILES...
            ocr-submit [--coordinator ... | --local] --math [--all-lines] FILES...
-           ocr-submit [--coordinator ...] status | jobs | cancel JOB | watch JOB
+           ocr-submit [--coordinator ...] --detach [options] FILES...     (prints the job id and returns)
+           ocr-submit [--coordinator ...] result JOB [-f FORMAT] [-o FILE]
+           ocr-submit [--coordinator ...] status | jobs [--json] | cancel JOB | watch JOB
     """,
     options: [
         .option("--coordinator", short: "-c", value: "ENDPOINT", help: "Coordinator client endpoint (else $OCR_COORDINATOR; with neither, runs --local)."),
@@ -25,6 +27,9 @@ let spec = CommandSpec(
         .option("--timeout", value: "SECONDS", help: "Whole-job deadline."),
         .option("--priority", value: "N", default: "0", help: "Higher runs first."),
         .option("--job-key", value: "KEY", help: "Idempotency key: resubmitting with it returns the same job."),
+        .flag("--detach", short: "-d", help: "Submit, print the job id on stdout and return (fetch the document later with 'result JOB'; the pages' images are kept for -f pdf)."),
+        .option("--callback-url", value: "URL", help: "When the job finishes, the coordinator POSTs its summary here (must be on its --webhook-allow list)."),
+        .flag("--json", help: "status, jobs: JSON instead of text (the shapes of the HTTP API's /v1/cluster and /v1/jobs)."),
         .flag("--quiet", short: "-q", help: "No progress bar."),
         .flag("--pdfa", help: "With --format pdf: PDF/A-2b identification, sRGB output intent, embedded font (not validated; see README)."),
         .option("--curve-server-key", value: "KEY", help: "CURVE: the coordinator's public key (file or Z85 text; else $OCR_CURVE_SERVER_KEY)."),
@@ -34,7 +39,10 @@ let spec = CommandSpec(
         .option("--log-level", value: "LEVEL", default: "warning", help: "Log level of the embedded cluster (stderr)."),
     ] + RecognitionFlags.options,
     footer: """
-    Subcommands: status (cluster view), jobs (recent jobs), cancel JOB, watch JOB (follow a job).
+    Subcommands (they need a coordinator: --coordinator or $OCR_COORDINATOR): status (cluster view),
+    jobs (recent jobs with times and durations), cancel JOB, watch JOB (follow a job), result JOB (the
+    document of a finished job). The job id is printed on stderr when the job is accepted; Ctrl-C then
+    cancels the job (unless --detach) and says so.
     FILES may include '-': one file read from standard input (named 'stdin' in the document).
     A progress bar is drawn on stderr when it is a terminal. Errors go to stderr.
     --math prints one 'expression = value' line per page (per line with --all-lines), prefixed
@@ -45,8 +53,9 @@ let spec = CommandSpec(
     65 --math: an expression is invalid, divides by zero or is missing (named on stderr with its
     file and page; the others are printed); 66 an input file cannot be read (the file and the
     system's reason named); 69 coordinator unreachable (or at its connection limit); 70 internal
-    error; 73 the output file cannot be created (before anything is submitted); 77 the
-    coordinator refused this client's CURVE key.
+    error; 73 the output file cannot be created (before anything is submitted); 75 result: the job
+    has not finished yet; 77 the coordinator refused this client's CURVE key; 130 interrupted by
+    Ctrl-C (the job cancelled).
     """)
 
 @main

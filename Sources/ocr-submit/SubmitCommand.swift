@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
+import OCRBasics
 import OCRClient
 import OCRCommandLine
+import OCRCoordinator
 import OCRLocalCluster
 import OCRLog
 import OCRZeroMQ
@@ -10,7 +12,15 @@ import OCRWorker
 
 /// What one invocation of ocr-submit does, validated before anything starts.
 struct SubmitCommand: Sendable {
-    enum Action: Sendable { case submit([URL]), status, jobs, cancel(String), watch(String) }
+    enum Action: Sendable {
+        case submit([URL]), status, jobs, cancel(String), watch(String), result(String)
+
+        /// The subcommands, which look at a coordinator's jobs: an embedded cluster has none.
+        var needsCoordinator: Bool {
+            if case .submit = self { return false }
+            return true
+        }
+    }
     /// The input path that means standard input, and the name its file gets in the document.
     static let standardInputPath = "-", standardInputName = "stdin"
 
@@ -26,7 +36,13 @@ struct SubmitCommand: Sendable {
     let timeout: Duration?
     let priority: Int32
     let jobKey: String
+    /// `--detach`: print the job id and return once the job is accepted.
+    let detach: Bool
+    let callbackURL: String
+    /// `--json` for status and jobs.
+    let json: Bool
     let showProgress: Bool
+    let quiet: Bool
     /// Set with --math: solve arithmetic instead of printing the document.
     let math: MathSolver?
     let logLevel: LogLevel
@@ -40,7 +56,8 @@ struct SubmitCommand: Sendable {
         case "jobs"? where words.count == 1: action = .jobs
         case "cancel"? where words.count == 2: action = .cancel(words[1])
         case "watch"? where words.count == 2: action = .watch(words[1])
-        case "cancel"?, "watch"?: throw UsageError("\(words[0]) takes exactly one JOB id", command: name)
+        case "result"? where words.count == 2: action = .result(words[1])
+        case "cancel"?, "watch"?, "result"?: throw UsageError("\(words[0]) takes exactly one JOB id", command: name)
         case nil: throw UsageError("no input files", command: name)
         default:
             if words.filter({ $0 == Self.standardInputPath }).count > 1 {
@@ -53,6 +70,19 @@ struct SubmitCommand: Sendable {
             throw UsageError("--local and --coordinator exclude each other", command: name)
         }
         endpoint = a.flag("--local") ? nil : (a.string("--coordinator") ?? environment)
+        if action.needsCoordinator, endpoint == nil {
+            throw UsageError("\(words[0]) needs a coordinator: give --coordinator ENDPOINT or set OCR_COORDINATOR "
+                             + "(an embedded cluster would start empty)", command: name)
+        }
+        detach = a.flag("--detach")
+        if detach, endpoint == nil {
+            throw UsageError("--detach needs a coordinator (an embedded cluster ends with this process)", command: name)
+        }
+        callbackURL = a.string("--callback-url") ?? ""
+        json = a.flag("--json")
+        if json, !["status", "jobs"].contains(words.first ?? "") {
+            throw UsageError("--json is for status and jobs", command: name)
+        }
         localWorkers = try a.int("--workers", range: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         guard let engine = PageEngineFactory.parse(a.string("--engine")!) else {
             throw UsageError("unknown --engine '\(a.string("--engine")!)'", command: name)
@@ -66,17 +96,19 @@ struct SubmitCommand: Sendable {
         if pdfa, format != .pdf { throw UsageError("--pdfa is for --format pdf", command: name) }
         // "-o -" is standard output, as without -o.
         output = a.string("--output").flatMap { $0 == "-" ? nil : $0 }
-        if format == .pdf, output == nil, isatty(STDOUT_FILENO) == 1 {
+        if format == .pdf, output == nil, isatty(STDOUT_FILENO) == 1, !a.flag("--detach") {
             throw UsageError("a PDF is not for a terminal: write it with -o FILE, or redirect standard output", command: name)
         }
         var options = try RecognitionFlags.make(a)
-        // A searchable PDF shows each page as it was: the workers send it back with its text.
-        options.includePdfPage = format == .pdf
+        // A searchable PDF shows each page as it was: the workers send it back with its text (a
+        // detached job too, for a later `result -f pdf`).
+        options.includePdfPage = format == .pdf || a.flag("--detach")
         self.options = options
         timeout = try a.double("--timeout", range: 0.001...31_536_000).map { .milliseconds(Int64($0 * 1000)) }
         priority = Int32(try a.int("--priority", range: -1000...1000)!)
         jobKey = a.string("--job-key") ?? ""
-        showProgress = !a.flag("--quiet") && isatty(STDERR_FILENO) == 1
+        quiet = a.flag("--quiet")
+        showProgress = !quiet && isatty(STDERR_FILENO) == 1
         math = try MathFlags.make(a, options: options)
         guard let level = LogLevel(name: a.string("--log-level")!) else {
             throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: name)
@@ -95,7 +127,7 @@ struct SubmitCommand: Sendable {
     }
 
     func run() async -> ExitCode {
-        if case .submit = action, let output, let problem = OutputFile(output).problem {
+        if !detach, let output, let problem = OutputFile(output).problem, action.writesDocument {
             report("cannot create \(output): \(problem)")
             return .cannotCreate
         }
@@ -129,10 +161,15 @@ struct SubmitCommand: Sendable {
             case .submit(let files):
                 if let math { return try await solve(files, client, math) }
                 return try await submit(files, client)
-            case .status: print(Report.status(try await client.clusterStatus()), terminator: "")
-            case .jobs: print(Report.jobs(try await client.jobs()), terminator: "")
+            case .status:
+                let status = try await client.clusterStatus()
+                print(json ? JSON.object(JobJSON.cluster(status)).text : Report.status(status), terminator: json ? "\n" : "")
+            case .jobs:
+                let jobs = try await client.jobs()
+                print(json ? JSON.object([("jobs", .array(jobs.map(JobJSON.job)))]).text : Report.jobs(jobs), terminator: json ? "\n" : "")
             case .cancel(let id): print(Report.jobLine(try await client.cancel(jobID: id)))
             case .watch(let id): return try await watch(id, client)
+            case .result(let id): return try await result(id, client)
             }
             return .success
         } catch let error as OCRError {
@@ -141,6 +178,7 @@ struct SubmitCommand: Sendable {
             case .unavailable: return .unavailable
             case .unauthenticated: return .noPermission
             case .notFound where error.file != nil: return .noInput
+            case .failedPrecondition where error.details["state"] != nil: return .notYet
             default: return .jobFailed
             }
         } catch {
@@ -151,7 +189,18 @@ struct SubmitCommand: Sendable {
 
     private func submit(_ files: [URL], _ client: OCRClient) async throws -> ExitCode {
         guard let inputs = await loadInputs(files) else { return .noInput }
-        let job = try await client.submit(inputs: inputs, options: options, jobKey: jobKey, priority: priority, timeout: timeout)
+        // Ctrl-C from here on cancels the job (once it has an id) instead of leaving it running.
+        let interrupt = detach ? nil : Interrupt(client: client)
+        let job = try await client.submit(inputs: inputs, options: options, jobKey: jobKey, priority: priority, timeout: timeout,
+                                          callbackURL: callbackURL)
+        if detach {
+            print(job.jobId)
+            if showProgress || isatty(STDERR_FILENO) == 1 { report("job \(job.jobId) accepted: \(job.pageCount) pages; 'ocr-submit result \(job.jobId)' fetches its document") }
+            return .success
+        }
+        if !quiet { report("job \(job.jobId) accepted: \(job.pageCount) pages") }
+        interrupt?.follow(job.jobId)
+        defer { interrupt?.stop() }
         let bar = ProgressBar(enabled: showProgress)
         let counts = ProgressCounts()
         let document = try await client.document(for: job) { event in
@@ -159,9 +208,48 @@ struct SubmitCommand: Sendable {
             bar.update(done: counts.done, failed: counts.failed, total: Int(job.pageCount))
         }
         bar.finish()
+        if let failure = try await deliver(document, originals: inputs) { return failure }
+        for gap in document.gaps {
+            report("page \(gap.pageIndex + 1) failed: \(gap.error?.description ?? "missing")")
+        }
+        switch counts.finalState {
+        case .succeeded?: return .success
+        case .partial?: return .somePagesFailed
+        default:
+            report("job \(job.jobId) ended \(counts.finalState.map { "\($0)" } ?? "without a final state")")
+            return .jobFailed
+        }
+    }
+
+    /// `result JOB`: the document of a finished job, written as a submission's is; exit 75 when
+    /// it is still running.
+    private func result(_ id: String, _ client: OCRClient) async throws -> ExitCode {
+        let job = try await client.job(id)
+        guard job.state.isFinal else {
+            report("job \(id) is \(job.state) (\(job.pagesDone + job.pagesFailed) of \(job.pageCount) pages finished): its document is "
+                   + "ready when it finishes ('ocr-submit watch \(id)' follows it)")
+            return .notYet
+        }
+        let document = try await client.document(for: job)
+        if let failure = try await deliver(document, originals: []) { return failure }
+        for gap in document.gaps {
+            report("page \(gap.pageIndex + 1) failed: \(gap.error?.description ?? "missing")")
+        }
+        switch job.state {
+        case .succeeded: return .success
+        case .partial: return .somePagesFailed
+        default:
+            report("job \(id) ended \(job.state)")
+            return .jobFailed
+        }
+    }
+
+    /// Renders `document` in `format` and writes it to `output` (or standard output); the exit
+    /// code when that failed, nil when it was written.
+    private func deliver(_ document: Document, originals: [InputFile]) async throws -> ExitCode? {
         let rendered: Data
         if format == .pdf {
-            let (pdf, problems) = try await document.writingSearchablePDF(originals: inputs, pdfa: pdfa)
+            let (pdf, problems) = try await document.writingSearchablePDF(originals: originals, pdfa: pdfa)
             for problem in problems { report(problem) }
             rendered = pdf
         } else {
@@ -180,16 +268,7 @@ struct SubmitCommand: Sendable {
         } else {
             FileHandle.standardOutput.write(rendered)
         }
-        for gap in document.gaps {
-            report("page \(gap.pageIndex + 1) failed: \(gap.error?.description ?? "missing")")
-        }
-        switch counts.finalState {
-        case .succeeded?: return .success
-        case .partial?: return .somePagesFailed
-        default:
-            report("job \(job.jobId) ended \(counts.finalState.map { "\($0)" } ?? "without a final state")")
-            return .jobFailed
-        }
+        return nil
     }
 
     private func watch(_ id: String, _ client: OCRClient) async throws -> ExitCode {
@@ -274,4 +353,14 @@ extension URL {
     /// Stands for standard input among the input files (`-` on the command line).
     static let standardInput = URL(string: "stdin:")!
     var isStandardInput: Bool { self == .standardInput }
+}
+
+extension SubmitCommand.Action {
+    /// Whether this action writes a document to `--output` (checked before any work).
+    var writesDocument: Bool {
+        switch self {
+        case .submit, .result: true
+        default: false
+        }
+    }
 }

@@ -4,7 +4,7 @@ import Testing
 import OCREngine
 
 /// Language-aware dispatch with real processes: a page goes only to a worker whose `Ready`
-/// announced its languages, and a language no worker has fails clearly instead of hanging.
+/// announced its languages, and a language no worker has is refused at submit instead of hanging.
 @Suite(.serialized) struct LanguageRoutingTests {
     let multipage = Binaries.fixtures.appendingPathComponent("multipage.tif").path
 
@@ -57,14 +57,14 @@ import OCREngine
         let engUIDs = Set(engPages.compactMap { (($0["result"] as? [String: Any])?["workerUid"] as? String).flatMap { UInt64($0) } })
         #expect(engUIDs == [plainUID, polyglotUID])
 
-        // No worker has fra: the page fails at once with the engine's FAILED_PRECONDITION, naming
-        // the file, the page and what is installed; the workers stay up.
+        // No connected worker has fra: the job is refused at submit with FAILED_PRECONDITION,
+        // naming the language and what is installed; the workers stay up.
         let fra = try await cluster.submit(["--lang", "fra", "--quiet", "--pages", "1", multipage])
-        #expect(fra.status != 0)
+        #expect(fra.status == 3)
         #expect(fra.stderr.contains("FAILED_PRECONDITION"), "stderr: \(fra.stderr)")
         #expect(fra.stderr.contains("fra"))
-        #expect(fra.stderr.contains("installed"))
-        #expect(fra.stderr.contains("multipage.tif"))
+        #expect(fra.stderr.contains("installed: "), "stderr: \(fra.stderr)")
+        #expect(fra.stderr.contains("xeng"), "the polyglot worker's language is named: \(fra.stderr)")
         let workersUp = cluster.workers.allSatisfy { $0.process.isRunning }
         #expect(workersUp)
         await cluster.stop()

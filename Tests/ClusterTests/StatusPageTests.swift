@@ -10,7 +10,7 @@ import Testing
 struct StatusPageTests {
     @Test func chromiumShowsWorkersJobsAndFailures() async throws {
         let cluster = try await TestCluster()
-        try await cluster.addWorker(slots: 1, engine: "sleep:2500")
+        try await cluster.addWorker(slots: 1, engine: "sleep:4000")
         try await cluster.waitForWorkers(1)
         let base = try #require(cluster.httpURL)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-status-\(UUID().uuidString)")
@@ -37,7 +37,8 @@ struct StatusPageTests {
         let host = ProcessInfo.processInfo.hostName
         #expect(dom.contains("<td>\(host)</td>"), "the worker's host is listed:\n\(dom)")
         #expect(dom.contains("<tr id=\"\(id)\"><td>\(id)</td><td>RUNNING</td>"), "the running job:\n\(dom)")
-        #expect(dom.contains("1 done, 0 failed of 3"), "its progress:\n\(dom)")
+        // Pages take 4 s: the first was done before the browser started, the last is not yet.
+        #expect(dom.contains("1 done, 0 failed of 3") || dom.contains("2 done, 0 failed of 3"), "its progress:\n\(dom)")
         #expect(dom.contains("<td>late.tif</td>") && dom.contains("DEADLINE_EXCEEDED"), "the failed page with its file:\n\(dom)")
         #expect(!dom.contains("cannot reach the coordinator"))
 

@@ -32,10 +32,12 @@ import Testing
     @Test func aJobPassedOverKeepsItsTurn() {
         // One slot each, no prefetch: "de" is first in the run queue. The eng-only worker takes
         // "en" meanwhile, but the moment the deu worker is free it gets "de", not "en".
+        // (Both are submitted before any worker connects: a job for languages no connected
+        // worker has is refused at submit.)
         var h = SchedulerHarness { $0.prefetch = 0 }
-        h.ready(2, slots: 1, languages: ["deu"])
         h.submit("de", pages: 3, options: Self.languages("deu"))
         h.submit("en", pages: 3)
+        h.ready(2, slots: 1, languages: ["deu"])
         let first = h.log.tasks[0].task
         #expect(first.jobId == "de")
         h.ready(1, slots: 1, languages: ["eng"])
@@ -63,15 +65,21 @@ import Testing
         #expect(en.map(\.to) == [h.worker(1)])
     }
 
-    @Test func whenNoWorkerHasTheLanguageThePageFailsWithTheEnginesClearErrorInsteadOfHanging() {
+    @Test func aJobForALanguageNoConnectedWorkerHasIsRefusedAtSubmitNamingWhatIsInstalled() throws {
         var h = SchedulerHarness { $0.prefetch = 0 }
         h.ready(1, slots: 1, languages: ["eng"])
-        let tasks = h.submit("fr", pages: 1, options: Self.languages("fra")).tasks
-        #expect(tasks.map(\.to) == [h.worker(1)])
-        let out = h.fail(1, tasks[0].task, .failedPrecondition, "language data not installed: fra; installed: eng")
-        #expect(out.failed.count == 1)
-        #expect(out.failed.first?.status?.code == .failedPrecondition)
-        #expect(out.finished.first?.state == .failed)
+        h.ready(2, slots: 1, languages: ["deu", "eng"])
+        let out = h.submit("fr", pages: 1, options: Self.languages("fra"))
+        #expect(out.tasks.isEmpty)
+        let reply = try #require(out.submitReplies.first)
+        #expect(throws: OCRError.self) { try reply.get() }
+        let refusal = try #require(reply.failureValue)
+        #expect(refusal.code == .failedPrecondition)
+        #expect(refusal.message.contains("fra") && refusal.message.contains("deu, eng"), "\(refusal.message)")
+        // Languages a worker has are accepted; with no worker at all the job waits for one.
+        #expect(h.submit("de", pages: 1, options: Self.languages("deu")).tasks.count == 1)
+        var empty = SchedulerHarness { $0.prefetch = 0 }
+        #expect(try #require(empty.submit("fr", pages: 1, options: Self.languages("fra")).submitReplies.first).failureValue == nil)
     }
 
     @Test func aWorkerThatAnnouncesNoLanguagesTakesEveryJob() {
@@ -90,5 +98,13 @@ import Testing
         h.ready(2, slots: 1, languages: ["eng"])
         let tasks = h.submit("plain", pages: 2).tasks
         #expect(tasks.map(\.to) == [h.worker(2)])
+    }
+}
+
+extension Result {
+    /// The error of a failure, nil for a success.
+    var failureValue: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

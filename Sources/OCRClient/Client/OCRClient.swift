@@ -58,9 +58,12 @@ public final class OCRClient: Sendable {
     }
 
     /// Submits in-memory files as one job.
+    ///
+    /// - Parameter callbackURL: when the job finishes, the coordinator POSTs its summary there
+    ///   (it must be on the coordinator's `--webhook-allow` list; PERMISSION_DENIED otherwise).
     public func submit(inputs: [InputFile], options: RecognitionOptions = RecognitionOptions(),
                        jobKey: String = "", priority: Int32 = 0, timeout: Duration? = nil,
-                       maxAttempts: UInt32 = 0, labels: [String: String] = [:]) async throws -> Job {
+                       maxAttempts: UInt32 = 0, labels: [String: String] = [:], callbackURL: String = "") async throws -> Job {
         try await checkSize(of: inputs)
         let request = SubmitJobRequest.with {
             $0.files = inputs
@@ -70,6 +73,7 @@ public final class OCRClient: Sendable {
             $0.timeoutMs = timeout.map { UInt64($0.milliseconds) } ?? 0
             $0.maxAttempts = maxAttempts
             $0.labels = labels
+            $0.callbackUrl = callbackURL
         }
         let response: SubmitJobResponse = try await call(.submitJob, request)
         return Job.with {

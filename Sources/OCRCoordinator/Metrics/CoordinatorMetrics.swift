@@ -154,13 +154,13 @@ package final class CoordinatorMetrics: Sendable {
             out.sample("ocr_queued_pages", [("languages", languages.isEmpty ? "default" : languages)], Double(gauges.queuedPagesByLanguages[languages]!))
         }
         out.family("ocr_jobs", "gauge", "Jobs in memory (unfinished, and finished ones kept for GetJob), by state.")
-        for name in JobState.metricNames {
-            out.sample("ocr_jobs", [("state", name)], Double(gauges.jobsByState.first { $0.key.metricName == name }?.value ?? 0))
+        for each in JobState.all {
+            out.sample("ocr_jobs", [("state", each.metricName)], Double(gauges.jobsByState[each] ?? 0))
         }
         out.single("ocr_jobs_accepted_total", "counter", "Jobs accepted since start.", Double(state.jobsAccepted))
         out.family("ocr_jobs_finished_total", "counter", "Jobs finished since start, by final state.")
-        for name in JobState.metricNames where JobState.finalMetricNames.contains(name) {
-            out.sample("ocr_jobs_finished_total", [("state", name)], Double(state.jobsFinished[name] ?? 0))
+        for final in JobState.all where final.isFinal {
+            out.sample("ocr_jobs_finished_total", [("state", final.metricName)], Double(state.jobsFinished[final.metricName] ?? 0))
         }
 
         out.single("ocr_workers", "gauge", "Workers connected.", Double(gauges.workers))
@@ -226,6 +226,6 @@ extension JobState {
         }
     }
 
-    static let metricNames = ["queued", "running", "succeeded", "partial", "failed", "cancelled", "expired"]
-    static let finalMetricNames: Set<String> = ["succeeded", "partial", "failed", "cancelled", "expired"]
+    /// Every state a job can be in.
+    package static let all: [JobState] = [.queued, .running, .succeeded, .partial, .failed, .cancelled, .expired]
 }

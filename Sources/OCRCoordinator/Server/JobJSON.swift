@@ -6,6 +6,26 @@ import OCRWire
 /// for webhooks: lowerCamelCase names as in protobuf's JSON mapping and the JSON documents,
 /// times in RFC 3339 UTC.
 package enum JobJSON {
+    /// ClusterStatus: workers, slots, queue and throughput (`GET /v1/cluster`, `ocr-submit
+    /// status --json`), as object members so callers can add their own.
+    package static func cluster(_ status: ClusterStatusResponse) -> [(String, JSON)] {
+        [
+            ("workers", .array(status.workers.map { worker in
+                .object([
+                    ("uid", .string(String(worker.uid, radix: 16))), ("host", .string(worker.hostname)),
+                    ("slots", .int(Int(worker.slots))), ("busy", .int(Int(min(worker.busy, worker.slots)))),
+                    ("held", .int(Int(worker.busy))),
+                    ("languages", .array(worker.languages.map(JSON.string))), ("version", .string(worker.version)),
+                    ("pagesDone", .int(Int(worker.pagesDone))), ("lastSeenMsAgo", .int(Int(worker.lastSeenMsAgo))),
+                ])
+            })),
+            ("totalSlots", .int(Int(status.totalSlots))), ("busySlots", .int(Int(status.busySlots))),
+            ("queueDepth", .int(Int(status.queueDepth))), ("activeJobs", .int(Int(status.activeJobs))),
+            ("pagesPerSecond", .double(status.pagesPerSecond)), ("pagesDone", .int(Int(status.pagesDone))),
+            ("uptimeSeconds", .double(Double(status.uptimeMs) / 1000)),
+        ]
+    }
+
     package static func job(_ job: Job) -> JSON {
         var members: [(String, JSON)] = [
             ("id", .string(job.jobId)),
