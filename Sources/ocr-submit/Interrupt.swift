@@ -7,7 +7,11 @@ import OCRCommandLine
 /// Ctrl-C while ocr-submit waits for its job: the job is cancelled on the coordinator (not left
 /// running for nobody), stderr says so, and the exit status is 130. Before the job has an id the
 /// interrupt is remembered and acted on as soon as it has one; a second Ctrl-C exits at once.
-final class Interrupt: @unchecked Sendable {  // `source` is set once in init; the rest is in `state`
+///
+/// The SIGINT handler only writes a byte to a pipe (all a handler may safely do); a thread of its
+/// own reads it and does the rest. (A dispatch signal source needs SIGINT blocked in every thread,
+/// which an async `main` cannot arrange: its threads exist before it runs.)
+final class Interrupt: Sendable {
     private struct State: Sendable {
         var jobID: String?
         var interrupted = false
@@ -16,17 +20,28 @@ final class Interrupt: @unchecked Sendable {  // `source` is set once in init; t
 
     private let state = Locked(State())
     private let client: OCRClient
-    private var source: (any DispatchSourceSignal)?
 
     init(client: OCRClient) {
         self.client = client
-        // SIGINT ignored, then taken by a dispatch source: a Ctrl-C in between is lost, which
-        // only means pressing it again.
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "ocr.submit.interrupt"))
-        source.setEventHandler { [weak self] in self?.fired() }
-        source.resume()
-        self.source = source
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return }  // without a pipe, Ctrl-C keeps its default: exit at once
+        interruptPipe = fds[1]
+        let readEnd = fds[0]
+        let thread = Thread { [self] in
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) == 1 { fired() }
+        }
+        thread.name = "ocr.submit.interrupt"
+        thread.start()
+        signal(SIGINT) { _ in
+            var byte: UInt8 = 1
+            _ = write(interruptPipe, &byte, 1)
+        }
+        // A process started with signals blocked (some supervisors, test runners) still hears it here.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// The job is accepted: an interrupt from now on (or one that came already) cancels it.
@@ -41,7 +56,6 @@ final class Interrupt: @unchecked Sendable {  // `source` is set once in init; t
     /// The job is over: Ctrl-C is the default again.
     func stop() {
         state.withLock { $0.stopped = true }
-        source?.cancel()
         signal(SIGINT, SIG_DFL)
     }
 
@@ -73,3 +87,6 @@ final class Interrupt: @unchecked Sendable {  // `source` is set once in init; t
         exit(ExitCode.interrupted.rawValue)
     }
 }
+
+/// The pipe the SIGINT handler writes to (set once, before the handler is installed).
+nonisolated(unsafe) private var interruptPipe: Int32 = -1

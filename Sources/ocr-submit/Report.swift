@@ -1,4 +1,5 @@
 import Foundation
+import OCRCoordinator
 import OCRWire
 
 /// Plain-text views for the status, jobs and cancel subcommands.
@@ -18,7 +19,17 @@ enum Report {
         jobs.isEmpty ? "no jobs\n" : jobs.map(jobLine).joined(separator: "\n") + "\n"
     }
 
+    /// `job-...  SUCCEEDED  3/3 done  0 failed  created 2026-12-01 18:46:24  took 4.2 s  files`.
     static func jobLine(_ j: Job) -> String {
-        "\(j.jobId)  \(j.state)  \(j.pagesDone)/\(j.pageCount) done  \(j.pagesFailed) failed  \(j.files.joined(separator: ", "))"
+        let created = j.createdUnixMs > 0 ? "  created \(localTime(j.createdUnixMs))" : ""
+        let duration = j.finishedUnixMs > 0 ? String(format: "  took %.1f s", Double(j.finishedUnixMs - j.createdUnixMs) / 1000)
+                                            : (j.createdUnixMs > 0 ? String(format: "  running %.0f s", Date().timeIntervalSince1970 - Double(j.createdUnixMs) / 1000) : "")
+        return "\(j.jobId)  \(j.state.apiName)  \(j.pagesDone)/\(j.pageCount) done  \(j.pagesFailed) failed\(created)\(duration)  \(j.files.joined(separator: ", "))"
+    }
+
+    private static func localTime(_ unixMs: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: Date(timeIntervalSince1970: Double(unixMs) / 1000))
     }
 }

@@ -216,7 +216,7 @@ struct SubmitCommand: Sendable {
         case .succeeded?: return .success
         case .partial?: return .somePagesFailed
         default:
-            report("job \(job.jobId) ended \(counts.finalState.map { "\($0)" } ?? "without a final state")")
+            report("job \(job.jobId) ended \(counts.finalState?.apiName ?? "without a final state")")
             return .jobFailed
         }
     }
@@ -226,7 +226,7 @@ struct SubmitCommand: Sendable {
     private func result(_ id: String, _ client: OCRClient) async throws -> ExitCode {
         let job = try await client.job(id)
         guard job.state.isFinal else {
-            report("job \(id) is \(job.state) (\(job.pagesDone + job.pagesFailed) of \(job.pageCount) pages finished): its document is "
+            report("job \(id) is \(job.state.apiName) (\(job.pagesDone + job.pagesFailed) of \(job.pageCount) pages finished): its document is "
                    + "ready when it finishes ('ocr-submit watch \(id)' follows it)")
             return .notYet
         }
@@ -239,7 +239,7 @@ struct SubmitCommand: Sendable {
         case .succeeded: return .success
         case .partial: return .somePagesFailed
         default:
-            report("job \(id) ended \(job.state)")
+            report("job \(id) ended \(job.state.apiName)")
             return .jobFailed
         }
     }
@@ -283,7 +283,7 @@ struct SubmitCommand: Sendable {
             } else if let failed = event.pageFailed {
                 line("page \(failed.pageIndex + 1) FAILED: \(OCRError(failed.status ?? Status()).description)")
             } else if let finished = event.finished {
-                line("job \(id) \(finished.state): \(finished.pagesDone) done, \(finished.pagesFailed) failed")
+                line("job \(id) \(finished.state.apiName): \(finished.pagesDone) done, \(finished.pagesFailed) failed")
             }
         }
         return counts.finalState == .succeeded ? .success : (counts.finalState == .partial ? .somePagesFailed : .jobFailed)

@@ -109,7 +109,7 @@ import OCRWire
         try await Task.sleep(for: .milliseconds(500))
         let result = try await cluster.submit(["cancel", job.jobId])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.contains("cancelled"))
+        #expect(result.stdout.contains("CANCELLED"))
         let final = try await client.job(job.jobId)
         #expect(final.state == .cancelled)
         #expect(final.pagesDone < 40)

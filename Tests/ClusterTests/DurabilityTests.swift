@@ -89,7 +89,7 @@ import OCRWire
         let lines = String(decoding: watch.stdout, as: UTF8.self).split(separator: "\n")
         let watchedPages = lines.filter { $0.hasPrefix("page ") && $0.contains(" done") }.map { $0.split(separator: " ")[1] }
         #expect(watchedPages.count == pageCount && Set(watchedPages).count == pageCount, "watch printed: \(lines)")
-        #expect(lines.last?.contains("SUCCEEDED") == true || lines.last?.contains("succeeded") == true, "watch printed: \(lines)")
+        #expect(lines.last?.contains("SUCCEEDED") == true, "watch printed: \(lines)")
 
         second.signal(SIGTERM)
         await second.wait(timeout: .seconds(10))
