@@ -65,6 +65,8 @@ package struct JobStore: Sendable {
         var state: JobState = .queued
         var status: Status? = nil
         var finishedUnixMs: Int64 = 0
+        /// When it finished (coordinator time; negative for a job finished before this start).
+        var finishedAt: Duration = .zero
         var finishedEvent: JobEvent? = nil
         var sequence: UInt64 = 0
         var firstDispatchAt: Duration? = nil
@@ -205,7 +207,7 @@ package struct JobStore: Sendable {
             }
             return outcome
 
-        case .finished(let id, let state, let status, let unixMs, _):
+        case .finished(let id, let state, let status, let unixMs, let at):
             guard state.isFinal, let i = jobs.index(forKey: id), !jobs.values[i].isFinal else { return ignored() }
             var event: JobEvent? = nil
             var droppedPending = 0, droppedRunning = 0
@@ -225,6 +227,7 @@ package struct JobStore: Sendable {
                 job.state = state
                 job.status = status
                 job.finishedUnixMs = unixMs
+                job.finishedAt = at
                 job.descriptors = []  // the page bytes are no longer needed
                 let finished = JobFinished.with {
                     $0.state = state
@@ -282,6 +285,9 @@ package struct JobStore: Sendable {
 
     /// The oldest finished job still in memory (the next to evict).
     package var oldestFinished: String? { finishedOrder.first }
+
+    /// When the oldest finished job finished (coordinator time), nil when none is kept.
+    package var oldestFinishedAt: Duration? { finishedOrder.first.flatMap { jobs[$0]?.finishedAt } }
 
     /// The job as GetJob / ListJobs report it.
     package func job(_ id: String, includePageStates: Bool = false) -> Job? {

@@ -103,6 +103,11 @@ package struct Scheduler: Sendable {
                 ? cancel(jobID, now, &out) : .failure(OCRError(.notFound, "no job \(jobID)"))))
         case .tick:
             tick(now, &out)
+        case .evictFinished(let count):
+            for _ in 0..<max(0, count) {
+                guard let oldest = store.oldestFinished else { break }
+                commit(.evicted(jobID: oldest), &out)
+            }
         }
         dispatch(now, &out)
         reschedule(now, &out)
@@ -200,6 +205,11 @@ package struct Scheduler: Sendable {
         while let (deadline, jobID) = deadlines.popMin(if: { $0.at <= now }).map({ ($0.at, $0.jobID) }) {
             guard let job = store.summary(jobID), !job.isFinal, job.deadline == deadline else { continue }
             finish(jobID, .expired, OCRError(.deadlineExceeded, "job timeout passed before every page finished").status, now, &out)
+        }
+        if let retention = settings.retention {
+            while let finishedAt = store.oldestFinishedAt, finishedAt <= now - retention, let oldest = store.oldestFinished {
+                commit(.evicted(jobID: oldest), &out)
+            }
         }
         if now >= nextProgressAt, !progressDirty.isEmpty {
             for jobID in progressDirty.sorted() { emitProgress(jobID, now, &out) }

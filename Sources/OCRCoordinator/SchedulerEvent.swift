@@ -97,6 +97,9 @@ package enum SchedulerEvent: Sendable {
     case cancelJob(request: UInt64, jobID: String, access: JobAccess = .everyone)
     /// The timer the last `.scheduleTick` asked for fired (early or late ticks are harmless).
     case tick
+    /// The journal is over its size budget: evict up to this many of the oldest finished jobs
+    /// (their rows are deleted, so new ones reuse the space).
+    case evictFinished(count: Int)
 
     /// Maps a decoded worker message to its event. A message without a command is a protocol
     /// error (the worker gets `Disconnect`).

@@ -32,6 +32,9 @@ package struct SchedulerSettings: Sendable, Equatable {
     package var maxPagesPerPrincipal: Int = 25_000
     /// Finished jobs kept for `GetJob`/`WatchJob` replay; the oldest finished are evicted beyond.
     package var retainedFinishedJobs: Int = 10_000
+    /// Finished jobs are evicted this long after they finished (`--retention`, default 7 days);
+    /// nil: kept until `retainedFinishedJobs` pushes them out.
+    package var retention: Duration? = .seconds(7 * 86_400)
     /// Minimum spacing of `JobProgress` events per job (counts are coalesced in between).
     package var progressInterval: Duration = .milliseconds(500)
     /// Window of `ClusterStatus.pages_per_second`.

@@ -184,6 +184,9 @@ package final class HTTPGateway: Sendable {
         guard let gauges = coordinator.gauges(timeout: .seconds(2)) else {
             return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", text: "not ready: the scheduler loop does not answer\n")
         }
+        if gauges.overBudget {
+            return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", text: "not ready: the journal is at its size budget (--journal-max-mb); new jobs are refused\n")
+        }
         if let trouble = gauges.journalTrouble {
             return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", text: "not ready: the journal cannot be written (\(trouble))\n")
         }

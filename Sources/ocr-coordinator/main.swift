@@ -43,6 +43,9 @@ let spec = CommandSpec(
         .option("--max-connections", value: "N", default: "10000", help: "Connections each endpoint holds at once; beyond, a handshake is refused and logged (lowered to fit the open-file limit)."),
         .option("--max-streams-per-client", value: "N", default: "64", help: "WatchJob streams one client may have open at once."),
         .option("--journal", value: "PATH", help: "SQLite journal of jobs, pages and results (created if missing). On start its jobs are restored: unfinished ones resume, finished ones stay for GetJob/WatchJob. Default: none (in memory only)."),
+        .option("--retention", value: "AGE", default: "7d", help: "Finished jobs are forgotten (and their journal rows deleted) this long after they finished: 90m, 12h, 7d; 0 keeps them until --max-finished-jobs pushes them out."),
+        .option("--max-finished-jobs", value: "N", default: "10000", help: "Finished jobs kept at most for GetJob and WatchJob; the oldest go first."),
+        .option("--journal-max-mb", value: "MB", default: "8192", help: "Budget of the journal, its log and its upload spool: at it, new jobs get RESOURCE_EXHAUSTED (running ones finish), /readyz says not ready and the oldest finished jobs are dropped; 0: no budget."),
         .option("--journal-sync", value: "MODE", default: "normal", help: "normal: a commit survives a coordinator crash (kill -9); full: also an OS crash or power cut (one fsync per commit; commits group the events that came meanwhile)."),
         .option("--http-endpoint", value: "HOST:PORT", default: "127.0.0.1:8080", help: "HTTP endpoint: REST API, /metrics, /healthz, /readyz and the status page at /; 'none' for no HTTP; port 0 picks a free one."),
         .option("--http-tokens", value: "FILE", help: "Bearer tokens for HTTP, one 'NAME TOKEN [admin]' per line: every path but /healthz and /readyz then needs 'Authorization: Bearer TOKEN'; jobs belong to NAME (required to bind HTTP beyond loopback, unless --allow-insecure-bind)."),
@@ -96,6 +99,10 @@ do {
         throw UsageError("--journal-sync must be normal or full", command: spec.name)
     }
     configuration.journalSync = sync
+    configuration.scheduler.retention = try retention(arguments.string("--retention")!)
+    configuration.scheduler.retainedFinishedJobs = try arguments.int("--max-finished-jobs", range: 0...10_000_000)!
+    let budgetMB = try arguments.int("--journal-max-mb", range: 0...100_000_000)!
+    configuration.journalBudgetBytes = budgetMB == 0 ? nil : UInt64(budgetMB) << 20
     if let secret = arguments.string("--curve-secret-key") {
         do {
             configuration.security = CurveServerSecurity(
@@ -247,4 +254,14 @@ func webhookConfiguration(_ arguments: ParsedArguments) throws(UsageError) -> (a
     } catch {
         throw UsageError("\(error)", command: spec.name)
     }
+}
+
+/// `--retention`: `0`, or a number with a unit s, m, h or d; nil for 0 (no age limit).
+func retention(_ text: String) throws(UsageError) -> Duration? {
+    if text == "0" { return nil }
+    let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+    guard let unit = text.last, let factor = units[unit], let count = Int64(text.dropLast()), count > 0, count < 100_000_000 else {
+        throw UsageError("--retention expects an age like 90m, 12h or 7d (or 0), not '\(text)'", command: spec.name)
+    }
+    return .seconds(count * factor)
 }

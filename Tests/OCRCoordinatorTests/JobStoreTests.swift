@@ -134,6 +134,35 @@ import Testing
         #expect(h.scheduler.store.jobID(forKey: "k3") == "j3")
     }
 
+    @Test func finishedJobsAreEvictedOnceOlderThanTheRetention() {
+        var h = SchedulerHarness { $0.retention = .seconds(60) }
+        h.submit("old", pages: 1)
+        h.send(.cancelJob(request: 1, jobID: "old"))
+        h.tick(at: .seconds(30))
+        h.submit("new", pages: 1)
+        h.send(.cancelJob(request: 2, jobID: "new"))
+        h.submit("running", pages: 1)
+        h.tick(at: .seconds(59))
+        #expect(h.scheduler.listJobs(ListJobsRequest()).jobs.map(\.jobId) == ["running", "new", "old"])
+        h.tick(at: .seconds(61))
+        #expect(h.scheduler.listJobs(ListJobsRequest()).jobs.map(\.jobId) == ["running", "new"])
+        h.tick(at: .seconds(3600))
+        #expect(h.scheduler.listJobs(ListJobsRequest()).jobs.map(\.jobId) == ["running"], "an unfinished job is never evicted")
+    }
+
+    @Test func overTheJournalBudgetTheOldestFinishedJobsGoFirst() {
+        var h = SchedulerHarness { $0.retention = nil; $0.journalChanges = true }
+        for i in 0..<5 {
+            h.submit("j\(i)", pages: 1)
+            h.send(.cancelJob(request: 1, jobID: "j\(i)"))
+        }
+        h.submit("running", pages: 1)
+        let out = h.send(.evictFinished(count: 3))
+        #expect(out.compactMap { if case .journal(.evicted(let id)) = $0 { id } else { nil } } == ["j0", "j1", "j2"])
+        h.send(.evictFinished(count: 10))
+        #expect(h.scheduler.listJobs(ListJobsRequest()).jobs.map(\.jobId) == ["running"])
+    }
+
     @Test func everyChangeCanBeJournaledAndReplayedIntoAnEmptyStore() {
         var h = SchedulerHarness { $0.journalChanges = true }
         h.ready(1, slots: 2)

@@ -38,6 +38,8 @@ package final class Journal {
     private let startedAtUnixUs: Int64
     private let insertChange: SQLiteStatement
     private let insertPage: SQLiteStatement
+    private let deleteChanges: SQLiteStatement
+    private let deletePages: SQLiteStatement
     private let spool: Spool
     /// Spool files used by unfinished jobs: by job, and how many such jobs use each file.
     private var filesOfJob: [String: [String]] = [:]
@@ -76,6 +78,7 @@ package final class Journal {
                 job TEXT NOT NULL, idx INTEGER NOT NULL, file TEXT NOT NULL, file_page INTEGER NOT NULL,
                 format INTEGER NOT NULL, digest TEXT NOT NULL, cut INTEGER NOT NULL, cut_offset INTEGER NOT NULL,
                 PRIMARY KEY(job, idx)) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS changes_by_job ON changes(job);
             """)
         // Journals from before principals have no owner column: their jobs are the anonymous principal's.
         if try db.pragma("SELECT count(*) FROM pragma_table_info('changes') WHERE name = 'owner'") == "0" {
@@ -83,6 +86,8 @@ package final class Journal {
         }
         insertChange = try db.prepare("INSERT INTO changes(kind, job, page, num, at_us, unix_ms, deadline_us, body, owner) VALUES (?,?,?,?,?,?,?,?,?)")
         insertPage = try db.prepare("INSERT OR REPLACE INTO page_refs(job, idx, file, file_page, format, digest, cut, cut_offset) VALUES (?,?,?,?,?,?,?,?)")
+        deleteChanges = try db.prepare("DELETE FROM changes WHERE job = ?")
+        deletePages = try db.prepare("DELETE FROM page_refs WHERE job = ?")
         begin = try db.prepare("BEGIN IMMEDIATE")
         commit = try db.prepare("COMMIT")
         spool = try Spool(directory: Self.spoolDirectory(journalPath: path), sync: sync == .full)
@@ -226,7 +231,10 @@ package final class Journal {
             try row(.finished, id, num: Int64(state.rawValue), at: at, unixMs: unixMs, body: status.serializedBytes())
             batch.steps.append(.finished(job: id))  // its spool files go once no other job uses them
         case .evicted(let id):
-            try row(.evicted, id, at: .zero)  // rows deleted at the next open
+            // Its rows go now (the space is reused by what comes next: a journal's size is bounded
+            // by what it keeps), and nothing of it is replayed.
+            try deleteChanges.run([.text(id)])
+            try deletePages.run([.text(id)])
         }
     }
 

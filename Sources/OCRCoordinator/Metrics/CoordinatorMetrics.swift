@@ -174,6 +174,7 @@ package final class CoordinatorMetrics: Sendable {
         out.single("ocr_journal_bytes", "gauge", "Size of the journal and its write-ahead log, and the upload spool (0 without --journal).", Double(gauges.journalBytes))
         out.family("ocr_webhooks_total", "counter", "Webhook tries by outcome: delivered, retried (a failed try that will be repeated), abandoned.")
         for outcome in state.webhooks.keys.sorted() { out.sample("ocr_webhooks_total", [("outcome", outcome)], Double(state.webhooks[outcome]!)) }
+        out.single("ocr_journal_budget_bytes", "gauge", "The journal's size budget (--journal-max-mb; 0: none). At it, new jobs are refused.", Double(gauges.journalBudgetBytes))
         out.single("ocr_http_connections", "gauge", "HTTP connections open.", Double(gauges.httpConnections))
         return out.text
     }
@@ -205,6 +206,9 @@ package struct MetricsGauges: Sendable {
     package var busySlots = 0
     package var pagesPerSecond = 0.0
     package var journalBytes: UInt64 = 0
+    /// `--journal-max-mb` in bytes (0: none), and whether the journal is at it.
+    package var journalBudgetBytes: UInt64 = 0
+    package var overBudget = false
     package var httpConnections = 0
 
     package init() {}

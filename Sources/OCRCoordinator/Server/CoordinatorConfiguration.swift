@@ -27,6 +27,10 @@ package struct CoordinatorConfiguration: Sendable {
     package var journalPath: String?
     /// How hard each journal commit waits for the disk (`--journal-sync`).
     package var journalSync: JournalSync = .normal
+    /// Bytes the journal, its write-ahead log and the spool may take (`--journal-max-mb`): at
+    /// the budget new jobs are RESOURCE_EXHAUSTED (running ones finish) and the oldest finished
+    /// jobs are evicted to make room. nil: no budget (a full disk is still handled).
+    package var journalBudgetBytes: UInt64? = 8 << 30
     /// Submissions split at the same time (each on a thread of the split pool; PDFs run
     /// subprocesses). Default: the number of cores.
     package var maxConcurrentSplits = max(1, ProcessInfo.processInfo.activeProcessorCount)

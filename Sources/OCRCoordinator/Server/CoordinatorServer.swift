@@ -68,14 +68,9 @@ package final class CoordinatorServer: Sendable {
     /// Bytes on disk of the journal, its write-ahead log and the upload spool (0 without one).
     /// Reads the file system on the calling thread.
     package func journalBytes() -> UInt64 {
-        guard let path = core.configuration.journalPath else { return 0 }
-        let files = FileManager.default
-        func size(_ file: String) -> UInt64 { (try? files.attributesOfItem(atPath: file)[.size] as? UInt64) ?? 0 }
-        var total = [path, path + "-wal", path + "-shm"].reduce(0) { $0 + size($1) }
-        let spool = Journal.spoolDirectory(journalPath: path)
-        for name in (try? files.contentsOfDirectory(atPath: spool)) ?? [] { total += size(spool + "/" + name) }
-        return total
+        core.configuration.journalPath.map(CoordinatorCore.measureJournal) ?? 0
     }
+
 
     /// Stops serving: open calls end with UNAVAILABLE, sockets close, the loop thread exits,
     /// and the journal commits what it was given.
@@ -112,6 +107,8 @@ final class CoordinatorCore: @unchecked Sendable {
     /// Why the journal cannot be written right now (a full disk), or nil: new submissions are
     /// refused meanwhile; everything else keeps being served.
     var journalTrouble: String?
+    /// The journal's size at its last measurement (`watchJournalBudget`).
+    var journalBytes: UInt64 = 0
     /// Work that must wait for the commit of sequence `after` (directives, replies), in order.
     var afterCommit = Deque<(after: UInt64, run: @Sendable () -> Void)>()
     var tickTimer: TimerID?
@@ -199,6 +196,7 @@ final class CoordinatorCore: @unchecked Sendable {
                                              "active_jobs": scheduler.store.activeJobs, "queued_pages": scheduler.store.queuedPages])
         }
         apply(scheduler.handle(.tick, now: now))
+        watchJournalBudget()
         let loop = control.loop
         let core = self  // The journal thread ends in `CoordinatorServer.stop`, releasing it.
         journal?.start(committed: { sequence in
@@ -211,6 +209,41 @@ final class CoordinatorCore: @unchecked Sendable {
     }
 
     var now: Duration { ContinuousClock.now - started }
+
+    /// Bytes on disk of the journal at `path`, its write-ahead log and its spool. Reads the file
+    /// system: not on the loop thread.
+    static func measureJournal(_ path: String) -> UInt64 {
+        let files = FileManager.default
+        func size(_ file: String) -> UInt64 { (try? files.attributesOfItem(atPath: file)[.size] as? UInt64) ?? 0 }
+        var total = [path, path + "-wal", path + "-shm"].reduce(0) { $0 + size($1) }
+        let spool = Journal.spoolDirectory(journalPath: path)
+        for name in (try? files.contentsOfDirectory(atPath: spool)) ?? [] { total += size(spool + "/" + name) }
+        return total
+    }
+
+    /// Measures the journal every 2 s (on the cut pool: it reads the file system); over its
+    /// budget, new jobs are refused and the oldest tenth of the finished jobs is evicted.
+    private func watchJournalBudget() {
+        guard let path = configuration.journalPath, let budget = configuration.journalBudgetBytes else { return }
+        let loop = control.loop
+        // Unowned: the loop's timers and the pool end in `CoordinatorServer.stop`, before this.
+        control.scheduleRepeating(every: .seconds(2)) { [unowned self] _ in
+            _ = cutPool.submit { [unowned self] _ in
+                let bytes = Self.measureJournal(path)
+                _ = loop.execute { [unowned self] _ in
+                    let wasOver = journalBytes >= budget
+                    journalBytes = bytes
+                    guard bytes >= budget else {
+                        if wasOver { logger.info("journal back under its budget", ["bytes": bytes, "budget": budget]) }
+                        return
+                    }
+                    if !wasOver { logger.warning("journal at its budget: new jobs are refused", ["bytes": bytes, "budget": budget]) }
+                    let finished = scheduler.store.finishedJobs
+                    if finished > 0 { apply(scheduler.handle(.evictFinished(count: max(1, finished / 10)), now: now)) }
+                }
+            }
+        }
+    }
 
     /// The metadata key under which the HTTP gateway names the principal of a call.
     static let principalMetadataKey = "principal"
@@ -225,7 +258,9 @@ final class CoordinatorCore: @unchecked Sendable {
         let status = scheduler.clusterStatus(now: now)
         let census = scheduler.store.census()
         gauges.uptimeSeconds = Double(now.microseconds) / 1e6
-        gauges.ready = journalTrouble == nil
+        gauges.journalBudgetBytes = configuration.journalBudgetBytes ?? 0
+        gauges.overBudget = configuration.journalBudgetBytes.map { journalBytes >= $0 } ?? false
+        gauges.ready = journalTrouble == nil && !gauges.overBudget
         gauges.queuedPages = scheduler.store.queuedPages
         gauges.runningPages = scheduler.store.runningPages
         gauges.queuedPagesByLanguages = census.queuedPagesByLanguages
@@ -604,6 +639,12 @@ final class CoordinatorCore: @unchecked Sendable {
         if let journalTrouble {
             call.fail(OCRError(.resourceExhausted, "the journal cannot be written (\(journalTrouble)); "
                                + "running jobs resume when it can, new ones are refused until then"))
+            return
+        }
+        if let budget = configuration.journalBudgetBytes, journalBytes >= budget {
+            call.fail(OCRError(.resourceExhausted, "the journal is at its budget (\(journalBytes >> 20) of \(budget >> 20) MB, --journal-max-mb): "
+                               + "running jobs finish and the oldest finished jobs are dropped; new jobs are refused until there is room",
+                               details: ["journal_bytes": "\(journalBytes)", "journal_budget_bytes": "\(budget)"]))
             return
         }
         let store = scheduler.store, limit = scheduler.settings.maxQueuedPages
