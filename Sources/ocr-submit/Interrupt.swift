@@ -53,6 +53,14 @@ final class Interrupt: Sendable {
         if cancelNow { cancelAndExit(jobID) }
     }
 
+    /// After an interrupt the interrupt thread cancels the job and exits 130: the caller, whose
+    /// wait for the job just ended (the cancel ends it), must not go on to exit otherwise or
+    /// close the client the cancel uses. Returns at once when there was no interrupt.
+    func holdIfInterrupted() {
+        guard state.withLock({ $0.interrupted }) else { return }
+        while true { sleep(60) }
+    }
+
     /// The job is over: Ctrl-C is the default again.
     func stop() {
         state.withLock { $0.stopped = true }

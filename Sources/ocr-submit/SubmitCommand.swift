@@ -203,10 +203,17 @@ struct SubmitCommand: Sendable {
         defer { interrupt?.stop() }
         let bar = ProgressBar(enabled: showProgress)
         let counts = ProgressCounts()
-        let document = try await client.document(for: job) { event in
-            counts.update(event)
-            bar.update(done: counts.done, failed: counts.failed, total: Int(job.pageCount))
+        let document: Document
+        do {
+            document = try await client.document(for: job) { event in
+                counts.update(event)
+                bar.update(done: counts.done, failed: counts.failed, total: Int(job.pageCount))
+            }
+        } catch {
+            interrupt?.holdIfInterrupted()
+            throw error
         }
+        interrupt?.holdIfInterrupted()
         bar.finish()
         if let failure = try await deliver(document, originals: inputs) { return failure }
         for gap in document.gaps {
