@@ -6,7 +6,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 # Debian packages: C libraries we link, the engine's data and tools the tests compare against.
 APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff-dev libsqlite3-dev libqpdf-dev libsodium-dev tesseract-ocr \
 	tesseract-ocr-eng tesseract-ocr-osd poppler-utils protobuf-compiler libxml2-utils imagemagick ghostscript qpdf mupdf-tools \
-	libmicrohttpd-dev libcurl4-openssl-dev curl prometheus chromium
+	libmicrohttpd-dev libcurl4-openssl-dev curl prometheus chromium docker-compose
 # PyPI packages used only by tests and benchmarks (independent peers: upb protobuf, pyzmq; validators:
 # hocr-spec, schemathesis for the OpenAPI document, kubernetes-validate for the manifests).
 PIP_PACKAGES := protobuf pyzmq hocr-spec schemathesis kubernetes-validate
