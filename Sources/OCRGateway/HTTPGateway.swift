@@ -31,7 +31,6 @@ package final class HTTPGateway: Sendable {
     package let configuration: GatewayConfiguration
     private let server: Locked<HTTPServer?>
     private let attached = Locked<Attached?>(nil)
-    private let started = ContinuousClock.now
 
     private struct Attached: Sendable {
         let coordinator: CoordinatorServer

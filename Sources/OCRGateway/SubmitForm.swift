@@ -82,7 +82,7 @@ struct SubmitForm {
             default: throw reader.invalid("accurate or fast")
             }
         case "languagecorrection": options.languageCorrection = try reader.bool()
-        case "psm", "pagesegmentationmode": options.pageSegmentationMode = PageSegmentationMode(rawValue: Int32(try reader.int(0...13) + 1)) ?? .unspecified
+        case "psm", "pagesegmentationmode": options.pageSegmentationMode = PageSegmentationMode(rawValue: Int32(try reader.int(0...13) + 1))
         case "dpi": options.dpi = UInt32(try reader.int(50...2400))
         case "candidates": options.candidates = UInt32(try reader.int(1...10))
         case "minimumconfidence": options.minimumConfidence = Float(try reader.double(0...1))
