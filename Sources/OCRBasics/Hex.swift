@@ -10,3 +10,11 @@ extension Sequence where Element == UInt8 {
         return String(decoding: hex, as: UTF8.self)
     }
 }
+
+extension UInt64 {
+    /// 16 lowercase hex digits: how worker uids are spelled in logs and messages.
+    package var paddedHex: String {
+        let digits = String(self, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -86,7 +86,7 @@ package struct Scheduler: Sendable {
             }
         case .workerLost(let identity, let reason):
             if let serial = serialByIdentity[identity] {
-                let uid = hex(workers[serial]!.uid)
+                let uid = workers[serial]!.uid.paddedHex
                 removeWorker(serial, failure: OCRError(.unavailable, "worker \(uid) was lost while it held the page: \(reason)").status, now, &out)
             }
         case .workerProtocolError(let identity, let reason):
@@ -133,7 +133,7 @@ package struct Scheduler: Sendable {
             // registration; anyone else announcing a connected uid is refused and nothing is
             // evicted (without CURVE a reconnecting worker waits for the old one to expire).
             guard !peerKey.isEmpty, workers[old]!.peerKey == peerKey else {
-                out.append(.sendDisconnect(identity, reason: "worker_uid \(hex(ready.workerUid)) is already connected"))
+                out.append(.sendDisconnect(identity, reason: "worker_uid \(ready.workerUid.paddedHex) is already connected"))
                 return
             }
             removeWorker(old, failure: nil, now, &out)
@@ -193,7 +193,7 @@ package struct Scheduler: Sendable {
             let dead = serials.filter { now - workers[$0]!.lastSeen > workers[$0]!.expiry }
             for serial in dead {
                 let identity = workers[serial]!.identity
-                let lost = OCRError(.unavailable, "worker \(hex(workers[serial]!.uid)) stopped heartbeating while it held the page").status
+                let lost = OCRError(.unavailable, "worker \(workers[serial]!.uid.paddedHex) stopped heartbeating while it held the page").status
                 removeWorker(serial, failure: lost, now, &out)
                 out.append(.sendDisconnect(identity, reason: "heartbeat expired"))
             }
@@ -692,15 +692,16 @@ package struct Scheduler: Sendable {
         return (worker.held.count, worker.capacity)
     }
 
+    /// The uid a connected worker announced, nil for an unknown connection.
+    package func workerUID(_ identity: WorkerIdentity) -> UInt64? {
+        serialByIdentity[identity].flatMap { workers[$0]?.uid }
+    }
+
     /// Registered workers.
     package var workerCount: Int { workers.count }
 }
 
 
-private func hex(_ v: UInt64) -> String {
-    let s = String(v, radix: 16)
-    return String(repeating: "0", count: max(0, 16 - s.count)) + s
-}
 
 /// A job's deadline in the scheduler's heap. Entries are never removed from the middle: a pop
 /// checks that the job still has that deadline.

@@ -1,3 +1,4 @@
+import OCRBasics
 import OCREngine
 import OCRLog
 import OCRWire
@@ -213,7 +214,7 @@ struct WorkerLink {
         }
         let slots = configuration.slots
         return [.connect(uid: uid), send(ready, now: now),
-                .log { $0.info("connecting", ["worker_uid": hex(uid), "slots": slots]) }]
+                .log { $0.info("connecting", ["worker": uid.paddedHex, "slots": slots]) }]
     }
 
     /// Ends the current connection: its tasks are given back (cancelled with UNAVAILABLE, their
@@ -230,7 +231,7 @@ struct WorkerLink {
         if draining != nil {
             phase = .stopped
             directives.append(.log { $0.log(level, "connection lost while draining; stopping",
-                                            ["worker_uid": hex(uid), "reason": reason, "abandoned": count]) })
+                                            ["worker": uid.paddedHex, "reason": reason, "abandoned": count]) })
             directives.append(.stop)
             return directives
         }
@@ -238,7 +239,7 @@ struct WorkerLink {
         phase = .backingOff(until: now + delay)
         backoff = min(backoff * 2, configuration.reconnectMax)
         directives.append(.log { $0.log(level, "connection lost; reconnecting",
-                                        ["worker_uid": hex(uid), "reason": reason, "abandoned": count,
+                                        ["worker": uid.paddedHex, "reason": reason, "abandoned": count,
                                          "backoff_ms": delay.milliseconds]) })
         return directives
     }
@@ -333,7 +334,7 @@ struct WorkerLink {
             if currentUID == uid { directives.append(send(Self.result(for: key, outcome), now: now)) }
         } else {
             abandoned[key] = nil
-            directives.append(.log { $0.debug("dropped the result of an abandoned task", ["task": key, "worker_uid": hex(uid)]) })
+            directives.append(.log { $0.debug("dropped the result of an abandoned task", ["task": key, "worker": uid.paddedHex]) })
         }
         if draining != nil, held.isEmpty { directives += finish() }
         return directives
@@ -447,8 +448,3 @@ struct WorkerLink {
     }
 }
 
-/// A uid as 16 hex digits, as logs show it.
-func hex(_ uid: UInt64) -> String {
-    let digits = String(uid, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
-}

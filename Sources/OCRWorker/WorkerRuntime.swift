@@ -267,7 +267,7 @@ private final class Shell: @unchecked Sendable {
             } catch {
                 if !started { startupError = error }
                 started = true
-                return .connectionFailed("cannot connect \(runtime.configuration.coordinator) (uid \(hex(uid))): \(error)")
+                return .connectionFailed("cannot connect \(runtime.configuration.coordinator) (uid \(uid.paddedHex)): \(error)")
             }
             started = true
         case .closeSocket(let linger):

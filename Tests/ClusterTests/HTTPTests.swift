@@ -42,7 +42,8 @@ struct HTTPTests {
         #expect(finished.data["state"] as? String == "SUCCEEDED")
         #expect(finished.id == "3", "the last id is the first page not delivered")
         let firstPage = messages.first { $0.name == "page_completed" && $0.data["pageIndex"] as? Int == 0 }
-        #expect((firstPage?.data["text"] as? String ?? "").contains("quick brown fox"))
+        let firstText = firstPage?.data["text"] as? String ?? ""
+        #expect(firstText.contains("quick brown fox"))
 
         let resumed = ServerSentEvents.parse(try await curl(["-N", "-H", "Last-Event-ID: 2", base + "/v1/jobs/\(id)/events"]).text)
         #expect(resumed.filter { $0.name == "page_completed" }.compactMap { $0.data["pageIndex"] as? Int } == [2])
@@ -175,6 +176,28 @@ struct HTTPTests {
         #expect(try await curl(alice + [base + "/v1/jobs/\(id)"]).status == 200)
         #expect(try await curl(ops + [base + "/v1/jobs/\(id)"]).status == 200, "admin sees every job")
         #expect(try await curl([base + "/?access_token=alice-token-0123456789"]).status == 200, "the status page opens by URL")
+        await cluster.stop()
+    }
+
+    /// `--http-cert`/`--http-key`: HTTPS through libmicrohttpd (GnuTLS), a self-signed certificate
+    /// made with openssl; curl trusting it gets answers, plain HTTP on that port gets none.
+    @Test(.enabled(if: commandExists("openssl"), "needs openssl")) func https() async throws {
+        let key = scratch.appendingPathComponent("key.pem").path, cert = scratch.appendingPathComponent("cert.pem").path
+        let made = try await runAsync(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                                       "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let cluster = try await TestCluster(coordinatorArguments: ["--http-cert", cert, "--http-key", key])
+        let url = try #require(cluster.coordinator.stderr.firstMatch(of: /"http listening" url=(https:\S+)/).map { String($0.1) },
+                               "\(cluster.coordinator.stderr)")
+        let secure = try await curl(["--cacert", cert, url + "/healthz"])
+        #expect(secure.status == 200)
+        #expect(secure.text == "ok\n")
+        let jobs = try await curl(["--cacert", cert, url + "/v1/jobs"])
+        #expect(jobs.status == 200, "\(jobs.text)")
+        let plain = try await curl([url.replacingOccurrences(of: "https://", with: "http://") + "/healthz"], maxSeconds: 5)
+        #expect(plain.status != 200, "plain HTTP is not served on the TLS port")
+        let untrusted = try await curl([url + "/healthz"], maxSeconds: 5)
+        #expect(untrusted.status == 0, "curl refuses the self-signed certificate it was not given")
         await cluster.stop()
     }
 

@@ -21,9 +21,9 @@ import OCREngine
         return dir
     }
 
-    /// The worker's uid from its startup log line (`worker_uid=` in hex).
+    /// The worker's uid from its startup log line (`worker=` in hex).
     static func uid(of worker: ChildProcess) async throws -> UInt64 {
-        let hex = try await worker.waitForStderr(#"worker_uid=([0-9a-f]+)"#)[0]
+        let hex = try await worker.waitForStderr(#"msg=connecting worker=([0-9a-f]+)"#)[0]
         return try #require(UInt64(hex, radix: 16))
     }
 

@@ -297,7 +297,7 @@ final class CoordinatorCore: @unchecked Sendable {
             return
         }
         if case .ready(let ready)? = message.command {
-            logger.info("worker ready", ["uid": String(ready.workerUid, radix: 16), "slots": ready.slots, "host": ready.hostname])
+            logger.info("worker ready", ["worker": ready.workerUid.paddedHex, "slots": ready.slots, "host": ready.hostname])
         }
         apply(scheduler.handle(SchedulerEvent(from: identity, message: message, peerKey: control.peerUserID(workerSocket)), now: now))
     }
@@ -370,7 +370,7 @@ final class CoordinatorCore: @unchecked Sendable {
         var lostWorkers: [WorkerIdentity] = []
         for directive in directives {
             if case .sendDisconnect(let identity, let reason) = directive {
-                logger.warning("disconnecting a worker", ["identity": identity, "reason": reason])
+                logger.warning("disconnecting a worker", ["connection": identity, "reason": reason])
             }
             if let (identity, message) = directive.coordinatorMessage {
                 let frames = [identity.bytes, WorkerEnvelope.signature, message.serializedBytes()]
@@ -413,7 +413,7 @@ final class CoordinatorCore: @unchecked Sendable {
         }
         // A worker whose socket is gone (or whose queue is full) is lost: requeue its pages.
         for identity in lostWorkers where scheduler.workerLoad(identity) != nil {
-            logger.warning("worker unreachable", ["identity": identity])
+            logger.warning("worker unreachable", ["worker": scheduler.workerUID(identity)?.paddedHex ?? "unknown", "connection": identity])
             apply(scheduler.handle(.workerLost(identity, reason: "unreachable"), now: now))
         }
     }
@@ -464,7 +464,7 @@ final class CoordinatorCore: @unchecked Sendable {
         }
         for ready in outbox.finish(ticket, for: identity, frames: frames) where !sendToWorker(ready) {
             if scheduler.workerLoad(identity) != nil {
-                logger.warning("worker unreachable", ["identity": identity])
+                logger.warning("worker unreachable", ["worker": scheduler.workerUID(identity)?.paddedHex ?? "unknown", "connection": identity])
                 apply(scheduler.handle(.workerLost(identity, reason: "unreachable"), now: now))
             }
             break
