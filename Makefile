@@ -11,7 +11,7 @@ APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff
 # hocr-spec, schemathesis for the OpenAPI document, kubernetes-validate for the manifests).
 PIP_PACKAGES := protobuf pyzmq hocr-spec schemathesis kubernetes-validate
 
-.PHONY: all deps build release test bench run generate clean fuzz fuzz-build
+.PHONY: all deps build release test bench accuracy run generate clean fuzz fuzz-build
 
 all: build
 
@@ -42,6 +42,16 @@ FUZZ_SMOKE_SECONDS ?= 10
 test: build
 	$(SWIFT) test
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
+## accuracy: word accuracy, CER and CPU per page of plain tesseract and each level, side by side, on rendered
+## pages with exact word boxes (scripts/accuracy) and UW3 lines -> the accuracy section of BENCHMARKS.md.
+ACCURACY_WORK ?= .build/accuracy
+accuracy: release
+	@python3 -c "import PIL, rapidfuzz" 2>/dev/null || { echo "accuracy: pip install pillow rapidfuzz"; python3 -m pip install -q pillow rapidfuzz 2>&1 | grep -v -i 'warning' || true; }
+	@dpkg-query -W -f='$${Status}\n' fonts-dejavu-core fonts-liberation2 2>/dev/null | grep -c 'install ok installed' | grep -q 2 \
+		|| apt-get install -y -q fonts-dejavu-core fonts-liberation2 >/dev/null
+	python3 scripts/accuracy/run.py .build/release $(ACCURACY_WORK)
+	python3 scripts/accuracy/report.py $(ACCURACY_WORK)/accuracy.json BENCHMARKS.md "make accuracy"
 
 ## bench: every figure of issues 2, 3 and 5 side by side -> BENCHMARKS.md + bench/*.png; exits 1 when a goal
 ## is missed. BENCH_QUICK=1 for a smoke run under 5 minutes. Peers from PyPI: OCRmyPDF (img2pdf), matplotlib.

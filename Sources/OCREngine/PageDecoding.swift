@@ -11,7 +11,8 @@ package final class DecodedPage {
     package var height: Int { pix.height }
     /// Bits per pixel (1, 8, 32...).
     package var depth: Int { pix.depth }
-    /// Resolution: from the file when it says (70...2400 dpi), else the DPI hint, else 300.
+    /// Resolution: `--dpi`, else the file's tag when plausible for the page's size, else an
+    /// estimate (`PageResolution`).
     package let dpi: Int
     /// Time spent decoding (and rasterising PDFs), microseconds.
     package let decodeMicroseconds: UInt64
@@ -90,7 +91,7 @@ package struct PageDecoder: Sendable {
                 throw OCRError(.resourceExhausted, "\(where_) is \(pix.width)x\(pix.height) pixels, over the limit of \(limit)")
             }
             let fileDPI = pix.xResolution
-            let dpi = (70...2400).contains(fileDPI) ? fileDPI : (options.dpi == 0 ? 300 : Int(options.dpi))
+            let dpi = PageResolution.choose(tag: fileDPI, width: pix.width, height: pix.height, requested: Int(options.dpi)).dpi
             // The image itself carries the resolution too: Tesseract's orientation detection
             // reads it from the pix, not from SetSourceResolution.
             if dpi != fileDPI { pix.setResolution(dpi) }

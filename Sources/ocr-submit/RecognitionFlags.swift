@@ -9,7 +9,7 @@ enum RecognitionFlags {
         .option("--level", value: "LEVEL", help: "accurate (default) or fast."),
         .flag("--no-language-correction", help: "Do not correct words with dictionaries (Vision: usesLanguageCorrection = false)."),
         .option("--psm", value: "N", help: "Tesseract page segmentation mode 0-13 (default 3, automatic)."),
-        .option("--dpi", value: "N", help: "Resolution hint when the image does not say; PDF rasterisation DPI (default 300)."),
+        .option("--dpi", value: "N", help: "Resolution of the images, over their tags (default: the tag when plausible for the page size, else estimated); PDF rasterisation DPI."),
         .option("--candidates", value: "N", help: "Candidates per word, 1-10 (default 1)."),
         .option("--min-confidence", value: "F", help: "Drop words below this confidence, 0-1."),
         .option("--whitelist", value: "CHARS", help: "Only recognise these characters."),

@@ -296,7 +296,8 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     public var languageCorrection: Bool? = nil  // optional bool language_correction = 3
     /// `page_segmentation_mode` (field 4).
     public var pageSegmentationMode: Ocr_V1_PageSegmentationMode = .init()  // PageSegmentationMode page_segmentation_mode = 4
-    /// Resolution hint in dots per inch when the image does not say (0: from the file, else 300).
+    /// Resolution in dots per inch, over any tag the image has (0: the tag when it is plausible for
+    /// the page's pixel size, else estimated from that size; PDFs: the resolution of the page's images).
     public var dpi: UInt32 = 0  // uint32 dpi = 5
     /// Candidates per word, 1...10 (0 means 1). Vision: topCandidates(n).
     public var candidates: UInt32 = 0  // uint32 candidates = 6

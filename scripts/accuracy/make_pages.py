@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Renders the accuracy set: pages with exact word-level ground truth, each a case stock
+Tesseract is known to lose words on (issue 14). Deterministic (fixed seed, fonts from Debian's
+fonts-dejavu-core and fonts-liberation2). For each page NAME it writes NAME.png (or .tif) and
+NAME.json: {"image", "dpi_tag", "kind", "words": [{"text", "box": [x, y, w, h]}]} in the pixels
+of the written image, words in reading order.
+
+    make_pages.py OUT_DIR
+"""
+import json
+import os
+import random
+import sys
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONTS = {
+    "serif": "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+    "sans": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "liberation": "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf",
+    "liberation-sans": "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+}
+
+# Ordinary English, so that the dictionary helps as it does on real documents.
+WORDS = """the of and to in a is that for it as was with be by on not he this are or his from at which but
+have an they you were her she there been one all we their has would when if so no will more can who said out
+up about into than them some could time these two may first then do any like my now over such our man me even
+most made after also did many before must through back years where much your way well down should because each
+just those people how too little state good very make world still own see men work long get here between both
+life being under never day same another know while last might us great old year off come since against go came
+right used take three states himself few house use during without again place around however home small found
+thought went say part once general high upon school every don does got united left number course war until always
+away something fact though water less public put think almost hand enough far took head yet government system
+better set told nothing night end why called didn find look asked later knew point city business report market
+court agreement section page total amount date invoice account payment balance period annual review committee
+meeting board member office service company order request notice policy program data table figure results""".split()
+
+
+def font(name, size):
+    return ImageFont.truetype(FONTS[name], size)
+
+
+class Page:
+    def __init__(self, width, height, background=255):
+        self.image = Image.new("L", (width, height), background)
+        self.draw = ImageDraw.Draw(self.image)
+        self.words = []
+
+    def word(self, x, y, text, face, fill=0, record=True):
+        """Draws one word with its top-left at (x, y); returns its advance."""
+        self.draw.text((x, y), text, font=face, fill=fill)
+        left, top, right, bottom = self.draw.textbbox((x, y), text, font=face)
+        if record:
+            self.words.append({"text": text, "box": [left, top, right - left, bottom - top]})
+        return face.getlength(text)
+
+    def paragraph(self, rng, x0, y0, width, lines, face, leading):
+        space = face.getlength(" ")
+        y = y0
+        for _ in range(lines):
+            x = x0
+            while True:
+                text = self.token(rng)
+                advance = face.getlength(text)
+                if x + advance > x0 + width:
+                    break
+                self.word(x, y, text, face)
+                x += advance + space
+            y += leading
+        return y
+
+    @staticmethod
+    def token(rng):
+        r = rng.random()
+        if r < 0.08:
+            return f"{rng.randint(1, 9999)}"
+        if r < 0.11:
+            return f"${rng.randint(1, 999)}.{rng.randint(0, 99):02d}"
+        if r < 0.13:
+            return f"{rng.randint(1, 12)}/{rng.randint(1, 28)}/20{rng.randint(10, 26)}"
+        word = rng.choice(WORDS)
+        if rng.random() < 0.1:
+            word = word.capitalize()
+        if rng.random() < 0.08:
+            word += rng.choice([",", ".", ";"])
+        return word
+
+
+def save(page, out, name, kind, dpi_tag, fmt="png", image=None):
+    image = image or page.image
+    path = os.path.join(out, f"{name}.{fmt}")
+    image.save(path, dpi=(dpi_tag, dpi_tag)) if dpi_tag else image.save(path)
+    with open(os.path.join(out, f"{name}.json"), "w") as f:
+        json.dump({"image": os.path.basename(path), "dpi_tag": dpi_tag, "kind": kind, "words": page.words}, f)
+
+
+def letter(rng):
+    return Page(2550, 3300)
+
+
+def clean(rng, out):
+    page = letter(rng)
+    page.paragraph(rng, 250, 250, 2050, 40, font("serif", 42), 70)
+    save(page, out, "clean", "clean text, 300 dpi", 300)
+
+
+def two_columns(rng, out):
+    page = letter(rng)
+    face = font("liberation", 40)
+    page.paragraph(rng, 220, 220, 980, 44, face, 64)
+    page.paragraph(rng, 1350, 220, 980, 44, face, 64)
+    save(page, out, "two-columns", "two columns", 300)
+
+
+def ruled_table(rng, out, name="ruled-table", dpi_tag=300, kind="ruled table"):
+    page = letter(rng)
+    face = font("liberation-sans", 34)
+    page.paragraph(rng, 220, 200, 2100, 4, font("liberation-sans", 40), 64)
+    x0, y0, rows, widths, height = 220, 520, 28, [700, 420, 420, 560], 90
+    for r in range(rows + 1):
+        page.draw.line([(x0, y0 + r * height), (x0 + sum(widths), y0 + r * height)], fill=0, width=3)
+    x = x0
+    for w in widths + [0]:
+        page.draw.line([(x, y0), (x, y0 + rows * height)], fill=0, width=3)
+        x += w
+    for r in range(rows):
+        x = x0
+        for c, w in enumerate(widths):
+            text = rng.choice(WORDS).capitalize() if c == 0 else (f"{rng.randint(1, 99999):,}" if c < 3 else f"{rng.randint(1, 12)}/{rng.randint(1, 28)}/2025")
+            page.word(x + 18, y0 + r * height + 24, text, face)
+            x += w
+    save(page, out, name, kind, dpi_tag)
+
+
+def wrong_dpi(rng, out):
+    page = letter(rng)
+    page.paragraph(rng, 250, 250, 2050, 38, font("liberation", 40), 72)
+    save(page, out, "wrong-dpi-tag", "clean text tagged 72 dpi (really 300)", 72)
+
+
+def banner(rng, out):
+    page = letter(rng)
+    page.draw.rectangle([200, 200, 2350, 420], fill=0)
+    x = 260
+    for text in ["Quarterly", "Report", "to", "the", "Board", "of", "Directors"]:
+        x += page.word(x, 260, text, font("sans", 80), fill=255) + 30
+    page.draw.rectangle([200, 520, 2350, 700], fill=200)
+    x = 260
+    for text in ["Summary", "of", "annual", "results", "and", "outlook"]:
+        x += page.word(x, 570, text, font("sans", 56), fill=0) + 22
+    page.paragraph(rng, 250, 820, 2050, 30, font("serif", 40), 70)
+    save(page, out, "banners", "inverted and shaded banners", 300)
+
+
+def small_text(rng, out):
+    page = letter(rng)
+    page.paragraph(rng, 200, 200, 2150, 90, font("liberation", 24), 34)
+    save(page, out, "small-text", "small text (6 pt at 300 dpi)", 300)
+
+
+def dithered(rng, out):
+    page = letter(rng)
+    page.paragraph(rng, 250, 250, 2050, 36, font("serif", 40), 72)
+    gray = page.image.point(lambda v: 120 if v < 128 else 235)  # faint toner on gray paper
+    save(page, out, "dithered", "gray page dithered to 1 bit (fax-like)", 300, fmt="tif",
+         image=gray.convert("1", dither=Image.Dither.FLOYDSTEINBERG))
+
+
+def screenshot(rng, out):
+    page = Page(1600, 1000)
+    page.paragraph(rng, 40, 40, 1500, 26, font("liberation-sans", 22), 34)
+    save(page, out, "screenshot", "screen text, 22 px, tagged 96 dpi", 96)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for index, make in enumerate([clean, two_columns, ruled_table, wrong_dpi, banner, small_text, dithered, screenshot]):
+        make(random.Random(1000 + index), out)
+    ruled_table(random.Random(99), out, "ruled-table-72dpi", 72, "ruled table tagged 72 dpi")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""`make accuracy`: word accuracy, CER and CPU seconds per page of plain `tesseract` and of
+ocr-cluster's levels, side by side in one run, on the rendered set (make_pages.py: exact word
+boxes) and, when ../shared/testdata is there, on the UW3 lines (CER, --psm 7).
+
+    run.py BIN_DIR WORK_DIR [--levels fast,accurate] [--uw3 N]
+
+Prints one JSON object per measurement and writes WORK_DIR/accuracy.json; report.py turns that
+into the BENCHMARKS.md section.
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tarfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+import score  # noqa: E402
+
+ENV = dict(os.environ, OMP_THREAD_LIMIT="1")
+
+
+def cpu_of(command, **kwargs):
+    """Runs command; returns (completed process, CPU seconds of the children, wall seconds)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    done = subprocess.run(command, capture_output=True, env=ENV, **kwargs)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return done, cpu, time.monotonic() - start
+
+
+def tesseract_words(image, psm=None):
+    command = ["tesseract", image, "-", "tsv"] + (["--psm", str(psm)] if psm else [])
+    done, cpu, _ = cpu_of(command)
+    return score.tesseract_tsv_words(done.stdout.decode("utf-8", "replace")), cpu
+
+
+def cluster_words(bin_dir, image, level, psm=None):
+    command = [os.path.join(bin_dir, "ocr-submit"), "--local", "--workers", "1", "--quiet", "--format", "json",
+               "--level", level] + (["--psm", str(psm)] if psm else []) + [image]
+    done, cpu, _ = cpu_of(command)
+    if done.returncode not in (0, 2):
+        raise SystemExit(f"ocr-submit failed on {image}: {done.stderr.decode()}")
+    return score.document_words(done.stdout.decode()), cpu
+
+
+def rendered_set(bin_dir, pages_dir, levels):
+    rows = []
+    for name in sorted(f for f in os.listdir(pages_dir) if f.endswith(".json")):
+        truth = json.load(open(os.path.join(pages_dir, name)))
+        image = os.path.join(pages_dir, truth["image"])
+        runs = {"tesseract": tesseract_words(image)}
+        for level in levels:
+            runs[level] = cluster_words(bin_dir, image, level)
+        for variant, (words, cpu) in runs.items():
+            row = {"set": "rendered", "page": name[:-5], "kind": truth["kind"], "variant": variant, "cpu_s": round(cpu, 2)}
+            row.update(score.score(truth["words"], words))
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+    return rows
+
+
+def uw3_lines(bin_dir, work, levels, count):
+    archive = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "testdata", "uw3-lines", "uw3-500.tgz")
+    if not os.path.exists(archive):
+        return []
+    target = os.path.join(work, "uw3")
+    if not os.path.isdir(target):
+        os.makedirs(target)
+        with tarfile.open(archive) as tar:
+            tar.extractall(target, filter="data")
+    images = sorted(os.path.join(root, f) for root, _, files in os.walk(target) for f in files if f.endswith(".bin.png"))[:count]
+    rows = []
+    variants = {"tesseract": None, **{level: level for level in levels}}
+    for variant, level in variants.items():
+        distance = length = 0
+        cpu_total = 0.0
+        for image in images:
+            truth = open(image.replace(".bin.png", ".gt.txt"), encoding="utf-8").read().strip()
+            if level is None:
+                words, cpu = tesseract_words(image, psm=7)
+            else:
+                words, cpu = cluster_words(bin_dir, image, level, psm=7)
+            text = " ".join(w["text"] for w in words)
+            distance += score.levenshtein(truth, text)
+            length += len(truth)
+            cpu_total += cpu
+        row = {"set": "uw3", "lines": len(images), "variant": variant, "cer": distance / max(1, length),
+               "cpu_s_per_line": round(cpu_total / max(1, len(images)), 3)}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bin_dir")
+    parser.add_argument("work")
+    parser.add_argument("--levels", default="fast,accurate")
+    parser.add_argument("--uw3", type=int, default=60)
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    pages = os.path.join(args.work, "pages")
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "make_pages.py"), pages], check=True)
+    levels = [level for level in args.levels.split(",") if level]
+    rows = rendered_set(args.bin_dir, pages, levels) + uw3_lines(args.bin_dir, args.work, levels, args.uw3)
+    with open(os.path.join(args.work, "accuracy.json"), "w") as f:
+        json.dump({"levels": levels, "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
