@@ -6,10 +6,10 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 # Debian packages: C libraries we link, the engine's data and tools the tests compare against.
 APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff-dev libsqlite3-dev libqpdf-dev libsodium-dev tesseract-ocr \
 	tesseract-ocr-eng tesseract-ocr-osd poppler-utils protobuf-compiler libxml2-utils imagemagick ghostscript qpdf mupdf-tools \
-	libmicrohttpd-dev libcurl4-openssl-dev curl prometheus chromium docker-compose
+	libmicrohttpd-dev libcurl4-openssl-dev curl prometheus chromium docker-compose fonts-dejavu-core fonts-liberation
 # PyPI packages used only by tests and benchmarks (independent peers: upb protobuf, pyzmq; validators:
 # hocr-spec, schemathesis for the OpenAPI document, kubernetes-validate for the manifests).
-PIP_PACKAGES := protobuf pyzmq hocr-spec schemathesis kubernetes-validate
+PIP_PACKAGES := protobuf pyzmq hocr-spec schemathesis kubernetes-validate pillow rapidfuzz
 
 .PHONY: all deps build release test bench accuracy run generate clean fuzz fuzz-build
 
@@ -24,7 +24,7 @@ deps:
 		(apt-get install -y -q $$missing >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q $$missing >/dev/null)) \
 			|| { echo "deps: apt-get install failed for: $$missing" >&2; exit 1; }; \
 	fi
-	@python3 -c "import google.protobuf, zmq, hocr_spec, schemathesis, kubernetes_validate" 2>/dev/null || { echo "deps: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) 2>&1 | grep -v -i 'warning' || true; }
+	@python3 -c "import google.protobuf, zmq, hocr_spec, schemathesis, kubernetes_validate, PIL, rapidfuzz" 2>/dev/null || { echo "deps: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) 2>&1 | grep -v -i 'warning' || true; }
 
 build: deps
 	$(SWIFT) build
@@ -47,9 +47,6 @@ test: build
 ## pages with exact word boxes (scripts/accuracy) and UW3 lines -> the accuracy section of BENCHMARKS.md.
 ACCURACY_WORK ?= .build/accuracy
 accuracy: release
-	@python3 -c "import PIL, rapidfuzz" 2>/dev/null || { echo "accuracy: pip install pillow rapidfuzz"; python3 -m pip install -q pillow rapidfuzz 2>&1 | grep -v -i 'warning' || true; }
-	@dpkg-query -W -f='$${Status}\n' fonts-dejavu-core fonts-liberation2 2>/dev/null | grep -c 'install ok installed' | grep -q 2 \
-		|| apt-get install -y -q fonts-dejavu-core fonts-liberation2 >/dev/null
 	python3 scripts/accuracy/run.py .build/release $(ACCURACY_WORK)
 	python3 scripts/accuracy/report.py $(ACCURACY_WORK)/accuracy.json BENCHMARKS.md "make accuracy"
 

@@ -70,10 +70,10 @@ package struct EngineConfiguration: Sendable {
 ///
 /// **Levels.** `accurate` recognises the page as given, with ``EngineConfiguration/accurateTessdataPath``
 /// models when configured. `fast` uses ``EngineConfiguration/fastTessdataPath`` models when
-/// configured, scales pages above 250 dpi down to 200 dpi, and skips Tesseract's retry of
-/// low-confidence lines as inverted text (`tessedit_do_invert=0`). Debian's `tesseract-ocr-eng`
-/// already is the `tessdata_fast` (integer) model, so on a stock install both levels share it and
-/// `fast` saves about 15-25% per page at the same error rate on clean 300-dpi scans.
+/// configured and scales pages above 250 dpi down to 200 dpi (not bilevel ones); it keeps Tesseract's retry of
+/// low-confidence lines as inverted text, which costs little and saves whole light-on-dark
+/// regions. Debian's `tesseract-ocr-eng` already is the `tessdata_fast` (integer) model, so on a
+/// stock install both levels share it and `fast` saves by scaling (`make accuracy` has the figures).
 ///
 /// **Detect-only** pages (and `PSM_AUTO_ONLY`) run Tesseract's layout analysis alone: elements have
 /// boxes but no text and confidence 0; symbols (blob boxes) only with `report_character_boxes`.
@@ -249,7 +249,9 @@ package final class Recognizer {
         }
         if settings.globalThreshold { pix = try pix.toBinary(threshold: 128) }
         var dpi = page.dpi
-        if settings.fast, page.dpi > 250 {
+        // Not a bilevel page: reduced, a dithered or fine-print scan reads nothing (to gray as
+        // well as subsampled: `make accuracy`, the dithered page).
+        if settings.fast, page.dpi > 250, pix.depth > 1 {
             geometry.scale = 200 / Double(page.dpi)
             pix = try pix.scaled(geometry.scale)
             dpi = 200
@@ -291,8 +293,11 @@ package final class Recognizer {
 
         let filtered = Self.filter(blocks, minimumConfidence: settings.detectOnly ? 0 : options.minimumConfidence,
                                    minimumHeight: Double(options.minimumTextHeight) * geometry.turnedSize.h * geometry.scale)
+        // Recognised words without text (Tesseract's placeholder over an image or a ruled region)
+        // are no words for a reader: kept out of the hierarchy, which detect-only keeps textless.
         result.blocks = ResultBuilder(geometry: geometry, candidates: settings.candidates,
-                                      symbols: !settings.detectOnly || options.reportCharacterBoxes).blocks(filtered)
+                                      symbols: !settings.detectOnly || options.reportCharacterBoxes)
+            .blocks(settings.detectOnly ? filtered : Self.withoutTextlessWords(filtered))
         if settings.detectOnly || settings.osdOnly {
             result.text = ""
         } else if filtered.count != blocks.count || Self.wordCount(filtered) != Self.wordCount(blocks) {
@@ -327,6 +332,24 @@ package final class Recognizer {
     }
 
     /// Drops words below the confidence or height limits, then any element left empty.
+    /// `blocks` without recognised words whose text is empty or blank (and the lines and
+    /// paragraphs left empty by that); blocks that are not text stay, as layout.
+    static func withoutTextlessWords(_ blocks: [RawBlock]) -> [RawBlock] {
+        blocks.map { block in
+            var block = block
+            block.paragraphs = block.paragraphs.compactMap { para in
+                var para = para
+                para.lines = para.lines.compactMap { line in
+                    var line = line
+                    line.words.removeAll { $0.text.allSatisfy(\.isWhitespace) }
+                    return line.words.isEmpty ? nil : line
+                }
+                return para.lines.isEmpty ? nil : para
+            }
+            return block
+        }
+    }
+
     static func filter(_ blocks: [RawBlock], minimumConfidence: Float, minimumHeight: Double) -> [RawBlock] {
         guard minimumConfidence > 0 || minimumHeight > 0 else { return blocks }
         return blocks.compactMap { block in
@@ -467,6 +490,8 @@ struct PageSettings {
         try api.set("tessedit_char_whitelist", whitelist)
         try api.set("lstm_choice_mode", candidates > 1 ? "2" : "0")
         try api.set("thresholding_method", "\(thresholdingMethod)")
-        try api.set("tessedit_do_invert", fast ? "0" : "1")
+        // Both levels retry low-confidence lines as inverted text: without it a light-on-dark
+        // banner or slide loses every word (issue 14), for a saving only on such lines.
+        try api.set("tessedit_do_invert", "1")
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Renders the accuracy set: pages with exact word-level ground truth, each a case stock
 Tesseract is known to lose words on (issue 14). Deterministic (fixed seed, fonts from Debian's
-fonts-dejavu-core and fonts-liberation2). For each page NAME it writes NAME.png (or .tif) and
+fonts-dejavu-core and fonts-liberation). For each page NAME it writes NAME.png (or .tif) and
 NAME.json: {"image", "dpi_tag", "kind", "words": [{"text", "box": [x, y, w, h]}]} in the pixels
 of the written image, words in reading order.
 

@@ -79,7 +79,7 @@ def tesseract_tsv_words(tsv):
 
 
 def document_words(document):
-    """Words of an ocr-cluster JSON document (one page), in reading order."""
+    """Words of an ocr-cluster JSON document (one page) that have text, in reading order."""
     data = json.loads(document) if isinstance(document, str) else document
     words = []
     for page in data["pages"]:
@@ -88,6 +88,17 @@ def document_words(document):
             for paragraph in block.get("paragraphs", []):
                 for line in paragraph.get("lines", []):
                     for word in line.get("words", []):
+                        if not word["text"].strip():
+                            continue  # as tesseract's TSV rows without text are skipped
                         box = word["box"]
                         words.append({"text": word["text"], "box": [box["x"], box["y"], box["width"], box["height"]]})
     return words
+
+
+if __name__ == "__main__":
+    # score.py TRUTH.json HYPOTHESIS (an ocr-cluster JSON document, or `tesseract ... tsv` output)
+    import sys
+    truth = json.load(open(sys.argv[1]))["words"]
+    text = open(sys.argv[2], encoding="utf-8").read()
+    words = document_words(text) if text.lstrip().startswith("{") else tesseract_tsv_words(text)
+    print(json.dumps(score(truth, words)))
