@@ -37,6 +37,7 @@ struct OpenAPITests {
                                       "--checks", "all", "--exclude-checks", "positive_data_acceptance,use_after_free",
                                       "--max-examples", "25", "--seed", "20261201", "--request-timeout", "60",
                                       "--report", "junit", "--report-dir", report.path],
+                                     in: FileManager.default.temporaryDirectory,  // its cache goes to the working directory
                                      environment: ["NO_COLOR": "1", "SCHEMATHESIS_HOOKS": ""])
         #expect(run.status == 0, "schemathesis:\n\(run.stdout.suffix(6000))\n\(run.stderr.suffix(2000))")
         #expect(run.stdout.contains("API Operations"), "\(run.stdout.suffix(2000))")

@@ -7,7 +7,7 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     case unspecified  // RECOGNITION_LEVEL_UNSPECIFIED = 0
     /// LSTM engine, full models, Tesseract's default internal resolution.
     case accurate  // RECOGNITION_LEVEL_ACCURATE = 1
-    /// Lower cost per page: the fast model when installed, else a reduced resolution.
+    /// Lower cost per page: the fast model when installed; pages over 250 dpi read at 200 (not bilevel ones).
     case fast  // RECOGNITION_LEVEL_FAST = 2
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
