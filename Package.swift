@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "OCRWorker", dependencies: ["OCRBasics", "OCRZeroMQ", "OCREngine", "OCRPages", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPDF"]),
         // The coordinator's HTTP face: probes, metrics, REST API and status page over its RPCs.
-        .target(name: "OCRGateway", dependencies: ["OCRBasics", "OCRHTTP", "OCRCoordinator", "OCRClient", "OCRRPC", "OCRZeroMQ", "OCRWire", "OCRLog"]),
+        .target(name: "OCRGateway", dependencies: ["OCRBasics", "OCRHTTP", "OCRCoordinator", "OCRClient", "OCRWire", "OCRLog"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRCoordinator", "OCRClient", "OCRLocalCluster", "OCRWorker", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire"]),

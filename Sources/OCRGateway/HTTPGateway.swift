@@ -34,7 +34,7 @@ package final class HTTPGateway: Sendable {
 
     private struct Attached: Sendable {
         let coordinator: CoordinatorServer
-        let link: CoordinatorLink
+        let link: OCRClient
     }
 
     /// The port listened on.
@@ -60,7 +60,7 @@ package final class HTTPGateway: Sendable {
 
     /// Serves the API of `coordinator` from now on.
     package func attach(_ coordinator: CoordinatorServer) throws {
-        let link = try CoordinatorLink(endpoint: coordinator.gatewayEndpoint, context: coordinator.context)
+        let link = try OCRClient(endpoint: coordinator.gatewayEndpoint, context: coordinator.context)
         attached.withLock { $0 = Attached(coordinator: coordinator, link: link) }
     }
 

@@ -10,7 +10,7 @@ import OCRWire
 /// access rules, limits, idempotency and errors are the coordinator's own. They run on the
 /// request's connection thread and wait for the coordinator there.
 struct JobsAPI {
-    let link: CoordinatorLink
+    let link: OCRClient
     let coordinator: CoordinatorServer
     let principal: String
     let logger: Logger

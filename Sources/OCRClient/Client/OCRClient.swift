@@ -43,6 +43,16 @@ public final class OCRClient: Sendable {
         self.rpc = try RPCClient(endpoint: endpoint) { socket in try security?.apply(to: socket) }
     }
 
+    /// A client on `context` (an in-process endpoint of the coordinator in the same process;
+    /// the context stays its owner's). For the coordinator's HTTP gateway.
+    package init(endpoint: String, context: ZMQContext, callTimeout: Duration = .seconds(120)) throws {
+        self.endpoint = endpoint
+        self.callTimeout = callTimeout
+        self.watchIdleTimeout = .seconds(60)
+        self.reattach = ReattachPolicy(attempts: 0)
+        self.rpc = try RPCClient(endpoint: endpoint, context: context)
+    }
+
     /// Closes the connection; calls in flight fail with CANCELLED.
     public func close() {
         rpc.close()
@@ -96,8 +106,14 @@ public final class OCRClient: Sendable {
 
     /// `events(for:)` by job id, for a job submitted elsewhere (`ocr-submit watch`).
     public func events(forJobID jobID: String, fromPage: UInt32 = 0) -> AsyncThrowingStream<JobEvent, any Error> {
+        events(forJobID: jobID, fromPage: fromPage, metadata: [:])
+    }
+
+    /// `events(forJobID:fromPage:)` with call metadata of the caller's (the gateway's principal).
+    package func events(forJobID jobID: String, fromPage: UInt32, metadata: [String: String]) -> AsyncThrowingStream<JobEvent, any Error> {
         let request = WatchJobRequest.with { $0.jobId = jobID; $0.fromPage = fromPage }
-        let raw = rpc.serverStream(CoordinatorMethod.watchJob.rawValue, request: request.serializedBytes(), idleTimeout: watchIdleTimeout)
+        let raw = rpc.serverStream(CoordinatorMethod.watchJob.rawValue, request: request.serializedBytes(), idleTimeout: watchIdleTimeout,
+                                   metadata: metadata.merging(Self.metadata) { mine, _ in mine })
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -224,10 +240,14 @@ public final class OCRClient: Sendable {
 
     // MARK: Plumbing
 
-    func call<Request: ProtoMessage, Response: ProtoMessage>(_ method: CoordinatorMethod, _ request: Request,
-                                                             timeout: Duration? = nil) async throws -> Response {
+    /// What every call says about its caller.
+    static let metadata = ["client": "OCRClient/\(OCRClientVersion.current)"]
+
+    /// One unary RPC; `metadata` is added to the client's own (the gateway names a principal).
+    package func call<Request: ProtoMessage, Response: ProtoMessage>(_ method: CoordinatorMethod, _ request: Request,
+                                                                     timeout: Duration? = nil, metadata: [String: String] = [:]) async throws -> Response {
         let bytes = try await rpc.unary(method.rawValue, request: request.serializedBytes(), timeout: timeout ?? callTimeout,
-                                        metadata: ["client": "OCRClient/\(OCRClientVersion.current)"])
+                                        metadata: metadata.merging(Self.metadata) { mine, _ in mine })
         do {
             return try Response(serializedBytes: bytes)
         } catch {

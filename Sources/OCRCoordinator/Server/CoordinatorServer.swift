@@ -16,6 +16,9 @@ package final class CoordinatorServer: Sendable {
     /// The endpoints actually bound (real ports when configured with `:*`).
     package let clientEndpoint: String
     package let workerEndpoint: String
+    /// The metadata key under which the HTTP gateway names the principal of a call.
+    package static let principalMetadataKey = "principal"
+
     /// An `inproc://` endpoint of the client link, reachable only from this process through
     /// `context`: each call's principal is its `principal` metadata (the HTTP gateway says whom
     /// it authenticated).
@@ -174,7 +177,7 @@ final class CoordinatorCore: @unchecked Sendable {
         }
         gatewayRPC = try RPCServer(bind: "inproc://ocr.coordinator.gateway.\(UInt64.random(in: 1...UInt64.max))", control: control,
                                    maxMessageBytes: configuration.maxMessageBytes, streamingMethods: [CoordinatorMethod.watchJob.rawValue],
-                                   maxBacklogBytes: configuration.maxClientBacklogBytes, principalMetadataKey: CoordinatorCore.principalMetadataKey)
+                                   maxBacklogBytes: configuration.maxClientBacklogBytes, principalMetadataKey: CoordinatorServer.principalMetadataKey)
         let workers = try control.context.makeSocket(.router)
         try admission.prepare(workers, domain: CurveServerSecurity.workerDomain, control: control)
         try workers.set(.routerMandatory(true))
@@ -245,8 +248,6 @@ final class CoordinatorCore: @unchecked Sendable {
         }
     }
 
-    /// The metadata key under which the HTTP gateway names the principal of a call.
-    static let principalMetadataKey = "principal"
 
     func shutdown() {
         for server in [rpc, gatewayRPC] { server.endAll(OCRError(.unavailable, "the coordinator is shutting down")) }
