@@ -42,7 +42,7 @@ package final class HTTPGateway: Sendable {
 
     package init(_ configuration: GatewayConfiguration) throws(HTTPServerError) {
         self.configuration = configuration
-        let box = Locked<HTTPGateway?>(nil)
+        let box = Locked(WeakGateway())
         var serverConfiguration = configuration.server
         serverConfiguration.tooLarge = { declared, limit in
             let size = declared.map { "\($0) bytes" } ?? "more than \(limit) bytes"
@@ -50,12 +50,12 @@ package final class HTTPGateway: Sendable {
                                           details: ["max_body_bytes": "\(limit)"]), httpStatus: 413)
         }
         let server = try HTTPServer(serverConfiguration) { request in
-            guard let gateway = box.withLock({ $0 }) else { return HTTPResponse(status: 503, contentType: "text/plain", text: "starting\n") }
+            guard let gateway = box.withLock({ $0.gateway }) else { return HTTPResponse(status: 503, contentType: "text/plain", text: "starting\n") }
             return gateway.handle(request)
         }
         self.server = Locked(server)
         self.port = server.port
-        box.withLock { $0 = self }
+        box.withLock { $0.gateway = self }
     }
 
     /// Serves the API of `coordinator` from now on.
@@ -202,4 +202,9 @@ package final class HTTPGateway: Sendable {
         gauges.httpConnections = server.withLock { $0?.openConnections ?? 0 }
         return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", text: coordinator.metrics.exposition(gauges))
     }
+}
+
+/// The server's handler reaches the gateway through this, weakly: the gateway owns the server.
+private struct WeakGateway: Sendable {
+    weak var gateway: HTTPGateway?
 }

@@ -74,7 +74,6 @@ package final class CoordinatorServer: Sendable {
         core.configuration.journalPath.map(CoordinatorCore.measureJournal) ?? 0
     }
 
-
     /// Stops serving: open calls end with UNAVAILABLE, sockets close, the loop thread exits,
     /// and the journal commits what it was given.
     package func stop() {
