@@ -56,9 +56,9 @@ final class Interrupt: Sendable {
     /// After an interrupt the interrupt thread cancels the job and exits 130: the caller, whose
     /// wait for the job just ended (the cancel ends it), must not go on to exit otherwise or
     /// close the client the cancel uses. Returns at once when there was no interrupt.
-    func holdIfInterrupted() {
+    func holdIfInterrupted() async {
         guard state.withLock({ $0.interrupted }) else { return }
-        while true { sleep(60) }
+        while true { try? await Task.sleep(for: .seconds(60)) }  // suspended, holding no thread
     }
 
     /// The job is over: Ctrl-C is the default again.

@@ -210,10 +210,10 @@ struct SubmitCommand: Sendable {
                 bar.update(done: counts.done, failed: counts.failed, total: Int(job.pageCount))
             }
         } catch {
-            interrupt?.holdIfInterrupted()
+            await interrupt?.holdIfInterrupted()
             throw error
         }
-        interrupt?.holdIfInterrupted()
+        await interrupt?.holdIfInterrupted()
         bar.finish()
         if let failure = try await deliver(document, originals: inputs) { return failure }
         for gap in document.gaps {

@@ -39,7 +39,8 @@ struct DeployTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("condition: service_healthy"))
         #expect(run.stdout.contains("http://127.0.0.1:8080/readyz"))
-        #expect(run.stdout.contains("published: 8080") || run.stdout.contains("127.0.0.1:8080:8080"), "\(run.stdout)")
+        #expect(run.stdout.contains("127.0.0.1:8080:8080/tcp"), "HTTP on the host's loopback only: \(run.stdout)")
+        #expect(run.stdout.contains("127.0.0.1:5555:5555/tcp"), "clients on the host's loopback only: \(run.stdout)")
         #expect(!run.stdout.contains("5556:5556"), "the worker port is not published")
     }
 
