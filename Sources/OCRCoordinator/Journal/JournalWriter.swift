@@ -23,9 +23,10 @@ final class JournalWriter: Sendable {
         var stopping = false
     }
 
-    /// The journal, touched only by the writer thread once `init` has returned.
+    /// The journal, touched only by the writer thread once `init` has returned; closed (nil)
+    /// by that thread as it ends, so its lock is free when `stop()` returns.
     private final class Owned: @unchecked Sendable {
-        let journal: Journal
+        var journal: Journal?
         init(_ journal: Journal) { self.journal = journal }
     }
 
@@ -66,7 +67,7 @@ final class JournalWriter: Sendable {
             if !batch.isEmpty {
                 let start = ContinuousClock.now
                 do {
-                    try owned.journal.append(batch)
+                    try owned.journal?.append(batch)
                     measured(ContinuousClock.now - start, false)
                     if !failing.isEmpty {
                         logger.info("journal writable again", ["changes": batch.count])
@@ -88,6 +89,7 @@ final class JournalWriter: Sendable {
             }
             if stopping { break }
         }
+        owned.journal = nil
         finished.signal()
     }
 

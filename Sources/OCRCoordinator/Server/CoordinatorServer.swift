@@ -112,7 +112,8 @@ final class CoordinatorCore: @unchecked Sendable {
     /// The journal's size at its last measurement (`watchJournalBudget`).
     var journalBytes: UInt64 = 0
     /// Work that must wait for the commit of sequence `after` (directives, replies), in order.
-    var afterCommit = Deque<(after: UInt64, run: @Sendable () -> Void)>()
+    /// `read`: an answer to a read, let go at once when the journal runs into trouble.
+    var afterCommit = Deque<(after: UInt64, read: Bool, run: @Sendable () -> Void)>()
     var tickTimer: TimerID?
     /// WatchJob calls by job id (once their replay is sent), and open streams by principal.
     var watchers: [String: [RPCServerCall]] = [:]
@@ -206,7 +207,7 @@ final class CoordinatorCore: @unchecked Sendable {
         }, measured: { duration, failed in
             metrics.recordCommit(duration, failed: failed)
         }, trouble: { problem in
-            _ = loop.execute { _ in core.journalTrouble = problem }
+            _ = loop.execute { _ in core.journalTroubleChanged(problem) }
         })
     }
 
@@ -342,10 +343,14 @@ final class CoordinatorCore: @unchecked Sendable {
     /// after what was queued before it: a reply, a task or an event never gets ahead of the
     /// state it reveals. Without a journal: now.
     func whenDurable(_ body: @escaping @Sendable () -> Void) {
+        whenDurable(read: false, body)
+    }
+
+    private func whenDurable(read: Bool, _ body: @escaping @Sendable () -> Void) {
         if journaledThrough == committedThrough, afterCommit.isEmpty {
             body()
         } else {
-            afterCommit.append((journaledThrough, body))
+            afterCommit.append((journaledThrough, read, body))
         }
     }
 
@@ -354,7 +359,23 @@ final class CoordinatorCore: @unchecked Sendable {
     /// once from memory (state that a restart may roll back to the last commit) rather than held
     /// until the disk has room again.
     func whenReadable(_ body: @escaping @Sendable () -> Void) {
-        if journalTrouble != nil { body() } else { whenDurable(body) }
+        if journalTrouble != nil { body() } else { whenDurable(read: true, body) }
+    }
+
+    /// The journal thread reports a write it cannot make (or nil: writable again). Reads queued
+    /// behind the failing commit are answered now, from memory, as later ones will be: else one
+    /// that came in just before the failure was known would wait for the disk to have room
+    /// (a GetJob right after a restart on a full disk waited out its deadline).
+    func journalTroubleChanged(_ problem: String?) {
+        journalTrouble = problem
+        guard problem != nil, afterCommit.elements.contains(where: \.read) else { return }
+        var held = Deque<(after: UInt64, read: Bool, run: @Sendable () -> Void)>()
+        var reads: [@Sendable () -> Void] = []
+        for entry in afterCommit.elements {
+            if entry.read { reads.append(entry.run) } else { held.append(entry) }
+        }
+        afterCommit = held
+        for read in reads { read() }
     }
 
     /// The journal thread committed every batch up to `sequence`.
