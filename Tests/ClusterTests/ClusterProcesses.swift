@@ -17,7 +17,10 @@ final class TestCluster: @unchecked Sendable {
     init(coordinatorArguments: [String] = []) async throws {
         coordinator = try ChildProcess("ocr-coordinator", [
             "--client-endpoint", "tcp://127.0.0.1:*", "--worker-endpoint", "tcp://127.0.0.1:*",
-            "--heartbeat-ms", "200", "--log-level", "debug", "--http-endpoint", "127.0.0.1:0",
+            // Heartbeats every 200 ms, so a killed worker is noticed quickly, but 10 of them
+            // missed (2 s) before a peer is dead: with 3 (600 ms) a loaded CI machine stalled a
+            // worker rasterising a PDF page long enough to be dropped three times running.
+            "--heartbeat-ms", "200", "--liveness", "10", "--log-level", "debug", "--http-endpoint", "127.0.0.1:0",
         ] + coordinatorArguments)
         let endpoints = try await coordinator.waitForStderr(#"coordinator listening" clients=(\S+) workers=(\S+)"#)
         clientEndpoint = endpoints[0]
