@@ -48,6 +48,23 @@ package struct PageDescriptor: Sendable, Equatable {
 
     package var context: PageContext { PageContext(file: file, pageIndex: pageIndex, filePage: filePage) }
 
+    /// This page cut out (``cutOut()``) when that is a byte copy of at most `maxBytes` of
+    /// strips, a few microseconds for a small page: cheap enough for a caller's I/O loop, sparing
+    /// it two thread hops. Nil otherwise (call ``cutOut()`` off the loop).
+    package func quickCut(maxBytes: UInt64) -> PageDescriptor? {
+        var page = self
+        switch cut {
+        case .none: return self
+        case .pdfPage: return nil
+        case .tiffDirectory(let offset):
+            guard let copy = TIFFDirectoryCopy.page(content, at: offset, maxBytes: maxBytes) else { return nil }
+            page.content = copy
+        }
+        page.cut = .none
+        page.digest = ""
+        return page
+    }
+
     /// This page with only its own bytes (`cut` becomes `.none`): a single-page TIFF of its
     /// directory's tags and raw strips, or a single-page PDF with the objects the page uses.
     /// Costs about the page's size; `INVALID_ARGUMENT` naming the file and page when it cannot

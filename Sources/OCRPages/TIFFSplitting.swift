@@ -39,8 +39,16 @@ package enum TIFFSplitter {
         return try walk.get()
     }
 
-    /// The directory at `offset` of `content` as a single-page TIFF.
+    /// The directory at `offset` of `content` as a single-page TIFF: copied byte for byte
+    /// (``TIFFDirectoryCopy``), or by libtiff when that copy cannot make it (libtiff then also
+    /// names what is wrong).
     static func page(_ content: [UInt8], at offset: UInt64, _ context: PageContext) throws(OCRError) -> [UInt8] {
+        if let copy = TIFFDirectoryCopy.page(content, at: offset) { return copy }
+        return try pageByLibTIFF(content, at: offset, context)
+    }
+
+    /// The directory at `offset` of `content` as a single-page TIFF, written by libtiff.
+    package static func pageByLibTIFF(_ content: [UInt8], at offset: UInt64, _ context: PageContext) throws(OCRError) -> [UInt8] {
         let cut = content.withUnsafeBytes { bytes in Result { () throws(OCRError) -> [UInt8] in
             let input = try TIFFFile(reading: bytes, firstDirectoryAt: offset, context)
             let output = try TIFFFile(writingLike: input, context)

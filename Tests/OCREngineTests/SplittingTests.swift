@@ -97,6 +97,21 @@ extension EngineTests {
                 #expect(pages.count == 2, "\(label)")
                 let tiled = extra.contains { $0.contains("tile") }
                 _ = try Self.checkSplit(pages, whole: whole, file: name, pixelPages: tiled ? [] : nil)
+                // The pages above were cut by the byte copy, not by its libtiff fallback, and
+                // libtiff's cut of the same directory decodes to the same pixels.
+                for page in try splitter.pages(file: name, content: whole) {
+                    guard case .tiffDirectory(let offset) = page.cut else {
+                        Issue.record("\(label) page \(page.filePage) is not cut by directory: \(page.cut)")
+                        continue
+                    }
+                    let copy = try #require(TIFFDirectoryCopy.page(whole, at: offset), "\(label) page \(page.filePage): the byte copy fell back to libtiff")
+                    var byLibTIFF = page
+                    byLibTIFF.content = try TIFFSplitter.pageByLibTIFF(whole, at: offset, page.context)
+                    byLibTIFF.cut = .none
+                    var copied = byLibTIFF
+                    copied.content = copy
+                    if !tiled { #expect(try Self.pixels(copied) == Self.pixels(byLibTIFF), "\(label) page \(page.filePage)") }
+                }
                 for page in pages {
                     let split = dir.appendingPathComponent("page.tif").path
                     #expect(FileManager.default.createFile(atPath: split, contents: Data(page.content)))
@@ -104,6 +119,40 @@ extension EngineTests {
                     #expect(try Self.magick("compare", ["-metric", "AE", "\(joined)[\(page.filePage - 1)]", split, "null:"]) == 0, "\(label) page \(page.filePage)")
                 }
             }
+        }
+
+        @Test func aDirectoryTheByteCopyDoesNotExpectIsCutByLibTIFF() throws {
+            // Two uncompressed pages whose StripByteCounts entries are renamed to a private tag:
+            // libtiff computes the byte counts from the image size, the byte copy (which needs
+            // them) declines, and the cut falls back to libtiff with the same pixels.
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-split-fallback-\(getpid())")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let source = Fixtures.root.appendingPathComponent("formats/line-none-1.tif").path
+            let joined = dir.appendingPathComponent("joined.tif").path
+            #expect(try #require(try Self.magick("convert", [source, source, "-compress", "None", joined]), "ImageMagick's convert is installed by make deps") == 0)
+            var whole = [UInt8](try #require(FileManager.default.contents(atPath: joined)))
+            let renamed = Self.directoryOffsets(whole).map { directory in
+                let entries = Int(whole[directory]) | Int(whole[directory + 1]) << 8
+                return (0..<entries).filter { i in
+                    let at = directory + 2 + i * 12
+                    guard Int(whole[at]) | Int(whole[at + 1]) << 8 == 279 else { return false }
+                    (whole[at], whole[at + 1]) = (0xE8, 0xFD)  // tag 65000
+                    return true
+                }.count
+            }
+            #expect(renamed == [1, 1], "the little-endian two-page file has one StripByteCounts per directory")
+            let descriptors = try splitter.pages(file: "joined.tif", content: whole)
+            #expect(descriptors.count == 2)
+            for page in descriptors {
+                guard case .tiffDirectory(let offset) = page.cut else {
+                    Issue.record("page \(page.filePage) is not cut by directory: \(page.cut)")
+                    continue
+                }
+                #expect(TIFFDirectoryCopy.page(whole, at: offset) == nil, "page \(page.filePage): the byte copy took a directory without byte counts")
+            }
+            let pages = try splitter.cutPages(file: "joined.tif", content: whole)
+            _ = try Self.checkSplit(pages, whole: whole, file: "joined.tif")
         }
 
         @Test(.enabled(if: Fixtures.shared != nil, "needs ../shared/testdata"))
@@ -119,6 +168,10 @@ extension EngineTests {
             print("[figures] aim916.tiff: split into \(pages.count) single-page TIFFs in \(elapsed); \(whole.count) bytes -> \(total) bytes in all (was \(whole.count * pages.count) with the whole file per page)")
             let ratio = try Self.checkSplit(pages, whole: whole, file: "aim916.tiff")
             #expect(ratio > 0.95 && ratio < 1.05)
+            let offsets = try splitter.pages(file: "aim916.tiff", content: whole).compactMap { page -> UInt64? in
+                if case .tiffDirectory(let offset) = page.cut { offset } else { nil }
+            }
+            #expect(offsets.count == 28 && offsets.allSatisfy { TIFFDirectoryCopy.page(whole, at: $0) != nil }, "a page of aim916.tiff fell back to libtiff")
         }
 
         @Test func pdfSplitsIntoSinglePagePDFs() throws {

@@ -400,7 +400,7 @@ final class CoordinatorCore: @unchecked Sendable {
             }
             switch directive {
             case .cutAndSendTask(let identity, let task, let cut):
-                cutAndSend(task, cut, to: identity)
+                if !cutAndSend(task, cut, to: identity) { lostWorkers.append(identity) }
             case .emit(let event):
                 deliver(event)
             case .submitReply(let token, let result):
@@ -451,28 +451,44 @@ final class CoordinatorCore: @unchecked Sendable {
         (try? control.send(frames, on: workerSocket)) ?? false
     }
 
-    /// Cuts the task's page out of its file on the cut pool, then sends it in its place among
-    /// the messages to that worker. A page that cannot be cut is the worker's failed result for
-    /// it (INVALID_ARGUMENT naming the file and page; not retried), so the page ends and the
-    /// worker's credit returns.
-    private func cutAndSend(_ task: PageTask, _ cut: PageCut, to identity: WorkerIdentity) {
-        let ticket = outbox.reserve(for: identity)
-        let loop = control.loop
+    /// Strips up to this size are copied out of their file on the loop itself (a memory copy of
+    /// at most this much, like encoding a message of that size), sparing the two thread hops
+    /// of the cut pool, which cost more than the copy for a small page.
+    static let loopCutBytes: UInt64 = 256 << 10
+
+    /// Cuts the task's page out of its file (small TIFF pages here, the rest on the cut pool),
+    /// then sends it in its place among the messages to that worker. A page that cannot be cut
+    /// is the worker's failed result for it (INVALID_ARGUMENT naming the file and page; not
+    /// retried), so the page ends and the worker's credit returns. False when the worker is
+    /// unreachable.
+    private func cutAndSend(_ task: PageTask, _ cut: PageCut, to identity: WorkerIdentity) -> Bool {
         let descriptor = PageDescriptor(file: task.file, filePage: Int(task.filePage), pageIndex: Int(task.pageIndex),
                                         content: task.content, format: task.format, cut: cut)
+        if let page = descriptor.quickCut(maxBytes: Self.loopCutBytes) {
+            guard let now = outbox.enqueue(taskFrames(task, page.content, to: identity), to: identity) else { return true }
+            return sendToWorker(now)
+        }
+        let ticket = outbox.reserve(for: identity)
+        let loop = control.loop
         _ = cutPool.submit { [self] _ in
             let outcome = Result { () throws(OCRError) in try descriptor.cutOut().content }
             _ = loop.execute { [self] _ in finishCut(ticket, task, outcome, to: identity) }
         }
+        return true
+    }
+
+    /// The frames of a Task message carrying `content` as its page.
+    private func taskFrames(_ task: PageTask, _ content: [UInt8], to identity: WorkerIdentity) -> [[UInt8]] {
+        var task = task
+        task.content = content
+        return [identity.bytes, WorkerEnvelope.signature, CoordinatorMessage.with { $0.command = .task(task) }.serializedBytes()]
     }
 
     private func finishCut(_ ticket: UInt64, _ task: PageTask, _ outcome: Result<[UInt8], OCRError>, to identity: WorkerIdentity) {
         var frames: [[UInt8]]?
         switch outcome {
         case .success(let content):
-            var task = task
-            task.content = content
-            frames = [identity.bytes, WorkerEnvelope.signature, CoordinatorMessage.with { $0.command = .task(task) }.serializedBytes()]
+            frames = taskFrames(task, content, to: identity)
         case .failure(let error):
             logger.warning("page cannot be cut", ["job": task.jobId, "page": task.pageIndex, "error": error])
             let result = TaskResult.with {
