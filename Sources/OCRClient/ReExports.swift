@@ -22,6 +22,8 @@ public typealias RecognitionLevel = Ocr_V1_RecognitionLevel
 public typealias Binarization = Ocr_V1_Binarization
 /// `ocr.v1.PageSegmentationMode` of `proto/ocr/v1/` (`Ocr_V1_PageSegmentationMode`).
 public typealias PageSegmentationMode = Ocr_V1_PageSegmentationMode
+/// `ocr.v1.EngineMode` of `proto/ocr/v1/` (`Ocr_V1_EngineMode`): the LSTM or the legacy recogniser.
+public typealias EngineMode = Ocr_V1_EngineMode
 /// `ocr.v1.PdfTextLayer` of `proto/ocr/v1/` (`Ocr_V1_PdfTextLayer`).
 public typealias PdfTextLayer = Ocr_V1_PdfTextLayer
 /// `ocr.v1.TextSource` of `proto/ocr/v1/` (`Ocr_V1_TextSource`).

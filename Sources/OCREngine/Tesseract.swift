@@ -22,8 +22,14 @@ struct RawBlock { var confidence: Float = 0; var rect: RawRect; var type: BlockT
 
 /// Tesseract's engine modes we use.
 enum TessEngineMode {
-    case lstm, legacy
-    var raw: TessOcrEngineMode { self == .lstm ? OEM_LSTM_ONLY : OEM_TESSERACT_ONLY }
+    case lstm, legacy, combined
+    var raw: TessOcrEngineMode {
+        switch self {
+        case .lstm: OEM_LSTM_ONLY
+        case .legacy: OEM_TESSERACT_ONLY
+        case .combined: OEM_TESSERACT_LSTM_COMBINED
+        }
+    }
 }
 
 /// One owned TessBaseAPI, initialised once.

