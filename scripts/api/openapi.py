@@ -41,7 +41,8 @@ options_props = {
   "pages": {"type": "string", "pattern": "^[1-9][0-9]{0,8}(-([1-9][0-9]{0,8})?)?(,[1-9][0-9]{0,8}(-([1-9][0-9]{0,8})?)?)*$", "description": "Only these pages of the job, 1-based: `1-3,7,10-` (a range's last page is not before its first)."},
   "custom_words": {"type": "array", "items": {"type": "string"}},
   "pdf_text_layer": {"type": "string", "enum": ["report", "skip", "force_ocr"], "description": "PDF pages that already carry text: report them as failed (default), skip OCR and take their text, or OCR them anyway."},
-  "include_pdf_page": {"type": "boolean", "description": "Keep each page's image for `format=pdf` (default true over HTTP)."}}
+  "include_pdf_page": {"type": "boolean", "description": "Keep each page's image for `format=pdf` (default true over HTTP)."},
+  "engine_mode": {"type": "string", "enum": ["lstm", "legacy", "combined"], "description": "Tesseract's recogniser (default lstm); legacy and combined need the full model on the worker (`ocr-worker --legacy-tessdata`), else the page fails with FAILED_PRECONDITION."}}
 job_props = {
   "job_key": {"type": "string", "description": "Idempotency key: the same key (for the same client) returns the first job."},
   "priority": {"type": "integer", "minimum": -1000000, "maximum": 1000000},
