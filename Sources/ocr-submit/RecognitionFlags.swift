@@ -20,6 +20,7 @@ enum RecognitionFlags {
         .flag("--deskew", help: "Straighten skewed scans first."),
         .flag("--auto-rotate", help: "Detect and undo 90/180/270 degree rotation (Tesseract OSD)."),
         .option("--binarize", value: "METHOD", help: "otsu, sauvola or none (default: Tesseract's own)."),
+        .option("--engine-mode", value: "MODE", help: "lstm (default), legacy or combined: Tesseract's recogniser; legacy and combined need the full model on the workers (ocr-worker --legacy-tessdata)."),
         .option("--page-timeout", value: "SECONDS", help: "Per-page recognition limit."),
         .option("--pages", value: "RANGES", help: "Only these pages of the job, 1-based: 1-3,7,10-."),
         .option("--words", value: "W1,W2", help: "Extra dictionary words (Vision: customWords)."),
@@ -58,6 +59,11 @@ enum RecognitionFlags {
         case "otsu": o.binarization = .otsu
         case "sauvola": o.binarization = .sauvola
         case "none": o.binarization = .disabled
+        default: break
+        }
+        switch try a.choice("--engine-mode", ["lstm", "legacy", "combined"]) {
+        case "legacy": o.engineMode = .legacy
+        case "combined": o.engineMode = .combined
         default: break
         }
         if let t = try a.double("--page-timeout", range: 0.001...86_400) { o.pageTimeoutMs = UInt32(t * 1000) }

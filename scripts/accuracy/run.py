@@ -40,8 +40,10 @@ def tesseract_words(image, psm=None):
 
 
 def cluster_words(bin_dir, image, level, psm=None):
+    # A level may name an engine mode too: "accurate+combined".
+    level, _, mode = level.partition("+")
     command = [os.path.join(bin_dir, "ocr-submit"), "--local", "--workers", "1", "--quiet", "--format", "json",
-               "--level", level] + (["--psm", str(psm)] if psm else []) + [image]
+               "--level", level] + (["--engine-mode", mode] if mode else []) + (["--psm", str(psm)] if psm else []) + [image]
     done, cpu, _ = cpu_of(command)
     if done.returncode not in (0, 2):
         raise SystemExit(f"ocr-submit failed on {image}: {done.stderr.decode()}")
