@@ -170,6 +170,7 @@ enum Fixtures {
             $0.maxPagePixels = UInt64.max
             $0.pdfTextLayer = .forceOcr
             $0.includePdfPage = true
+            $0.engineMode = .combined
         }
     }
 
