@@ -129,6 +129,19 @@ final class Pix {
         Pix(owning: try CheckC.nonNull(pixScale(raw, Float(factor), Float(factor)), "scaling the page"))  // NULL on error.
     }
 
+    /// 8 bpp gray with the background brought to white (Leptonica's `pixBackgroundNormSimple`):
+    /// uneven lighting, gray paper and shaded cells flattened before thresholding.
+    func backgroundNormalized() throws(OCRError) -> Pix {
+        let gray = depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+        return Pix(owning: try CheckC.nonNull(pixBackgroundNormSimple(gray.raw, nil, nil), "normalising the background"))  // NULL on error.
+    }
+
+    /// 8 bpp gray through a 3 x 3 median filter: speckle and JPEG noise removed, strokes kept.
+    func medianFiltered() throws(OCRError) -> Pix {
+        let gray = depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+        return Pix(owning: try CheckC.nonNull(pixMedianFilter(gray.raw, 3, 3), "median filtering"))  // NULL on error.
+    }
+
     /// The part of the image inside `r` (clipped to the image).
     func cropped(_ r: RawRect) throws(OCRError) -> Pix {
         let box = try CheckC.nonNull(boxCreate(Int32(r.left), Int32(r.top), Int32(r.width), Int32(r.height)), "making a crop box")  // NULL if w/h < 1.

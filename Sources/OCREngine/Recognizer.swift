@@ -293,6 +293,7 @@ package final class Recognizer {
         var blocks: [RawBlock] = []
         var text = ""
         var meanConfidence: Float = 0
+        var passes = 1
         if !settings.osdOnly {
             api.clear()
             defer { api.clear() }
@@ -308,6 +309,13 @@ package final class Recognizer {
                 blocks = api.results(choices: settings.candidates > 1)
                 text = api.text()
                 meanConfidence = Float(api.meanConfidence()) / 100
+                if settings.best, BestLevel.isUnsure(blocks) {
+                    let refined = try refine(blocks, pix: pix, dpi: dpi, options: options, settings: settings,
+                                             firstPass: clock.now - preprocessed, deadline: deadline, cancellation: cancellation)
+                    blocks = refined.blocks
+                    passes = refined.passes
+                    meanConfidence = Self.meanWordConfidence(blocks)
+                }
             }
         }
         let recognized = clock.now
@@ -321,8 +329,8 @@ package final class Recognizer {
             .blocks(settings.detectOnly ? filtered : Self.withoutTextlessWords(filtered))
         if settings.detectOnly || settings.osdOnly {
             result.text = ""
-        } else if filtered.count != blocks.count || Self.wordCount(filtered) != Self.wordCount(blocks) {
-            result.text = ResultBuilder.pageText(result.blocks)  // Filters dropped words: rebuild.
+        } else if passes > 1 || filtered.count != blocks.count || Self.wordCount(filtered) != Self.wordCount(blocks) {
+            result.text = ResultBuilder.pageText(result.blocks)  // Combined, or filters dropped words: rebuild.
         } else {
             result.text = text
         }
@@ -346,6 +354,12 @@ package final class Recognizer {
     private static func stopError(_ reason: StatusCode?) -> OCRError {
         reason == .cancelled ? OCRError(.cancelled, "recognition was cancelled")
                              : OCRError(.deadlineExceeded, "the page deadline passed before recognition finished")
+    }
+
+    /// The mean confidence of the words that have text (Tesseract's own mean, for a combination).
+    static func meanWordConfidence(_ blocks: [RawBlock]) -> Float {
+        let words = blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
+        return words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Float(words.count)
     }
 
     private static func wordCount(_ blocks: [RawBlock]) -> Int {
@@ -438,7 +452,7 @@ package final class Recognizer {
     }
 
     /// The cached engine for `key`, initialising it on first use.
-    private func engine(for key: EngineKey) throws(OCRError) -> TessAPI {
+    func engine(for key: EngineKey) throws(OCRError) -> TessAPI {
         if let i = engines.firstIndex(where: { $0.key == key }) {
             let entry = engines.remove(at: i)
             engines.append(entry)
@@ -513,6 +527,8 @@ struct PageSettings {
     var osdOnly = false
     var candidates = 1
     var fast = false
+    /// The `best` level: more passes on an unsure page (BestLevel.swift).
+    var best = false
     var thresholdingMethod = 0
     var globalThreshold = false
     var whitelist = ""
@@ -532,6 +548,7 @@ struct PageSettings {
         switch options.level {
         case .unspecified, .accurate: fast = false
         case .fast: fast = true
+        case .best: best = true
         case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown recognition level \(v)")
         }
         switch options.binarization {

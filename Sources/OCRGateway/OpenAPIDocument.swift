@@ -207,7 +207,8 @@ enum OpenAPIDocument {
                   "type": "string",
                   "enum": [
                     "accurate",
-                    "fast"
+                    "fast",
+                    "best"
                   ]
                 }
               },
@@ -1081,7 +1082,8 @@ enum OpenAPIDocument {
                 "type": "string",
                 "enum": [
                   "accurate",
-                  "fast"
+                  "fast",
+                  "best"
                 ]
               },
               "language_correction": {

@@ -79,7 +79,8 @@ struct SubmitForm {
             switch try reader.string().lowercased() {
             case "accurate": options.level = .accurate
             case "fast": options.level = .fast
-            default: throw reader.invalid("accurate or fast")
+            case "best": options.level = .best
+            default: throw reader.invalid("accurate, fast or best")
             }
         case "languagecorrection": options.languageCorrection = try reader.bool()
         case "psm", "pagesegmentationmode": options.pageSegmentationMode = PageSegmentationMode(rawValue: Int32(try reader.int(0...13) + 1))

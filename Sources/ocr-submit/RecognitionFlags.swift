@@ -6,7 +6,7 @@ import OCRWire
 enum RecognitionFlags {
     static let options: [OptionSpec] = [
         .option("--lang", short: "-l", value: "LANGS", help: "Tesseract languages joined with '+', e.g. eng+deu (default eng)."),
-        .option("--level", value: "LEVEL", help: "accurate (default) or fast."),
+        .option("--level", value: "LEVEL", help: "accurate (default), fast, or best (more passes on pages the first is unsure of)."),
         .flag("--no-language-correction", help: "Do not correct words with dictionaries (Vision: usesLanguageCorrection = false)."),
         .option("--psm", value: "N", help: "Tesseract page segmentation mode 0-13 (default 3, automatic)."),
         .option("--dpi", value: "N", help: "Resolution of the images, over their tags (default: the tag when plausible for the page size, else estimated); PDF rasterisation DPI."),
@@ -32,8 +32,9 @@ enum RecognitionFlags {
         var o = RecognitionOptions()
         let command = "ocr-submit"
         if let langs = a.string("--lang") { o.languages = langs }
-        switch try a.choice("--level", ["accurate", "fast"]) {
+        switch try a.choice("--level", ["accurate", "fast", "best"]) {
         case "fast": o.level = .fast
+        case "best": o.level = .best
         case "accurate": o.level = .accurate
         default: break
         }

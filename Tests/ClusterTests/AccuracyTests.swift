@@ -53,4 +53,19 @@ struct AccuracyTests {
         #expect(fast.ours >= accurate.ours - 0.02, "fast \(fast.ours), accurate \(accurate.ours)")
         #expect(fast.ours >= fast.cli - 0.01, "fast \(fast.ours) against the CLI \(fast.cli)")
     }
+
+    /// `--level best` recovers what one pass loses on degraded pages (faded text under uneven
+    /// light: the background-normalised pass; a receipt's price column that layout analysis
+    /// drops: the single-block pass), and on a clean page, where it is sure, it reads exactly
+    /// what `accurate` reads.
+    @Test func bestRecoversDegradedPagesAndLeavesCleanOnesAlone() async throws {
+        let faded = try await wordAccuracy("faded", ["--level", "best"])
+        let fadedAccurate = try await wordAccuracy("faded")
+        #expect(faded.ours >= 0.9, "best \(faded.ours)")
+        #expect(faded.ours >= fadedAccurate.ours + 0.2, "best \(faded.ours), accurate \(fadedAccurate.ours)")
+        let receipt = try await wordAccuracy("receipt", ["--level", "best"])
+        #expect(receipt.ours >= receipt.cli + 0.2, "best \(receipt.ours), the CLI \(receipt.cli)")
+        let clean = try await wordAccuracy("two-columns", ["--level", "best"])
+        #expect(clean.ours >= clean.cli, "best \(clean.ours), the CLI \(clean.cli)")
+    }
 }

@@ -19,6 +19,7 @@ FONTS = {
     "sans": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "liberation": "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf",
     "liberation-sans": "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "mono": "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
 }
 
 # Ordinary English, so that the dictionary helps as it does on real documents.
@@ -172,12 +173,143 @@ def screenshot(rng, out):
     save(page, out, "screenshot", "screen text, 22 px, tagged 96 dpi", 96)
 
 
+# Harder pages: each a degradation that a single pass of Tesseract loses words on (issue 14's
+# "degraded regions"); the `best` level's extra passes are chosen on these.
+
+def shaded_table(rng, out):
+    """Zebra-shaded rows, thin rules, small figures whose bottoms touch the row's rule."""
+    page = letter(rng)
+    face = font("liberation-sans", 26)
+    page.paragraph(rng, 200, 160, 2150, 2, font("liberation-sans", 36), 56)
+    x0, y0, rows, widths, height = 200, 320, 44, [620, 380, 380, 380, 400], 52
+    right = x0 + sum(widths)
+    for r in range(rows):
+        if r % 2:
+            page.draw.rectangle([x0, y0 + r * height, right, y0 + (r + 1) * height], fill=190)
+    for r in range(rows + 1):
+        page.draw.line([(x0, y0 + r * height), (right, y0 + r * height)], fill=0, width=2)
+    x = x0
+    for w in widths + [0]:
+        page.draw.line([(x, y0), (x, y0 + rows * height)], fill=0, width=2)
+        x += w
+    for r in range(rows):
+        x = x0
+        for c, w in enumerate(widths):
+            text = rng.choice(WORDS).capitalize() if c == 0 else f"{rng.randint(1, 99999):,}"
+            bottom = face.getbbox(text)[3]
+            # The figures sit on the next rule (their bottom row on it); the words have a gap.
+            y = y0 + (r + 1) * height - bottom + (1 if c else -10)
+            page.word(x + 14, y, text, face)
+            x += w
+    save(page, out, "shaded-table", "shaded table, figures touching the rules", 300)
+
+
+def tiny_text(rng, out):
+    """A 150 dpi scan of 8 pt text: x-height about 8 px, slightly blurred."""
+    from PIL import ImageFilter
+    page = Page(1275, 1650)
+    page.paragraph(rng, 110, 110, 1050, 70, font("liberation", 14), 20)
+    save(page, out, "tiny-text", "7 pt text scanned at 150 dpi", 150,
+         image=page.image.filter(ImageFilter.GaussianBlur(0.7)))
+
+
+def noisy_scan(rng, out):
+    """Speckle, blur and heavy JPEG compression."""
+    from PIL import ImageFilter
+    page = letter(rng)
+    page.paragraph(rng, 250, 250, 2050, 36, font("serif", 38), 72)
+    image = page.image.filter(ImageFilter.GaussianBlur(1.2))
+    noise = Image.effect_noise(image.size, 60)
+    image = Image.blend(image, noise, 0.25)
+    draw = ImageDraw.Draw(image)
+    for _ in range(6000):
+        x, y = rng.randrange(image.width), rng.randrange(image.height)
+        draw.rectangle([x, y, x + rng.randint(1, 3), y + rng.randint(1, 3)], fill=rng.choice([0, 60]))
+    save(page, out, "noisy-scan", "speckled, blurred, JPEG quality 20", 300, fmt="jpg", image=image)
+
+
+def faded(rng, out):
+    """Light gray text on gray paper, lit unevenly (a third darker at one side)."""
+    from PIL import ImageChops
+    page = letter(rng)
+    page.paragraph(rng, 250, 250, 2050, 36, font("liberation", 38), 72)
+    image = page.image.point(lambda v: 150 if v < 128 else 225)
+    light = Image.linear_gradient("L").rotate(90).resize(image.size).point(lambda v: 150 + v * 105 // 255)
+    save(page, out, "faded", "faded text, uneven lighting", 300, image=ImageChops.multiply(image, light))
+
+
+def slide(rng, out):
+    """A presentation slide: light text on a dark gradient, a pale box of dark text."""
+    page = Page(1920, 1080)
+    gradient = Image.linear_gradient("L").rotate(90).resize(page.image.size)
+    rgb = Image.merge("RGB", [gradient.point(lambda v: 20 + v // 5), gradient.point(lambda v: 30 + v // 6), gradient.point(lambda v: 90 + v // 3)])
+    page.image = rgb
+    page.draw = ImageDraw.Draw(rgb)
+    x = 120
+    for text in ["Annual", "Review", "and", "Outlook"]:
+        x += page.word(x, 80, text, font("sans", 84), fill=(255, 255, 255)) + 34
+    y = 260
+    for _ in range(6):
+        x = 160
+        for _ in range(rng.randint(4, 7)):
+            x += page.word(x, y, page.token(rng), font("sans", 44), fill=(250, 230, 140)) + 20
+        y += 84
+    page.draw.rectangle([1080, 780, 1840, 1000], fill=(235, 235, 220))
+    y = 800
+    for _ in range(3):
+        x = 1110
+        for _ in range(4):
+            x += page.word(x, y, rng.choice(WORDS), font("liberation-sans", 40), fill=(30, 30, 60)) + 18
+        y += 62
+    save(page, out, "slide", "slide, light text on a dark gradient", 72)
+
+
+def tight_words(rng, out):
+    """Tightly set text (word spaces a third of the font's): tokens run together."""
+    page = letter(rng)
+    face = font("liberation", 38)
+    space = face.getlength(" ") / 3
+    y = 250
+    for _ in range(36):
+        x = 250
+        while True:
+            text = page.token(rng) if rng.random() < 0.7 else f"{rng.randint(1, 99)}{rng.choice('ABCDEF')}"
+            if x + face.getlength(text) > 2300:
+                break
+            x += page.word(x, y, text, face) + space
+        y += 72
+    save(page, out, "tight-words", "tightly set words and codes like 13 A", 300)
+
+
+def receipt(rng, out):
+    """A thermal receipt: monospaced, narrow, with dropouts in the print."""
+    page = Page(640, 2200)
+    face = font("mono", 22)
+    y = 40
+    for _ in range(44):
+        x = 30
+        for _ in range(rng.randint(1, 2)):
+            x += page.word(x, y, rng.choice(WORDS).upper(), face) + face.getlength(" ")
+        price = f"{rng.randint(0, 99)}.{rng.randint(0, 99):02d}"
+        page.word(600 - face.getlength(price), y, price, face)
+        y += 46
+    image = page.image.copy()
+    pixels = image.load()
+    for _ in range(400000):
+        x, y = rng.randrange(image.width), rng.randrange(image.height)
+        if pixels[x, y] < 128 or rng.random() < 0.02:
+            pixels[x, y] = 200
+    save(page, out, "receipt", "thermal receipt with print dropouts", 200, image=image)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for index, make in enumerate([clean, two_columns, ruled_table, wrong_dpi, banner, small_text, dithered, screenshot]):
         make(random.Random(1000 + index), out)
     ruled_table(random.Random(99), out, "ruled-table-72dpi", 72, "ruled table tagged 72 dpi")
+    for index, make in enumerate([shaded_table, tiny_text, noisy_scan, faded, slide, tight_words, receipt]):
+        make(random.Random(2000 + index), out)
 
 
 if __name__ == "__main__":

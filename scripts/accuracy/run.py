@@ -34,7 +34,8 @@ def cpu_of(command, **kwargs):
 
 
 def tesseract_words(image, psm=None):
-    command = ["tesseract", image, "-", "tsv"] + (["--psm", str(psm)] if psm else [])
+    # Options before the "tsv" config name: the CLI ignores options that follow a config.
+    command = ["tesseract", image, "-"] + (["--psm", str(psm)] if psm else []) + ["tsv"]
     done, cpu, _ = cpu_of(command)
     return score.tesseract_tsv_words(done.stdout.decode("utf-8", "replace")), cpu
 

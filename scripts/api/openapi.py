@@ -26,7 +26,7 @@ job = {
     "pageStates": {"type": "array", "items": {"type": "string", "enum": ["PENDING","DISPATCHED","DONE","FAILED","CANCELLED"]}, "description": "With `?pages=true`: every page's state by page index."}}}
 options_props = {
   "languages": {"type": "string", "description": "Tesseract languages joined with '+', e.g. `eng+deu` (default `eng`)."},
-  "level": {"type": "string", "enum": ["accurate", "fast"]},
+  "level": {"type": "string", "enum": ["accurate", "fast", "best"]},
   "language_correction": {"type": "boolean"},
   "psm": {"type": "integer", "minimum": 0, "maximum": 13, "description": "Tesseract page segmentation mode (default 3)."},
   "dpi": {"type": "integer", "minimum": 50, "maximum": 2400},

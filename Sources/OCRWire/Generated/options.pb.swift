@@ -9,6 +9,13 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     case accurate  // RECOGNITION_LEVEL_ACCURATE = 1
     /// Lower cost per page: the fast model when installed; pages over 250 dpi read at 200 (not bilevel ones).
     case fast  // RECOGNITION_LEVEL_FAST = 2
+    /// ACCURATE's pass, and on a page it is unsure of (a word in a hundred below 80% confidence,
+    /// or fewer than 60 words) up to four more, each preprocessed or segmented differently
+    /// (background normalised, median filtered, one text block, the combined engine when the full
+    /// model is installed), combined word by word by box overlap, agreement, confidence and
+    /// dictionary. Never more than five passes; extra passes stop at the page deadline.
+    /// Not a Vision level.
+    case best  // RECOGNITION_LEVEL_BEST = 3
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
 
@@ -21,6 +28,7 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
         case 0: self = .unspecified
         case 1: self = .accurate
         case 2: self = .fast
+        case 3: self = .best
         default: self = .unrecognized(rawValue)
         }
     }
@@ -31,12 +39,13 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
         case .unspecified: 0
         case .accurate: 1
         case .fast: 2
+        case .best: 3
         case .unrecognized(let value): value
         }
     }
 
     /// Every value this build knows.
-    public static let allCases: [Ocr_V1_RecognitionLevel] = [.unspecified, .accurate, .fast]
+    public static let allCases: [Ocr_V1_RecognitionLevel] = [.unspecified, .accurate, .fast, .best]
 }
 
 /// What to do with a PDF page that already has a text layer (OCRmyPDF's --skip-text and

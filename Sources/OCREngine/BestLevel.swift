@@ -1,0 +1,84 @@
+import OCRWire
+
+/// The `best` level: after the `accurate` pass, a page that pass is unsure of is read again up to
+/// four times, each time differently, and the readings are combined word by word
+/// (``WordCombination``). Every extra pass reads an image of the same size, so all boxes are in
+/// the same pixels and map back to the original through the page's one ``PageGeometry``.
+///
+/// The passes, each chosen for what loses words on the rendered set of `make accuracy`:
+/// background normalised (faded text, uneven lighting, shaded paper), median filtered (speckle
+/// and JPEG noise), one uniform text block (`--psm 6`: columns the layout analysis drops, as a
+/// receipt's prices) and Tesseract's combined recogniser with the full model (dithered scans;
+/// skipped when that model is not installed). Alone, each of them loses words on other pages;
+/// combined they do not (BENCHMARKS.md, "Accuracy").
+enum BestLevel {
+    /// An extra reading of the page.
+    enum Pass: CaseIterable {
+        case backgroundNormalized, medianFiltered, singleBlock, otherEngine
+    }
+
+    /// Unsure: at least one word in a hundred below 80% confidence, or fewer than 60 words (a
+    /// sparse page is where whole regions go missing, and it is cheap to read again).
+    static func isUnsure(_ blocks: [RawBlock]) -> Bool {
+        let words = blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
+        guard words.count >= minimumWords else { return true }
+        return Double(words.filter { $0.confidence < lowConfidence }.count) >= unsureShare * Double(words.count)
+    }
+
+    static let minimumWords = 60
+    static let lowConfidence: Float = 0.8
+    static let unsureShare = 0.01
+    /// Extra passes stop once they have taken this many times the first pass's recognition time
+    /// (so a page costs at most about 1 + this, whatever the passes do).
+    static let budgetFactor = 4.5
+}
+
+extension Recognizer {
+    /// The `best` level's extra passes over `pix` (already preprocessed as the first pass read
+    /// it) and their combination with `primary`. Passes stop at the budget or the page deadline,
+    /// keeping what was read so far; cancellation throws.
+    func refine(_ primary: [RawBlock], pix: Pix, dpi: Int, options: RecognitionOptions, settings: PageSettings,
+                firstPass: Duration, deadline: ContinuousClock.Instant?, cancellation: PageControl?) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
+        let budget = ContinuousClock.now.advanced(by: firstPass * BestLevel.budgetFactor)
+        let state = Monitor.State(deadline: min(deadline ?? budget, budget), cancellation: cancellation)
+        var readings = [primary]
+        for pass in BestLevel.Pass.allCases {
+            if state.shouldStop() { break }
+            guard let reading = try read(pass, pix: pix, dpi: dpi, options: options, settings: settings, state) else { continue }
+            if state.stopReason != nil { break }  // Cut short: its words are partial.
+            readings.append(reading)
+        }
+        if state.stopReason == .cancelled { throw OCRError(.cancelled, "recognition was cancelled") }
+        return (WordCombination().combine(readings), readings.count)
+    }
+
+    /// One extra pass's words, or nil when the pass does not apply to this page.
+    private func read(_ pass: BestLevel.Pass, pix: Pix, dpi: Int, options: RecognitionOptions, settings: PageSettings,
+                      _ state: Monitor.State) throws(OCRError) -> [RawBlock]? {
+        var settings = settings
+        var options = options
+        var image = pix
+        switch pass {
+        case .backgroundNormalized: image = try pix.backgroundNormalized()
+        case .medianFiltered: image = try pix.medianFiltered()
+        case .singleBlock:
+            guard settings.psm == 3 else { return nil }  // The caller chose a segmentation: kept.
+            settings.psm = 6
+        case .otherEngine:
+            options.engineMode = options.engineMode == .combined ? .unspecified : .combined
+        }
+        let api: TessAPI
+        do {
+            api = try engine(for: try EngineKey(options, configuration))
+        } catch where pass == .otherEngine && error.code == .failedPrecondition {
+            return nil  // No full model on this worker: `best` reads without that pass.
+        }
+        if state.shouldStop() { return nil }
+        api.clear()
+        defer { api.clear() }
+        try settings.apply(to: api)
+        api.setImage(image, dpi: dpi)
+        guard api.recognize(try Monitor(state: state)) else { return nil }
+        return api.results(choices: settings.candidates > 1)
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import OCRWire
+
+/// Combines several recognitions ("passes") of one page word by word, ROVER-style: the `best`
+/// level's last step. Pure: raw hierarchies in, one raw hierarchy out.
+///
+/// **Alignment.** Every pass read the same image (same size), so words are aligned by their
+/// boxes: two words of different passes are linked when they share a text line (vertical overlap
+/// of at least half the lower one's height) and overlap horizontally by at least 30% of the
+/// narrower one's width; a cluster is what is linked, directly or through others. A cluster can
+/// hold one word of one pass and several of another ("3432twoyou" against "3432" "two" "you").
+///
+/// **Choice.** In each cluster each pass proposes the sequence of its words there, left to
+/// right, or nothing. A proposal scores, for each pass that made it, 1 + `confidence` x (mean
+/// word confidence - 0.5) + `dictionary` x (the share of its words that are dictionary words or
+/// numbers); nothing scores `emptyVote` per pass that saw nothing. The highest score wins; a tie
+/// goes to the first pass (the `accurate` reading).
+///
+/// **Invented words.** A word only some passes see where the others see nothing (noise read as
+/// text, or a region only one preprocessing recovers) is taken only when its score beats the
+/// passes that saw nothing: with four passes seeing nothing, one pass's word needs a confidence of
+/// about 0.75 and must be a dictionary word or a number. Such words count as errors for a reader,
+/// which is why `emptyVote` is not zero (chosen on the rendered set of `make accuracy`).
+///
+/// **Result.** The first pass's blocks, paragraphs and lines, with each cluster's words replaced by
+/// the winner's (boxes, symbols and choices of the winning pass that is most confident; the first
+/// pass's own when it is among the winners). Words found where the first pass had none go into the
+/// first pass's line that holds their centre, else into new lines and blocks of their own
+/// (grouped as their pass grouped them), placed after the blocks that start above them.
+struct WordCombination {
+    /// Score per pass that saw nothing in a cluster.
+    var emptyVote = 0.3
+    /// Weight of a proposal's mean word confidence (0...1), centred on 0.5.
+    var confidence = 3.0
+    /// Weight of the share of a proposal's words that are dictionary words or numbers.
+    var dictionary = 1.0
+
+    /// `passes[0]` is the reading the others refine; all in the same image's pixels.
+    func combine(_ passes: [[RawBlock]]) -> [RawBlock] {
+        guard let primary = passes.first else { return [] }
+        guard passes.count > 1 else { return primary }
+        let items = Self.words(of: passes)
+        let clusters = Self.clusters(items)
+
+        // For each first-pass word: keep it, or drop it (its cluster's winner replaces it).
+        var dropped = Set<WordPath>()
+        var replacements: [(anchor: WordPath?, words: [Item])] = []
+        for members in clusters {
+            let winner = choose(members.map { items[$0] }, passCount: passes.count)
+            let primaryWords = members.map { items[$0] }.filter { $0.pass == 0 }
+            if let winner, winner.first?.pass == 0 { continue }  // The first pass's own words won.
+            for word in primaryWords { dropped.insert(word.path) }
+            guard let winner else { continue }  // Nothing won: the first pass's words there go.
+            replacements.append((primaryWords.map(\.path).min(), winner))
+        }
+        return Self.rebuild(primary, dropping: dropped, adding: replacements)
+    }
+
+    // MARK: Alignment
+
+    /// Where a word sits in its pass's hierarchy.
+    struct WordPath: Hashable, Comparable {
+        var block: Int, paragraph: Int, line: Int, word: Int
+        static func < (a: WordPath, b: WordPath) -> Bool {
+            (a.block, a.paragraph, a.line, a.word) < (b.block, b.paragraph, b.line, b.word)
+        }
+    }
+
+    struct Item {
+        var pass: Int
+        var path: WordPath
+        var word: RawWord
+        var line: RawLine  // Its line, without words: where a new line of it would come from.
+        var blockType: BlockType
+    }
+
+    static func words(of passes: [[RawBlock]]) -> [Item] {
+        var items: [Item] = []
+        for (pass, blocks) in passes.enumerated() {
+            for (b, block) in blocks.enumerated() {
+                for (p, paragraph) in block.paragraphs.enumerated() {
+                    for (l, line) in paragraph.lines.enumerated() {
+                        var bare = line
+                        bare.words = []
+                        for (w, word) in line.words.enumerated() where !word.text.allSatisfy(\.isWhitespace) {
+                            items.append(Item(pass: pass, path: WordPath(block: b, paragraph: p, line: l, word: w),
+                                              word: word, line: bare, blockType: block.type))
+                        }
+                    }
+                }
+            }
+        }
+        return items
+    }
+
+    /// Whether two words of different passes are the same place on the page.
+    static func linked(_ a: RawRect, _ b: RawRect) -> Bool {
+        let w = min(a.right, b.right) - max(a.left, b.left)
+        let h = min(a.bottom, b.bottom) - max(a.top, b.top)
+        guard w > 0, h > 0 else { return false }
+        return Double(h) >= 0.5 * Double(min(a.height, b.height)) && Double(w) >= 0.3 * Double(min(a.width, b.width))
+    }
+
+    /// Indices of `items` grouped into clusters (union-find over linked pairs; only words whose
+    /// tops come before the other's bottom are compared, so a page costs about n log n).
+    static func clusters(_ items: [Item]) -> [[Int]] {
+        var parent = Array(items.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+            return i
+        }
+        let order = items.indices.sorted { items[$0].word.rect.top < items[$1].word.rect.top }
+        for (n, i) in order.enumerated() {
+            let a = items[i]
+            for j in order[(n + 1)...] {
+                let b = items[j]
+                if b.word.rect.top >= a.word.rect.bottom { break }
+                if b.pass != a.pass, linked(a.word.rect, b.word.rect) {
+                    let (ra, rb) = (root(i), root(j))
+                    if ra != rb { parent[ra] = rb }
+                }
+            }
+        }
+        var groups: [Int: [Int]] = [:]
+        for i in items.indices { groups[root(i), default: []].append(i) }
+        return groups.values.map { $0.sorted() }.sorted { $0[0] < $1[0] }
+    }
+
+    // MARK: Choice
+
+    /// The winning proposal's words (of its most confident pass, the first pass preferred), or
+    /// nil when nothing wins.
+    func choose(_ members: [Item], passCount: Int) -> [Item]? {
+        struct Proposal { var texts: [String]; var score = 0.0; var supporters: [(pass: Int, confidence: Double, words: [Item])] = [] }
+        var proposals: [Proposal] = []
+        var silent = 0
+        for pass in 0..<passCount {
+            let words = members.filter { $0.pass == pass }.sorted { $0.word.rect.left < $1.word.rect.left }
+            guard !words.isEmpty else { silent += 1; continue }
+            let texts = words.map(\.word.text)  // String equality is canonical equivalence (NFC).
+            let mean = words.reduce(0.0) { $0 + Double($1.word.confidence) } / Double(words.count)
+            let plausible = Double(words.filter { Self.isPlausible($0.word) }.count) / Double(words.count)
+            let score = 1 + confidence * (mean - 0.5) + dictionary * plausible
+            if let i = proposals.firstIndex(where: { $0.texts == texts }) {
+                proposals[i].score += score
+                proposals[i].supporters.append((pass, mean, words))
+            } else {
+                proposals.append(Proposal(texts: texts, score: score, supporters: [(pass, mean, words)]))
+            }
+        }
+        // Proposals are in pass order, so the first with the top score is the earliest pass's.
+        guard var best = proposals.first else { return nil }
+        for proposal in proposals.dropFirst() where proposal.score > best.score { best = proposal }
+        let nothing = emptyVote * Double(silent)
+        let firstPassAmong = best.supporters.contains { $0.pass == 0 }
+        guard best.score > nothing || (best.score == nothing && firstPassAmong) else { return nil }
+        if firstPassAmong { return best.supporters.first { $0.pass == 0 }?.words }
+        return best.supporters.max { $0.confidence < $1.confidence }?.words
+    }
+
+    /// A word Tesseract found in its dictionary, or a number, amount, date or code of digits
+    /// (what a dictionary cannot hold but documents are full of).
+    static func isPlausible(_ word: RawWord) -> Bool {
+        if word.fromDictionary { return true }
+        let core = word.text.trimmingCharacters(in: CharacterSet(charactersIn: "\"'()[].,;:!?"))
+        guard let first = core.unicodeScalars.first else { return true }
+        let numeric = Set("0123456789.,/:%-$")
+        return (first == "$" || ("0"..."9").contains(Character(first))) && core.allSatisfy(numeric.contains)
+    }
+
+    // MARK: Result
+
+    static func rebuild(_ primary: [RawBlock], dropping dropped: Set<WordPath>,
+                        adding replacements: [(anchor: WordPath?, words: [Item])]) -> [RawBlock] {
+        var blocks = primary
+        // Anchored replacements go into the line of the first word they replace; the others
+        // into the first pass's line that holds their centre, or a line of their own.
+        var intoLine: [WordPath: [RawWord]] = [:]   // keyed by line (word = 0)
+        var homeless: [Item] = []
+        for replacement in replacements {
+            if let anchor = replacement.anchor {
+                intoLine[WordPath(block: anchor.block, paragraph: anchor.paragraph, line: anchor.line, word: 0), default: []]
+                    += replacement.words.map(\.word)
+                continue
+            }
+            for item in replacement.words {
+                if let line = lineHolding(item.word.rect, in: primary) {
+                    intoLine[line, default: []].append(item.word)
+                } else {
+                    homeless.append(item)
+                }
+            }
+        }
+        var kept: [RawBlock] = []
+        for b in blocks.indices {
+            for p in blocks[b].paragraphs.indices {
+                for l in blocks[b].paragraphs[p].lines.indices {
+                    var words: [RawWord] = []
+                    for (w, word) in blocks[b].paragraphs[p].lines[l].words.enumerated()
+                    where !dropped.contains(WordPath(block: b, paragraph: p, line: l, word: w)) {
+                        words.append(word)
+                    }
+                    words += intoLine[WordPath(block: b, paragraph: p, line: l, word: 0)] ?? []
+                    blocks[b].paragraphs[p].lines[l].words = words.sorted { $0.rect.left < $1.rect.left }
+                }
+                blocks[b].paragraphs[p].lines.removeAll { $0.words.isEmpty }
+            }
+            // A text block whose every word lost goes; blocks without text (layout) stay.
+            let hadText = !blocks[b].paragraphs.isEmpty
+            blocks[b].paragraphs.removeAll { $0.lines.isEmpty }
+            if !hadText || !blocks[b].paragraphs.isEmpty { kept.append(blocks[b]) }
+        }
+        blocks = kept
+        for block in newBlocks(homeless) {
+            let at = blocks.firstIndex { $0.rect.top > block.rect.top } ?? blocks.endIndex
+            blocks.insert(block, at: at)
+        }
+        return blocks
+    }
+
+    /// The first pass's line (as a path with word 0) whose box holds the centre of `rect`.
+    static func lineHolding(_ rect: RawRect, in blocks: [RawBlock]) -> WordPath? {
+        let cx = (rect.left + rect.right) / 2, cy = (rect.top + rect.bottom) / 2
+        for (b, block) in blocks.enumerated() {
+            for (p, paragraph) in block.paragraphs.enumerated() {
+                for (l, line) in paragraph.lines.enumerated() where !line.words.isEmpty {
+                    let r = line.rect
+                    if (r.left...r.right).contains(cx), (r.top...r.bottom).contains(cy) {
+                        return WordPath(block: b, paragraph: p, line: l, word: 0)
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Words with no place in the first pass's lines, as blocks grouped as their own pass
+    /// grouped them (one block per source block, one line per source line).
+    static func newBlocks(_ items: [Item]) -> [RawBlock] {
+        var order: [String] = []
+        var groups: [String: [Item]] = [:]
+        for item in items {
+            let key = "\(item.pass)/\(item.path.block)"
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(item)
+        }
+        return order.map { key in
+            let members = groups[key]!.sorted { $0.path < $1.path }
+            var lines: [RawLine] = []
+            var lastLine: (Int, Int)?
+            for item in members {
+                if lastLine == nil || lastLine! != (item.path.paragraph, item.path.line) {
+                    lines.append(item.line)
+                    lastLine = (item.path.paragraph, item.path.line)
+                }
+                lines[lines.count - 1].words.append(item.word)
+            }
+            for i in lines.indices { lines[i].rect = bounds(lines[i].words.map(\.rect)) ?? lines[i].rect }
+            let rect = bounds(lines.map(\.rect)) ?? members[0].line.rect
+            let paragraph = RawParagraph(confidence: members[0].word.confidence, rect: rect, lines: lines)
+            return RawBlock(confidence: paragraph.confidence, rect: rect, type: .text, paragraphs: [paragraph])
+        }
+    }
+
+    static func bounds(_ rects: [RawRect]) -> RawRect? {
+        guard let first = rects.first else { return nil }
+        return rects.dropFirst().reduce(first) {
+            RawRect(left: min($0.left, $1.left), top: min($0.top, $1.top), right: max($0.right, $1.right), bottom: max($0.bottom, $1.bottom))
+        }
+    }
+}
