@@ -18,14 +18,15 @@ import OCRWire
 ///
 /// **Invented words.** A word only some passes see where the others see nothing (noise read as
 /// text, or a region only one preprocessing recovers) is taken only when its score beats the
-/// passes that saw nothing: with four passes seeing nothing, one pass's word needs a confidence of
-/// about 0.75 and must be a dictionary word or a number. Such words count as errors for a reader,
-/// which is why `emptyVote` is not zero (chosen on the rendered set of `make accuracy`).
+/// passes that saw nothing, and, where the first pass saw nothing, when two passes read it alike
+/// or one read it with a confidence of at least `soloConfidence`, each word with two letters or
+/// digits. Such words count as errors for a reader (a photo's texture read as "ee" and "|" cost
+/// a UNLV page 6 points before that rule).
 ///
 /// **Result.** The first pass's blocks, paragraphs and lines, with each cluster's words replaced by
 /// the winner's (boxes, symbols and choices of the winning pass that is most confident; the first
 /// pass's own when it is among the winners). Words found where the first pass had none go into the
-/// first pass's line that holds their centre, else into new lines and blocks of their own
+/// first pass's line they continue (``lineHolding(_:in:)``), else into new lines and blocks of their own
 /// (grouped as their pass grouped them), placed after the blocks that start above them.
 struct WordCombination {
     /// Score per pass that saw nothing in a cluster.
@@ -34,6 +35,8 @@ struct WordCombination {
     var confidence = 3.0
     /// Weight of the share of a proposal's words that are dictionary words or numbers.
     var dictionary = 1.0
+    /// The mean confidence a word only one pass read, where the first pass saw nothing, needs.
+    var soloConfidence = 0.8
 
     /// `passes[0]` is the reading the others refine; all in the same image's pixels.
     func combine(_ passes: [[RawBlock]]) -> [RawBlock] {
@@ -154,9 +157,20 @@ struct WordCombination {
         for proposal in proposals.dropFirst() where proposal.score > best.score { best = proposal }
         let nothing = emptyVote * Double(silent)
         let firstPassAmong = best.supporters.contains { $0.pass == 0 }
+        if !firstPassAmong, !proposals.contains(where: { $0.supporters.contains { $0.pass == 0 } }),
+           !isNewWordTrusted(best.supporters.map { (confidence: $0.confidence, words: $0.words.map(\.word)) }) { return nil }
         guard best.score > nothing || (best.score == nothing && firstPassAmong) else { return nil }
         if firstPassAmong { return best.supporters.first { $0.pass == 0 }?.words }
         return best.supporters.max { $0.confidence < $1.confidence }?.words
+    }
+
+    /// Whether words the first pass did not see at all may be added: read alike by two passes,
+    /// or by one with a mean confidence of at least `soloConfidence`; and every word with at least
+    /// two letters or digits (a photo's texture reads as "a", "ee", "|" and ":").
+    func isNewWordTrusted(_ supporters: [(confidence: Double, words: [RawWord])]) -> Bool {
+        guard let words = supporters.first?.words,
+              words.allSatisfy({ $0.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count >= 2 }) else { return false }
+        return supporters.count >= 2 || supporters.contains { $0.confidence >= soloConfidence }
     }
 
     /// A word Tesseract found in its dictionary, or a number, amount, date or code of digits
@@ -175,21 +189,34 @@ struct WordCombination {
                         adding replacements: [(anchor: WordPath?, words: [Item])]) -> [RawBlock] {
         var blocks = primary
         // Anchored replacements go into the line of the first word they replace; the others
-        // into the first pass's line that holds their centre, or a line of their own.
+        // into the first pass's line they continue, or a line of their own.
         var intoLine: [WordPath: [RawWord]] = [:]   // keyed by line (word = 0)
         var homeless: [Item] = []
+        var unanchored: [Item] = []
         for replacement in replacements {
             if let anchor = replacement.anchor {
                 intoLine[WordPath(block: anchor.block, paragraph: anchor.paragraph, line: anchor.line, word: 0), default: []]
                     += replacement.words.map(\.word)
                 continue
             }
-            for item in replacement.words {
-                if let line = lineHolding(item.word.rect, in: primary) {
-                    intoLine[line, default: []].append(item.word)
-                } else {
-                    homeless.append(item)
-                }
+            unanchored += replacement.words
+        }
+        // Whole runs of a source line at once: the left half of a line the first pass read only
+        // the right half of continues that line, though its far words are far from it.
+        var runs: [[Item]] = []
+        for item in unanchored.sorted(by: { ($0.pass, $0.path) < ($1.pass, $1.path) }) {
+            if let last = runs.last?.last, last.pass == item.pass, last.path.block == item.path.block,
+               last.path.paragraph == item.path.paragraph, last.path.line == item.path.line {
+                runs[runs.count - 1].append(item)
+            } else {
+                runs.append([item])
+            }
+        }
+        for run in runs {
+            if let line = lineHolding(bounds(run.map(\.word.rect))!, in: primary) {
+                intoLine[line, default: []] += run.map(\.word)
+            } else {
+                homeless += run
             }
         }
         var kept: [RawBlock] = []
@@ -219,20 +246,26 @@ struct WordCombination {
         return blocks
     }
 
-    /// The first pass's line (as a path with word 0) whose box holds the centre of `rect`.
+    /// The first pass's line (as a path with word 0) that `rect` (a word, or a run of words of
+    /// one line) continues: overlapping it vertically by half the run's height, and inside it or at most three line heights beyond
+    /// either end (the rest of a line whose far end the first pass lost). The nearest such line.
     static func lineHolding(_ rect: RawRect, in blocks: [RawBlock]) -> WordPath? {
-        let cx = (rect.left + rect.right) / 2, cy = (rect.top + rect.bottom) / 2
+        var best: (path: WordPath, gap: Int)?
         for (b, block) in blocks.enumerated() {
             for (p, paragraph) in block.paragraphs.enumerated() {
-                for (l, line) in paragraph.lines.enumerated() where !line.words.isEmpty {
+                // Lines with text only: an image region's placeholder line spans the region.
+                for (l, line) in paragraph.lines.enumerated() where line.words.contains(where: { !$0.text.allSatisfy(\.isWhitespace) }) {
                     let r = line.rect
-                    if (r.left...r.right).contains(cx), (r.top...r.bottom).contains(cy) {
-                        return WordPath(block: b, paragraph: p, line: l, word: 0)
+                    let shared = min(r.bottom, rect.bottom) - max(r.top, rect.top)
+                    guard Double(shared) >= 0.5 * Double(rect.height) else { continue }
+                    let gap = max(0, r.left - rect.right, rect.left - r.right)
+                    if gap <= 3 * max(r.height, rect.height), gap < best?.gap ?? .max {
+                        best = (WordPath(block: b, paragraph: p, line: l, word: 0), gap)
                     }
                 }
             }
         }
-        return nil
+        return best?.path
     }
 
     /// Words with no place in the first pass's lines, as blocks grouped as their own pass

@@ -34,6 +34,17 @@ def main():
     out += ["", "| variant | mean word accuracy per file | CPU s per page | CPU vs tesseract |", "| --- | --- | --- | --- |"]
     for v in variants:
         out.append(f"| {v} | {100 * means[v]:.1f}% | {cpu[v]:.2f} | {cpu[v] / cpu['tesseract']:.2f}x |")
+    unlv = [r for r in data["rows"] if r["set"] == "unlv"]
+    if unlv:
+        out += ["", "UNLV-ISRI magazine pages (real 300-dpi bilevel scans; plain-text truth, so words right in any order and CER in"
+                " each variant's reading order):", "",
+                "| page | words | " + " | ".join(f"{v} words right" for v in variants) + " | " + " | ".join(f"{v} CER" for v in variants)
+                + " | " + " | ".join(f"{v} CPU s" for v in variants) + " |", "|" + " --- |" * (2 + 3 * len(variants))]
+        ub = {(r["page"], r["variant"]): r for r in unlv}
+        for page in sorted({r["page"] for r in unlv}):
+            rows = [ub[(page, v)] for v in variants]
+            out.append(f"| {page} | {rows[0]['words']} | " + " | ".join(f"{100 * r['word_accuracy']:.1f}%" for r in rows) + " | "
+                       + " | ".join(f"{100 * r['cer']:.1f}%" for r in rows) + " | " + " | ".join(f"{r['cpu_s']:.2f}" for r in rows) + " |")
     uw3 = [r for r in data["rows"] if r["set"] == "uw3"]
     if uw3:
         out += ["", f"UW3 lines ({uw3[0]['lines']} real scanned lines, `--psm 7`): "

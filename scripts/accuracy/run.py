@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """`make accuracy`: word accuracy, CER and CPU seconds per page of plain `tesseract` and of
 ocr-cluster's levels, side by side in one run, on the rendered set (make_pages.py: exact word
-boxes) and, when ../shared/testdata is there, on the UW3 lines (CER, --psm 7).
+boxes) and, when ../shared/testdata is there, on the UNLV pages (bag of words, CER) and the UW3 lines
+(CER, --psm 7).
 
-    run.py BIN_DIR WORK_DIR [--levels fast,accurate] [--uw3 N]
+    run.py BIN_DIR WORK_DIR [--levels fast,accurate,best] [--uw3 N]
 
 Prints one JSON object per measurement and writes WORK_DIR/accuracy.json; report.py turns that
 into the BENCHMARKS.md section.
@@ -99,18 +100,38 @@ def uw3_lines(bin_dir, work, levels, count):
     return rows
 
 
+def unlv_pages(bin_dir, levels):
+    """The real UNLV-ISRI magazine pages (300 dpi bilevel): plain-text ground truth without boxes, so
+    a bag-of-words measure (words right in any order, extra words counting as errors) and CER in
+    each variant's own reading order (dominated by column order, the same for every variant)."""
+    folder = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "testdata", "unlv-isri")
+    if not os.path.isdir(folder):
+        return []
+    rows = []
+    for name in sorted(f for f in os.listdir(folder) if f.endswith(".3B.tif")):
+        image = os.path.join(folder, name)
+        truth = open(image[:-4] + ".txt", encoding="latin-1").read()
+        runs = {"tesseract": tesseract_words(image), **{level: cluster_words(bin_dir, image, level) for level in levels}}
+        for variant, (words, cpu) in runs.items():
+            row = {"set": "unlv", "page": name[:-4], "variant": variant, "cpu_s": round(cpu, 2)}
+            row.update(score.bag_of_words(truth, [w["text"] for w in words]))
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bin_dir")
     parser.add_argument("work")
-    parser.add_argument("--levels", default="fast,accurate")
+    parser.add_argument("--levels", default="fast,accurate,best")
     parser.add_argument("--uw3", type=int, default=60)
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     pages = os.path.join(args.work, "pages")
     subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "make_pages.py"), pages], check=True)
     levels = [level for level in args.levels.split(",") if level]
-    rows = rendered_set(args.bin_dir, pages, levels) + uw3_lines(args.bin_dir, args.work, levels, args.uw3)
+    rows = rendered_set(args.bin_dir, pages, levels) + unlv_pages(args.bin_dir, levels) + uw3_lines(args.bin_dir, args.work, levels, args.uw3)
     with open(os.path.join(args.work, "accuracy.json"), "w") as f:
         json.dump({"levels": levels, "rows": rows}, f, indent=1)
 

@@ -68,6 +68,22 @@ def score(truth, hypothesis):
     }
 
 
+def bag_of_words(truth_text, recognised):
+    """Ground truth as plain text (no boxes) against recognised words in any order: words right
+    is the size of the multiset intersection; accuracy = right / max(truth words, recognised
+    words), so invented words count as errors. CER in the recognised order."""
+    from collections import Counter
+    truth = [norm(w) for w in truth_text.split()]
+    words = [norm(w) for w in recognised if norm(w)]
+    right = sum((Counter(truth) & Counter(words)).values())
+    return {
+        "words": len(truth),
+        "right": right,
+        "word_accuracy": right / max(1, len(truth), len(words)),
+        "cer": levenshtein(" ".join(truth), " ".join(words)) / max(1, len(" ".join(truth))),
+    }
+
+
 def tesseract_tsv_words(tsv):
     """Words of `tesseract IMAGE - tsv` output."""
     words = []
