@@ -129,6 +129,23 @@ final class Pix {
         Pix(owning: try CheckC.nonNull(pixScale(raw, Float(factor), Float(factor)), "scaling the page"))  // NULL on error.
     }
 
+    /// The median height of the dark connected components between `minimum` and `maximum`
+    /// pixels tall (thresholded at mid-gray): about the page's capital and ascender height, read
+    /// without recognising anything. nil when there are none.
+    func medianComponentHeight(minimum: Int, maximum: Int) throws(OCRError) -> Int? {
+        let binary = try toBinary(threshold: 128)
+        var boxes: UnsafeMutablePointer<BOXA>? = try CheckC.nonNull(pixConnCompBB(binary.raw, 8), "finding connected components")  // NULL on error.
+        defer { boxaDestroy(&boxes) }
+        var heights: [Int] = []
+        for i in 0..<boxaGetCount(boxes) {
+            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+            if boxaGetBoxGeometry(boxes, i, &x, &y, &w, &h) == 0, (minimum...maximum).contains(Int(h)) { heights.append(Int(h)) }  // 0 ok.
+        }
+        guard !heights.isEmpty else { return nil }
+        heights.sort()
+        return heights[heights.count / 2]
+    }
+
     /// 8 bpp gray with the background brought to white (Leptonica's `pixBackgroundNormSimple`):
     /// uneven lighting, gray paper and shaded cells flattened before thresholding.
     func backgroundNormalized() throws(OCRError) -> Pix {

@@ -16,12 +16,12 @@ import OCRWire
 /// numbers); nothing scores `emptyVote` per pass that saw nothing. The highest score wins; a tie
 /// goes to the first pass (the `accurate` reading).
 ///
-/// **Invented words.** A word only some passes see where the others see nothing (noise read as
-/// text, or a region only one preprocessing recovers) is taken only when its score beats the
-/// passes that saw nothing, and, where the first pass saw nothing, when two passes read it alike
-/// or one read it with a confidence of at least `soloConfidence`, each word with two letters or
-/// digits. Such words count as errors for a reader (a photo's texture read as "ee" and "|" cost
-/// a UNLV page 6 points before that rule).
+/// **Invented words.** Where the first pass saw nothing, a word other passes read (noise read as
+/// text, or a region only one preprocessing recovers) is added only when its score beats the
+/// passes that saw nothing there, and two passes read it alike or one read it with a confidence
+/// of at least `soloConfidence`, each word with two letters or digits. Such words count as errors
+/// for a reader (a photo's texture read as "ee" and "|" cost a UNLV page 6 points before that
+/// rule). A word the first pass read is replaced by a better reading or kept, never dropped.
 ///
 /// **Result.** The first pass's blocks, paragraphs and lines, with each cluster's words replaced by
 /// the winner's (boxes, symbols and choices of the winning pass that is most confident; the first
@@ -51,9 +51,10 @@ struct WordCombination {
         for members in clusters {
             let winner = choose(members.map { items[$0] }, passCount: passes.count)
             let primaryWords = members.map { items[$0] }.filter { $0.pass == 0 }
-            if let winner, winner.first?.pass == 0 { continue }  // The first pass's own words won.
+            // The first pass's own words won, or nothing did: a word the first pass read is
+            // replaced by another reading, never dropped (no level loses what `accurate` reads).
+            guard let winner, winner.first?.pass != 0 else { continue }
             for word in primaryWords { dropped.insert(word.path) }
-            guard let winner else { continue }  // Nothing won: the first pass's words there go.
             replacements.append((primaryWords.map(\.path).min(), winner))
         }
         return Self.rebuild(primary, dropping: dropped, adding: replacements)

@@ -7,7 +7,7 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     case unspecified  // RECOGNITION_LEVEL_UNSPECIFIED = 0
     /// LSTM engine, full models, Tesseract's default internal resolution.
     case accurate  // RECOGNITION_LEVEL_ACCURATE = 1
-    /// Lower cost per page: the fast model when installed; pages over 250 dpi read at 200 (not bilevel ones).
+    /// Lower cost per page: the fast model when installed; pages over 250 dpi read at 200 (not bilevel ones, nor pages whose letters would be under 15 px there).
     case fast  // RECOGNITION_LEVEL_FAST = 2
     /// ACCURATE's pass, and on a page it is unsure of (a word in a hundred below 80% confidence,
     /// or fewer than 60 words) up to four more, each preprocessed or segmented differently
