@@ -68,4 +68,25 @@ struct AccuracyTests {
         let clean = try await wordAccuracy("two-columns", ["--level", "best"])
         #expect(clean.ours >= clean.cli, "best \(clean.ours), the CLI \(clean.cli)")
     }
+
+    /// An upright table of the digits 0 1 6 8 9, which Tesseract's OSD wants upside down (OSD
+    /// alone, `--psm 0`, reports the 180-degree turn): `--auto-rotate` does not take the turn,
+    /// since the turned page does not read better, and loses no word to it.
+    @Test func autoRotateRefusesOSDsWrongTurnOfAnUprightTable() async throws {
+        let image = pages.appendingPathComponent("numeric-table.png").path
+        func rotation(_ arguments: [String]) async throws -> Int {
+            let run = try await runAsync([Binaries.path("ocr-submit"), "--local", "--workers", "1", "--quiet", "--format", "json"] + arguments + [image])
+            #expect(run.status == 0, "\(run.stderr)")
+            let document = try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
+            let pages = try #require(document["pages"] as? [[String: Any]])
+            let result = try #require(pages.first?["result"] as? [String: Any])
+            return (result["rotationDegrees"] as? Int) ?? 0
+        }
+        #expect(try await rotation(["--psm", "0"]) == 180, "OSD no longer proposes the wrong turn: this test tests nothing")
+        #expect(try await rotation(["--auto-rotate"]) == 0)
+        let turned = try await wordAccuracy("numeric-table", ["--auto-rotate"])
+        let plain = try await wordAccuracy("numeric-table")
+        #expect(turned.ours == plain.ours, "auto-rotate \(turned.ours), without \(plain.ours)")
+        #expect(plain.ours >= 0.9, "\(plain.ours)")
+    }
 }

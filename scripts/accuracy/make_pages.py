@@ -302,13 +302,26 @@ def receipt(rng, out):
     save(page, out, "receipt", "thermal receipt with print dropouts", 200, image=image)
 
 
+def numeric_table(rng, out):
+    """An upright ruled table of the digits 0 1 6 8 9 (DejaVu Serif): Tesseract's OSD proposes
+    turning it upside down, at confidence 2.2 (the --auto-rotate hazard of issue 14)."""
+    page = letter(rng)
+    face = font("serif", 34)
+    for r in range(30):
+        y = 300 + r * 90
+        page.draw.line([(200, y), (2300, y)], fill=0, width=3)
+        for c in range(5):
+            page.word(230 + c * 420, y + 25, "".join(rng.choice("01689") for _ in range(rng.randint(3, 7))), face)
+    save(page, out, "numeric-table", "upright table of digits OSD would turn", 300)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for index, make in enumerate([clean, two_columns, ruled_table, wrong_dpi, banner, small_text, dithered, screenshot]):
         make(random.Random(1000 + index), out)
     ruled_table(random.Random(99), out, "ruled-table-72dpi", 72, "ruled table tagged 72 dpi")
-    for index, make in enumerate([shaded_table, tiny_text, noisy_scan, faded, slide, tight_words, receipt]):
+    for index, make in enumerate([shaded_table, tiny_text, noisy_scan, faded, slide, tight_words, receipt, numeric_table]):
         make(random.Random(2000 + index), out)
 
 
