@@ -70,6 +70,15 @@ class Page:
             y += leading
         return y
 
+    def grid(self, x0, y0, rows, widths, height, rule):
+        """The rules of a table: rows + 1 horizontal, one vertical before each column and after the last."""
+        for r in range(rows + 1):
+            self.draw.line([(x0, y0 + r * height), (x0 + sum(widths), y0 + r * height)], fill=0, width=rule)
+        x = x0
+        for w in widths + [0]:
+            self.draw.line([(x, y0), (x, y0 + rows * height)], fill=0, width=rule)
+            x += w
+
     @staticmethod
     def token(rng):
         r = rng.random()
@@ -118,12 +127,7 @@ def ruled_table(rng, out, name="ruled-table", dpi_tag=300, kind="ruled table"):
     face = font("liberation-sans", 34)
     page.paragraph(rng, 220, 200, 2100, 4, font("liberation-sans", 40), 64)
     x0, y0, rows, widths, height = 220, 520, 28, [700, 420, 420, 560], 90
-    for r in range(rows + 1):
-        page.draw.line([(x0, y0 + r * height), (x0 + sum(widths), y0 + r * height)], fill=0, width=3)
-    x = x0
-    for w in widths + [0]:
-        page.draw.line([(x, y0), (x, y0 + rows * height)], fill=0, width=3)
-        x += w
+    page.grid(x0, y0, rows, widths, height, 3)
     for r in range(rows):
         x = x0
         for c, w in enumerate(widths):
@@ -186,12 +190,7 @@ def shaded_table(rng, out):
     for r in range(rows):
         if r % 2:
             page.draw.rectangle([x0, y0 + r * height, right, y0 + (r + 1) * height], fill=190)
-    for r in range(rows + 1):
-        page.draw.line([(x0, y0 + r * height), (right, y0 + r * height)], fill=0, width=2)
-    x = x0
-    for w in widths + [0]:
-        page.draw.line([(x, y0), (x, y0 + rows * height)], fill=0, width=2)
-        x += w
+    page.grid(x0, y0, rows, widths, height, 2)
     for r in range(rows):
         x = x0
         for c, w in enumerate(widths):
