@@ -9,12 +9,24 @@ import OCRWire
 /// background normalised (faded text, uneven lighting, shaded paper), median filtered (speckle
 /// and JPEG noise), one uniform text block (`--psm 6`: columns the layout analysis drops, as a
 /// receipt's prices) and Tesseract's combined recogniser with the full model (dithered scans;
-/// skipped when that model is not installed). Alone, each of them loses words on other pages;
+/// skipped when that model is not installed); and on a page whose words look run together, the
+/// legacy recogniser for its word boxes. Alone, each of them loses words on other pages;
 /// combined they do not (BENCHMARKS.md, "Accuracy").
 enum BestLevel {
     /// An extra reading of the page.
     enum Pass: CaseIterable {
         case backgroundNormalized, medianFiltered, singleBlock, otherEngine
+        /// The legacy recogniser alone, for its word boxes: only on pages that look run
+        /// together (``looksRunTogether(_:)``); it reads degraded pages badly, so not elsewhere.
+        case legacyWords
+    }
+
+    /// Run together: at least one word in twenty of the first pass is ten characters or more
+    /// and neither a dictionary word nor a number (tightly set text read as "onceistoo8535here").
+    static func looksRunTogether(_ blocks: [RawBlock]) -> Bool {
+        let words = blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
+        let long = words.filter { $0.text.count >= 10 && !WordCombination.isPlausible($0) }
+        return !words.isEmpty && Double(long.count) >= 0.05 * Double(words.count)
     }
 
     /// Unsure: at least one word in a hundred below 80% confidence, or fewer than 60 words (a
@@ -30,7 +42,7 @@ enum BestLevel {
     static let unsureShare = 0.01
     /// Extra passes stop once they have taken this many times the first pass's recognition time
     /// (so a page costs at most about 1 + this, whatever the passes do).
-    static let budgetFactor = 4.5
+    static let budgetFactor = 5.0
 }
 
 extension Recognizer {
@@ -43,6 +55,7 @@ extension Recognizer {
         let state = Monitor.State(deadline: min(deadline ?? budget, budget), cancellation: cancellation)
         var readings = [primary]
         for pass in BestLevel.Pass.allCases {
+            if pass == .legacyWords, !BestLevel.looksRunTogether(primary) { continue }
             if state.shouldStop() { break }
             guard let reading = try read(pass, pix: pix, dpi: dpi, options: options, settings: settings, state) else { continue }
             if state.stopReason != nil { break }  // Cut short: its words are partial.
@@ -66,11 +79,14 @@ extension Recognizer {
             settings.psm = 6
         case .otherEngine:
             options.engineMode = options.engineMode == .combined ? .unspecified : .combined
+        case .legacyWords:
+            guard options.engineMode != .legacy else { return nil }
+            options.engineMode = .legacy
         }
         let api: TessAPI
         do {
             api = try engine(for: try EngineKey(options, configuration))
-        } catch where pass == .otherEngine && error.code == .failedPrecondition {
+        } catch where (pass == .otherEngine || pass == .legacyWords) && error.code == .failedPrecondition {
             return nil  // No full model on this worker: `best` reads without that pass.
         }
         if state.shouldStop() { return nil }

@@ -23,6 +23,10 @@ import OCRWire
 /// for a reader (a photo's texture read as "ee" and "|" cost a UNLV page 6 points before that
 /// rule). A word the first pass read is replaced by a better reading or kept, never dropped.
 ///
+/// **Run-together words.** When another proposal has the winner's characters split into more
+/// words, and more of them are dictionary words or numbers, it wins instead (LSTM passes agree
+/// on "3432twoyou"; the legacy recogniser's word boxes split it).
+///
 /// **Result.** The first pass's blocks, paragraphs and lines, with each cluster's words replaced by
 /// the winner's (boxes, symbols and choices of the winning pass that is most confident; the first
 /// pass's own when it is among the winners). Words found where the first pass had none go into the
@@ -161,6 +165,14 @@ struct WordCombination {
         if !firstPassAmong, !proposals.contains(where: { $0.supporters.contains { $0.pass == 0 } }),
            !isNewWordTrusted(best.supporters.map { (confidence: $0.confidence, words: $0.words.map(\.word)) }) { return nil }
         guard best.score > nothing || (best.score == nothing && firstPassAmong) else { return nil }
+        // Run-together words: the same characters, split into more words, more of them
+        // dictionary words or numbers ("3432twoyou" against "3432" "two" "you", the legacy
+        // recogniser's word boxes): the split reading, whatever the vote.
+        func share(_ p: Proposal) -> Double { Double(p.supporters[0].words.filter { Self.isPlausible($0.word) }.count) / Double(p.texts.count) }
+        if let split = proposals.filter({ $0.texts.count > best.texts.count && $0.texts.joined() == best.texts.joined() && share($0) > share(best) })
+            .max(by: { share($0) < share($1) }) {
+            return split.supporters.max { $0.confidence < $1.confidence }?.words
+        }
         if firstPassAmong { return best.supporters.first { $0.pass == 0 }?.words }
         return best.supporters.max { $0.confidence < $1.confidence }?.words
     }

@@ -51,6 +51,28 @@ import Testing
         #expect(Self.texts(WordCombination().combine([merged, split, merged, split, split])) == [["once", "is", "too"]])
     }
 
+    /// Every LSTM pass agrees on the run-together token; the legacy recogniser's words have the
+    /// same characters split into dictionary words and a number: the split wins the vote it lost.
+    @Test func theSameCharactersSplitIntoPlausibleWordsBeatAnAgreedRunTogetherToken() {
+        let merged = Self.page([Self.word("3432twoyou", 0, width: 300, confidence: 0.92, dictionary: false)])
+        let legacy = Self.page([Self.word("3432", 0, width: 90, confidence: 0.7, dictionary: false),
+                                Self.word("two", 110, width: 60, confidence: 0.7), Self.word("you", 200, width: 100, confidence: 0.7)])
+        #expect(Self.texts(WordCombination().combine([merged, merged, merged, merged, legacy])) == [["3432", "two", "you"]])
+        // Not when the split makes no more sense than the whole: "something" stays one word.
+        let whole = Self.page([Self.word("something", 0, width: 300)])
+        let halves = Self.page([Self.word("some", 0, width: 130), Self.word("thing", 150, width: 150)])
+        #expect(Self.texts(WordCombination().combine([whole, whole, halves])) == [["something"]])
+    }
+
+    @Test func runTogetherPagesAreThoseWithLongImplausibleWords() {
+        let words = (0..<40).map { Self.word("word", $0 * 100) }
+        #expect(!BestLevel.looksRunTogether(Self.page(words)))
+        var merged = words
+        merged[5] = Self.word("onceistoo8535here", 500, dictionary: false)
+        merged[9] = Self.word("orderprogramlike", 900, dictionary: false)
+        #expect(BestLevel.looksRunTogether(Self.page(merged)))
+    }
+
     /// A confident dictionary word only one extra pass found, where the first pass saw nothing
     /// (a column its layout dropped), is kept; a doubtful one (noise read as text) is not.
     @Test func aWordOnlyOnePassSeesIsKeptOnlyWhenConfidentAndPlausible() {

@@ -12,8 +12,9 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     /// ACCURATE's pass, and on a page it is unsure of (a word in a hundred below 80% confidence,
     /// or fewer than 60 words) up to four more, each preprocessed or segmented differently
     /// (background normalised, median filtered, one text block, the combined engine when the full
-    /// model is installed), combined word by word by box overlap, agreement, confidence and
-    /// dictionary. Never more than five passes; extra passes stop at the page deadline.
+    /// model is installed), plus the legacy recogniser's word boxes on a page whose words look run
+    /// together; combined word by word by box overlap, agreement, confidence and dictionary.
+    /// Extra passes stop after five times the first pass's time, or at the page deadline.
     /// Not a Vision level.
     case best  // RECOGNITION_LEVEL_BEST = 3
     /// A value this build does not know, kept so it survives a round trip.
