@@ -79,7 +79,6 @@ struct WordCombination {
         var path: WordPath
         var word: RawWord
         var line: RawLine  // Its line, without words: where a new line of it would come from.
-        var blockType: BlockType
     }
 
     static func words(of passes: [[RawBlock]]) -> [Item] {
@@ -92,7 +91,7 @@ struct WordCombination {
                         bare.words = []
                         for (w, word) in line.words.enumerated() where !word.text.allSatisfy(\.isWhitespace) {
                             items.append(Item(pass: pass, path: WordPath(block: b, paragraph: p, line: l, word: w),
-                                              word: word, line: bare, blockType: block.type))
+                                              word: word, line: bare))
                         }
                     }
                 }
