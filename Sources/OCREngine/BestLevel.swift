@@ -24,7 +24,7 @@ enum BestLevel {
     /// Run together: at least one word in twenty of the first pass is ten characters or more
     /// and neither a dictionary word nor a number (tightly set text read as "onceistoo8535here").
     static func looksRunTogether(_ blocks: [RawBlock]) -> Bool {
-        let words = blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
+        let words = RawBlock.wordsWithText(blocks)
         let long = words.filter { $0.text.count >= 10 && !WordCombination.isPlausible($0) }
         return !words.isEmpty && Double(long.count) >= 0.05 * Double(words.count)
     }
@@ -32,7 +32,7 @@ enum BestLevel {
     /// Unsure: at least one word in a hundred below 80% confidence, or fewer than 60 words (a
     /// sparse page is where whole regions go missing, and it is cheap to read again).
     static func isUnsure(_ blocks: [RawBlock]) -> Bool {
-        let words = blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
+        let words = RawBlock.wordsWithText(blocks)
         guard words.count >= minimumWords else { return true }
         return Double(words.filter { $0.confidence < lowConfidence }.count) >= unsureShare * Double(words.count)
     }

@@ -365,7 +365,7 @@ package final class Recognizer {
 
     /// The mean confidence of the words that have text (Tesseract's own mean, for a combination).
     static func meanWordConfidence(_ blocks: [RawBlock]) -> Float {
-        let words = blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
+        let words = RawBlock.wordsWithText(blocks)
         return words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Float(words.count)
     }
 

@@ -20,6 +20,13 @@ struct RawLine { var confidence: Float = 0; var rect: RawRect; var baseline: [In
 struct RawParagraph { var confidence: Float = 0; var rect: RawRect; var lines: [RawLine] = [] }
 struct RawBlock { var confidence: Float = 0; var rect: RawRect; var type: BlockType; var paragraphs: [RawParagraph] = [] }
 
+extension RawBlock {
+    /// Every word of `blocks` that has text (not Tesseract's empty placeholder over an image).
+    static func wordsWithText(_ blocks: [RawBlock]) -> [RawWord] {
+        blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
+    }
+}
+
 /// Tesseract's engine modes we use.
 enum TessEngineMode {
     case lstm, legacy, combined
