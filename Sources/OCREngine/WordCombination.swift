@@ -139,7 +139,12 @@ struct WordCombination {
     /// The winning proposal's words (of its most confident pass, the first pass preferred), or
     /// nil when nothing wins.
     func choose(_ members: [Item], passCount: Int) -> [Item]? {
-        struct Proposal { var texts: [String]; var score = 0.0; var supporters: [(pass: Int, confidence: Double, words: [Item])] = [] }
+        struct Proposal {
+            var texts: [String]
+            var plausible: Double  // The share of its words that are dictionary words or numbers.
+            var score = 0.0
+            var supporters: [(pass: Int, confidence: Double, words: [Item])] = []
+        }
         var proposals: [Proposal] = []
         var silent = 0
         for pass in 0..<passCount {
@@ -153,7 +158,7 @@ struct WordCombination {
                 proposals[i].score += score
                 proposals[i].supporters.append((pass, mean, words))
             } else {
-                proposals.append(Proposal(texts: texts, score: score, supporters: [(pass, mean, words)]))
+                proposals.append(Proposal(texts: texts, plausible: plausible, score: score, supporters: [(pass, mean, words)]))
             }
         }
         // Proposals are in pass order, so the first with the top score is the earliest pass's.
@@ -161,15 +166,14 @@ struct WordCombination {
         for proposal in proposals.dropFirst() where proposal.score > best.score { best = proposal }
         let nothing = emptyVote * Double(silent)
         let firstPassAmong = best.supporters.contains { $0.pass == 0 }
-        if !firstPassAmong, !proposals.contains(where: { $0.supporters.contains { $0.pass == 0 } }),
-           !isNewWordTrusted(best.supporters.map { (confidence: $0.confidence, words: $0.words.map(\.word)) }) { return nil }
+        let firstPassSilent = !proposals.contains { $0.supporters.contains { $0.pass == 0 } }
+        if firstPassSilent, !isNewWordTrusted(best.supporters.map { (confidence: $0.confidence, words: $0.words.map(\.word)) }) { return nil }
         guard best.score > nothing || (best.score == nothing && firstPassAmong) else { return nil }
         // Run-together words: the same characters, split into more words, more of them
         // dictionary words or numbers ("3432twoyou" against "3432" "two" "you", the legacy
         // recogniser's word boxes): the split reading, whatever the vote.
-        func share(_ p: Proposal) -> Double { Double(p.supporters[0].words.filter { Self.isPlausible($0.word) }.count) / Double(p.texts.count) }
-        if let split = proposals.filter({ $0.texts.count > best.texts.count && $0.texts.joined() == best.texts.joined() && share($0) > share(best) })
-            .max(by: { share($0) < share($1) }) {
+        if let split = proposals.filter({ $0.texts.count > best.texts.count && $0.texts.joined() == best.texts.joined() && $0.plausible > best.plausible })
+            .max(by: { $0.plausible < $1.plausible }) {
             return split.supporters.max { $0.confidence < $1.confidence }?.words
         }
         if firstPassAmong { return best.supporters.first { $0.pass == 0 }?.words }
