@@ -159,6 +159,38 @@ final class Pix {
         return Pix(owning: try CheckC.nonNull(pixMedianFilter(gray.raw, 3, 3), "median filtering"))  // NULL on error.
     }
 
+    /// The pixels of an 8 bpp image without a colour map, as bytes (for analysis in Swift).
+    func grayGrid() throws(OCRError) -> GrayGrid {
+        guard depth == 8, pixGetColormap(raw) == nil else { throw OCRError(.internal, "grayGrid needs an 8 bpp image without a colour map") }
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        var value: UInt32 = 0
+        for y in 0..<height {
+            for x in 0..<width where pixGetPixel(raw, Int32(x), Int32(y), &value) == 0 { pixels[y * width + x] = UInt8(truncatingIfNeeded: value) }  // 0 ok.
+        }
+        return GrayGrid(width: width, height: height, pixels: pixels)
+    }
+
+    /// 8 bpp gray closed (dilated, then eroded) with a `size` x `size` brick: dark marks narrower
+    /// than that (text, rules) vanish into the paper around them. `size` is made odd.
+    func grayClosed(size: Int) throws(OCRError) -> Pix {
+        let gray = depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+        let k = Int32(size | 1)
+        return Pix(owning: try CheckC.nonNull(pixCloseGray(gray.raw, k, k), "closing the image"))  // NULL on error.
+    }
+
+    /// A `width` x `height` image whose pixel (x, y) is this image's at `sourceOf(x, y)`
+    /// (interpolated; white outside): Leptonica's `pixProjective`, which keeps the input's size,
+    /// on a canvas extended right and down as far as the output needs.
+    func projected(_ sourceOf: Homography, width: Int, height: Int) throws(OCRError) -> Pix {
+        let gray = depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+        let (right, bottom) = (max(0, width - gray.width), max(0, height - gray.height))
+        let canvas = right + bottom == 0 ? gray
+            : Pix(owning: try CheckC.nonNull(pixAddBorderGeneral(gray.raw, 0, Int32(right), 0, Int32(bottom), 255), "extending the canvas"))  // NULL on error.
+        var coefficients = sourceOf.coefficients.map { Float($0) }
+        let warped = Pix(owning: try CheckC.nonNull(pixProjective(canvas.raw, &coefficients, Int32(L_BRING_IN_WHITE)), "correcting the perspective"))  // NULL on error.
+        return try warped.cropped(RawRect(left: 0, top: 0, right: width, bottom: height))
+    }
+
     /// The part of the image inside `r` (clipped to the image).
     func cropped(_ r: RawRect) throws(OCRError) -> Pix {
         let box = try CheckC.nonNull(boxCreate(Int32(r.left), Int32(r.top), Int32(r.width), Int32(r.height)), "making a crop box")  // NULL if w/h < 1.

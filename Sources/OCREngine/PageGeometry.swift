@@ -3,12 +3,13 @@ import OCRWire
 
 /// The transforms applied to a page before recognition, and their inverse for boxes.
 ///
-/// In order, on the original `width x height` image: (1) `quarterTurns` clockwise quarter turns
+/// In order, on the original image: (0) for a photographed page, `photo`'s perspective
+/// correction to its flat `width x height` page (otherwise the original is `width x height`), (1) `quarterTurns` clockwise quarter turns
 /// (undoing a rotation OSD found), (2) a rotation by `skewDegrees` clockwise about the centre of
 /// the turned image, keeping its size (deskew), (3) a uniform scale by `scale` (the `fast` level),
 /// (4) a crop to the region of interest whose top-left corner is (`cropX`, `cropY`).
 /// Tesseract reports boxes in the final image; ``toOriginal(_:)`` maps each of a box's four corners
-/// back through (4), (3), (2), (1) and returns the axis-aligned box around them, clamped to the
+/// back through (4), (3), (2), (1), (0) and returns the axis-aligned box around them, clamped to the
 /// original page. After a deskew, boxes therefore grow by up to `sin(skew) x` the other side.
 /// (The deskew rotation keeps the canvas size, so at a few degrees only the page's extreme corners,
 /// normally margin, fall outside it.)
@@ -20,6 +21,13 @@ struct PageGeometry: Equatable {
     var scale = 1.0
     var cropX = 0
     var cropY = 0
+    /// Step (0): the photographed page's correction, nil for an image read as it is.
+    var photo: PhotoCorrection?
+
+    /// The original image's size.
+    var originalSize: (w: Double, h: Double) {
+        photo.map { (Double($0.photoWidth), Double($0.photoHeight)) } ?? (Double(width), Double(height))
+    }
 
     /// Size of the image after step (1).
     var turnedSize: (w: Double, h: Double) {
@@ -35,16 +43,20 @@ struct PageGeometry: Equatable {
         }
         let W = Double(width), H = Double(height)
         switch ((quarterTurns % 4) + 4) % 4 {
-        case 1: return (y, H - x)       // turned 90 cw: x' = H - y, y' = x
-        case 2: return (W - x, H - y)
-        case 3: return (W - y, x)       // turned 270 cw: x' = y, y' = W - x
-        default: return (x, y)
+        case 1: (x, y) = (y, H - x)       // turned 90 cw: x' = H - y, y' = x
+        case 2: (x, y) = (W - x, H - y)
+        case 3: (x, y) = (W - y, x)       // turned 270 cw: x' = y, y' = W - x
+        default: break
         }
+        guard let photo else { return (x, y) }
+        let p = photo.toPhoto.apply(x, y)
+        return (p.x, p.y)
     }
 
     /// A point in the original image to the processed image before cropping (for the region of interest).
     func toProcessed(_ x: Double, _ y: Double) -> (Double, Double) {
         let W = Double(width), H = Double(height)
+        let (x, y) = photo.map { $0.toFlat.apply(x, y) } ?? (x, y)
         var (px, py): (Double, Double)
         switch ((quarterTurns % 4) + 4) % 4 {
         case 1: (px, py) = (H - y, x)
@@ -66,15 +78,17 @@ struct PageGeometry: Equatable {
     }
 
     /// A processed-image rectangle as a box in the original image, clamped to the page.
+    /// (Each step maps straight lines to straight lines, so the corners bound the mapped rectangle.)
     func toOriginal(_ r: RawRect) -> BoundingBox {
         let corners = [(r.left, r.top), (r.right, r.top), (r.left, r.bottom), (r.right, r.bottom)]
             .map { toOriginal(Double($0.0), Double($0.1)) }
         let minX = corners.map(\.0).min()!, maxX = corners.map(\.0).max()!
         let minY = corners.map(\.1).min()!, maxY = corners.map(\.1).max()!
-        let left = Int(max(0, min(Double(width), minX.rounded(.down))))
-        let top = Int(max(0, min(Double(height), minY.rounded(.down))))
-        let right = Int(max(0, min(Double(width), maxX.rounded(.up))))
-        let bottom = Int(max(0, min(Double(height), maxY.rounded(.up))))
+        let (W, H) = originalSize
+        let left = Int(max(0, min(W, minX.rounded(.down))))
+        let top = Int(max(0, min(H, minY.rounded(.down))))
+        let right = Int(max(0, min(W, maxX.rounded(.up))))
+        let bottom = Int(max(0, min(H, maxY.rounded(.up))))
         var box = BoundingBox()
         box.x = Int32(left)
         box.y = Int32(top)
@@ -85,7 +99,7 @@ struct PageGeometry: Equatable {
 
     /// A normalised region of the original image as a rectangle of the processed image.
     func toProcessed(_ roi: Ocr_V1_NormalizedRect) -> RawRect {
-        let W = Double(width), H = Double(height)
+        let (W, H) = originalSize
         let x0 = roi.x * W, y0 = roi.y * H, x1 = (roi.x + roi.width) * W, y1 = (roi.y + roi.height) * H
         let corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map { toProcessed($0.0, $0.1) }
         let (w, h) = turnedSize

@@ -245,18 +245,29 @@ package final class Recognizer {
         result.height = UInt32(page.height)
         result.dpi = UInt32(page.dpi)
 
-        // Preprocessing: rotation (OSD), deskew, binarisation, fast-level scaling.
+        // Preprocessing: a photographed page flattened, rotation (OSD), deskew, binarisation,
+        // fast-level scaling.
         var geometry = PageGeometry(width: page.width, height: page.height)
         var pix = page.pix
+        var dpi = page.dpi
+        if settings.pageDetection, let photo = try PhotoCorrection.find(in: pix).correction {
+            pix = try photo.flattened(pix)
+            geometry = PageGeometry(width: photo.flatWidth, height: photo.flatHeight, photo: photo)
+            // A photo's tag (72 dpi, or none) says nothing about the page: the flat page's own size does.
+            dpi = PageResolution.choose(tag: 0, width: photo.flatWidth, height: photo.flatHeight, requested: Int(options.dpi)).dpi
+            result.dpi = UInt32(dpi)
+            result.pageQuad = photo.wireQuad
+            try checkStop()
+        }
         if options.autoRotate || settings.osdOnly {
-            if let (degrees, _) = try orientation(of: pix, dpi: page.dpi), degrees % 360 != 0 {
+            if let (degrees, _) = try orientation(of: pix, dpi: dpi), degrees % 360 != 0 {
                 let turns = (4 - degrees / 90) % 4
                 let turned = try pix.rotatedOrth(turns)
                 // OSD's confidence does not tell a right turn from a wrong one (5-12 for the
                 // right ones on our pages, 7 for an upright table it turned upside down): a turn
                 // is taken only when the page reads better turned (osd-only reports it as found).
                 var take = settings.osdOnly
-                if !take { take = try readsBetter(turned, than: pix, dpi: page.dpi, api: api, settings: settings, monitorState) }
+                if !take { take = try readsBetter(turned, than: pix, dpi: dpi, api: api, settings: settings, monitorState) }
                 if take {
                     geometry.quarterTurns = turns
                     pix = turned
@@ -270,17 +281,16 @@ package final class Recognizer {
             result.skewDegrees = skew.degrees
         }
         if settings.globalThreshold { pix = try pix.toBinary(threshold: 128) }
-        var dpi = page.dpi
         // Not a bilevel page: reduced, a dithered or fine-print scan reads nothing (to gray as
         // well as subsampled: `make accuracy`, the dithered page).
         // Nor a page whose letters (the median dark component's height) would be under 15 px at
         // 200 dpi: reduced, a shaded table's figures read 18% of its words, faded text 43%, a
         // speckled JPEG 65% and tightly set text 53%, against 96%, 51%, 71% and 59% as given
         // (`make accuracy`; 15 chosen on those pages: 12-14 px there, 15.3 on the clean page).
-        if settings.fast, page.dpi > 250, pix.depth > 1,
-           let letters = try pix.medianComponentHeight(minimum: page.dpi / 40, maximum: page.dpi / 2),
-           Double(letters) * 200 / Double(page.dpi) >= Double(Self.fastMinimumLetterHeight) {
-            geometry.scale = 200 / Double(page.dpi)
+        if settings.fast, dpi > 250, pix.depth > 1,
+           let letters = try pix.medianComponentHeight(minimum: dpi / 40, maximum: dpi / 2),
+           Double(letters) * 200 / Double(dpi) >= Double(Self.fastMinimumLetterHeight) {
+            geometry.scale = 200 / Double(dpi)
             pix = try pix.scaled(geometry.scale)
             dpi = 200
         }
@@ -542,6 +552,8 @@ struct PageSettings {
     var thresholdingMethod = 0
     var globalThreshold = false
     var whitelist = ""
+    /// Look for a photographed page (PhotoCorrection.swift).
+    var pageDetection = true
 
     init(_ options: RecognitionOptions) throws(OCRError) {
         let rawPSM = options.pageSegmentationMode.rawValue
@@ -577,6 +589,11 @@ struct PageSettings {
             }
         }
         whitelist = options.characterWhitelist
+        switch options.pageDetection {
+        case .auto: pageDetection = true
+        case .off: pageDetection = false
+        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown page detection \(v)")
+        }
     }
 
     func apply(to api: TessAPI) throws(OCRError) {

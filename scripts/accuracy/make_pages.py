@@ -314,6 +314,92 @@ def numeric_table(rng, out):
     save(page, out, "numeric-table", "upright table of digits OSD would turn", 300)
 
 
+# Phone photographs of rendered pages (issue 14, item 6), as a document camera gets them: the
+# page bent (a book's sag) or flat, seen in perspective on a dark desk in a 3024 x 4032 frame,
+# lit unevenly (light falling off from one corner, a soft shadow across it), slightly out of
+# focus, with sensor noise, saved as JPEG. Each has the words of its flat page ("flat" in its
+# JSON names it) with their boxes carried through the same bend and perspective, so a reading's
+# words and boxes are scored in the photo's own pixels.
+
+PHOTO_SIZE = (3024, 4032)
+
+
+def homography(source, target):
+    """The 8 coefficients (a..h) of the projective map taking the 4 `source` points to `target`:
+    x' = (a x + b y + c) / (g x + h y + 1), y' = (d x + e y + f) / (g x + h y + 1)."""
+    import numpy
+    rows, rhs = [], []
+    for (x, y), (u, v) in zip(source, target):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        rhs += [u, v]
+    return list(numpy.linalg.solve(numpy.array(rows, float), numpy.array(rhs, float)))
+
+
+def project(c, x, y):
+    w = c[6] * x + c[7] * y + 1
+    return (c[0] * x + c[1] * y + c[2]) / w, (c[3] * x + c[4] * y + c[5]) / w
+
+
+def photograph(rng, flat, out, name, kind, corners, sag=0, shadow=True):
+    """`flat`: the name of a page already written to `out`. `corners`: where the page's top-left,
+    top-right, bottom-right and bottom-left corners land in the photo. `sag`: pixels by which the
+    middle of each text line bends down (a sine across the page width)."""
+    import math
+    import numpy
+    from PIL import ImageFilter
+    truth = json.load(open(os.path.join(out, f"{flat}.json")))
+    page = Image.open(os.path.join(out, truth["image"])).convert("L")
+    w, h = page.size
+    bend = lambda x: sag * math.sin(math.pi * x / w)
+    if sag:
+        bent = Image.new("L", (w, h + sag + 2), 255)
+        for x in range(0, w, 2):
+            bent.paste(page.crop((x, 0, x + 2, h)), (x, round(bend(x))))
+        page = bent.crop((0, 0, w, h))
+    to_photo = homography([(0, 0), (w, 0), (w, h), (0, h)], corners)
+    to_page = homography(corners, [(0, 0), (w, 0), (w, h), (0, h)])
+    warped = page.transform(PHOTO_SIZE, Image.PERSPECTIVE, to_page, Image.BICUBIC, fillcolor=255)
+    mask = Image.new("L", (w, h), 255).transform(PHOTO_SIZE, Image.PERSPECTIVE, to_page, Image.BILINEAR, fillcolor=0)
+    desk = Image.effect_noise(PHOTO_SIZE, 18).point(lambda v: 40 + v // 4).filter(ImageFilter.GaussianBlur(3))
+    gray = Image.composite(warped, desk, mask)
+    # Light: full at one corner, down to 55% at the far one; a soft shadow band across.
+    xs, ys = numpy.meshgrid(numpy.arange(PHOTO_SIZE[0]), numpy.arange(PHOTO_SIZE[1]))
+    light = 1.0 - 0.45 * numpy.hypot(xs, ys) / math.hypot(*PHOTO_SIZE)
+    if shadow:
+        band = numpy.abs((xs * 0.5 + ys) - PHOTO_SIZE[1] * 0.75) / 260.0
+        light *= 1.0 - 0.3 * numpy.exp(-band ** 2)
+    pixels = numpy.asarray(gray, float) * light
+    pixels += numpy.random.default_rng(rng.randrange(1 << 30)).normal(0, 5, pixels.shape)
+    gray = Image.fromarray(numpy.clip(pixels, 0, 255).astype(numpy.uint8)).filter(ImageFilter.GaussianBlur(1.1))
+    photo = Image.merge("RGB", [gray.point(lambda v: min(255, v * 1.04)), gray, gray.point(lambda v: v * 0.92)])
+    words = []
+    for word in truth["words"]:
+        x, y, bw, bh = word["box"]
+        points = [(x + bw * i / 4, y + bh * j) for i in range(5) for j in (0, 1)]
+        points = [project(to_photo, px, py + bend(px)) for px, py in points]
+        left, top = min(p[0] for p in points), min(p[1] for p in points)
+        right, bottom = max(p[0] for p in points), max(p[1] for p in points)
+        words.append({"text": word["text"], "box": [round(left), round(top), round(right - left), round(bottom - top)]})
+    path = os.path.join(out, f"{name}.jpg")
+    photo.save(path, quality=88)
+    with open(os.path.join(out, f"{name}.json"), "w") as f:
+        json.dump({"image": os.path.basename(path), "dpi_tag": 0, "kind": kind, "flat": flat,
+                   "corners": [list(map(round, c)) for c in corners], "words": words}, f)
+
+
+def photos(out):
+    rng = random.Random(3000)
+    photograph(rng, "clean", out, "photo-clean", "photo of the clean page: perspective, uneven light",
+               [(430, 610), (2650, 520), (2790, 3560), (330, 3680)])
+    photograph(rng, "two-columns", out, "photo-two-columns", "photo of two columns: stronger perspective, shadow",
+               [(560, 700), (2560, 560), (2860, 3700), (250, 3540)])
+    photograph(rng, "ruled-table", out, "photo-table", "photo of the ruled table, turned a few degrees",
+               [(520, 480), (2720, 640), (2560, 3600), (300, 3420)], shadow=False)
+    photograph(rng, "clean", out, "photo-curved", "photo of the clean page bent like a book (40 px sag)",
+               [(430, 610), (2650, 520), (2790, 3560), (330, 3680)], sag=40)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -322,6 +408,7 @@ def main():
     ruled_table(random.Random(99), out, "ruled-table-72dpi", 72, "ruled table tagged 72 dpi")
     for index, make in enumerate([shaded_table, tiny_text, noisy_scan, faded, slide, tight_words, receipt, numeric_table]):
         make(random.Random(2000 + index), out)
+    photos(out)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ import OCRWire
 /// (lowerCamelCase names, 64-bit integers as strings, enums by name, absent messages `null`)
 /// with every field written, so `google.protobuf.json_format.Parse` reads them:
 /// `PageResult {pageIndex, file, filePage, width, height, dpi, rotationDegrees, skewDegrees,
-/// timings, workerUid, blocks, text, meanConfidence, attempt}` -> `Block {text, confidence, box,
+/// timings, workerUid, blocks, text, meanConfidence, attempt, textSource, pageQuad,
+/// dewarped}` -> `Block {text, confidence, box,
 /// type, paragraphs}` -> `Paragraph {text, confidence, box, lines}` -> `TextLine {text,
 /// confidence, box, words, baseline}` -> `Word {text, confidence, box, candidates: [{text,
 /// confidence}], symbols: [{text, confidence, box}], fromDictionary}`; `box` is
@@ -79,6 +80,8 @@ enum JSONRenderer {
             ("meanConfidence", .float(r.meanConfidence)),
             ("attempt", .int(Int(r.attempt))),
             ("textSource", enumValue(r.textSource.protoName, r.textSource.rawValue)),
+            ("pageQuad", .array(r.pageQuad.map { .int(Int($0)) })),
+            ("dewarped", .bool(r.dewarped)),
         ])
     }
 

@@ -135,6 +135,46 @@ public enum Ocr_V1_EngineMode: ProtoEnum, CaseIterable {
     public static let allCases: [Ocr_V1_EngineMode] = [.unspecified, .legacy, .combined]
 }
 
+/// Whether an image is searched for a photographed page (VisionKit's document camera).
+public enum Ocr_V1_PageDetection: ProtoEnum, CaseIterable {
+    /// Look for a page photographed on a darker surround: a bright quadrilateral of paper with
+    /// text on it, all four corners inside the picture. When one is found the page is read
+    /// flattened: perspective corrected and cropped to the page, lighting evened out (Leptonica's
+    /// background normalisation), curved text lines straightened when Leptonica's dewarping finds
+    /// them; PageResult.page_quad says where the page was, and every box is still in the original
+    /// image's pixels. Anything else (a scan with paper to its edges, a page cut off by the frame,
+    /// light text on a dark slide) is read as it is.
+    case auto  // PAGE_DETECTION_AUTO = 0
+    /// Read every image as it is.
+    case off  // PAGE_DETECTION_OFF = 1
+    /// A value this build does not know, kept so it survives a round trip.
+    case unrecognized(Int32)
+
+    /// The proto3 default, `PAGE_DETECTION_AUTO`.
+    public init() { self = .auto }
+
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
+    public init(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .auto
+        case 1: self = .off
+        default: self = .unrecognized(rawValue)
+        }
+    }
+
+    /// The value's number on the wire.
+    public var rawValue: Int32 {
+        switch self {
+        case .auto: 0
+        case .off: 1
+        case .unrecognized(let value): value
+        }
+    }
+
+    /// Every value this build knows.
+    public static let allCases: [Ocr_V1_PageDetection] = [.auto, .off]
+}
+
 /// Binarisation applied before recognition.
 public enum Ocr_V1_Binarization: ProtoEnum, CaseIterable {
     /// Tesseract's own (Otsu inside the engine).
@@ -392,6 +432,8 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     public var includePdfPage: Bool = false  // bool include_pdf_page = 21
     /// Which recogniser reads the text (see EngineMode).
     public var engineMode: Ocr_V1_EngineMode = .init()  // EngineMode engine_mode = 22
+    /// Whether to look for a photographed page (see PageDetection).
+    public var pageDetection: Ocr_V1_PageDetection = .init()  // PageDetection page_detection = 23
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -424,6 +466,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
         writer.writeEnum(20, pdfTextLayer)
         writer.writeBool(21, includePdfPage)
         writer.writeEnum(22, engineMode)
+        writer.writeEnum(23, pageDetection)
         writer.writeUnknown(unknownFields)
     }
 
@@ -453,6 +496,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
             case 20: pdfTextLayer = try reader.readEnum(tag)
             case 21: includePdfPage = try reader.readBool(tag)
             case 22: engineMode = try reader.readEnum(tag)
+            case 23: pageDetection = try reader.readEnum(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
@@ -463,6 +507,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
 package typealias RecognitionLevel = Ocr_V1_RecognitionLevel
 package typealias PdfTextLayer = Ocr_V1_PdfTextLayer
 package typealias EngineMode = Ocr_V1_EngineMode
+package typealias PageDetection = Ocr_V1_PageDetection
 package typealias Binarization = Ocr_V1_Binarization
 package typealias PageSegmentationMode = Ocr_V1_PageSegmentationMode
 package typealias PageRange = Ocr_V1_PageRange

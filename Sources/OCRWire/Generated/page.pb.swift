@@ -497,6 +497,13 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     /// With RecognitionOptions.include_pdf_page, for a page of a PDF: the page as a one-page PDF,
     /// exactly as the coordinator cut it from its file (content, resources, boxes, rotation).
     public var pdfPage: [UInt8] = []  // bytes pdf_page = 17
+    /// The page found in a photograph (PAGE_DETECTION_AUTO), as its corners in original-image
+    /// pixels: top-left x, y, then top-right, bottom-right and bottom-left (8 values, packed).
+    /// Empty when the image was read as it is. Vision: VNDetectDocumentSegmentationRequest's
+    /// rectangle observation.
+    public var pageQuad: [Int32] = []  // repeated sint32 page_quad = 18
+    /// Whether the photographed page's curved text lines were straightened before recognition.
+    public var dewarped: Bool = false  // bool dewarped = 19
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -524,6 +531,8 @@ public struct Ocr_V1_PageResult: ProtoMessage {
         writer.writeEnum(15, textSource)
         writer.writeMessage(16, pdfImage)
         writer.writeBytes(17, pdfPage)
+        writer.writeRepeatedSInt32(18, pageQuad)
+        writer.writeBool(19, dewarped)
         writer.writeUnknown(unknownFields)
     }
 
@@ -548,6 +557,8 @@ public struct Ocr_V1_PageResult: ProtoMessage {
             case 15: textSource = try reader.readEnum(tag)
             case 16: pdfImage = try reader.readMessage(tag, merging: pdfImage)
             case 17: pdfPage = try reader.readBytes(tag)
+            case 18: try reader.readRepeatedSInt32(tag, into: &pageQuad)
+            case 19: dewarped = try reader.readBool(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }

@@ -1,0 +1,176 @@
+import Foundation
+
+/// An 8-bit grayscale image as plain bytes, row by row: what the page finder reads.
+struct GrayGrid: Equatable {
+    var width: Int
+    var height: Int
+    var pixels: [UInt8]
+
+    subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
+}
+
+/// A page's four corners in an image, clockwise from the top left.
+struct PageQuad: Equatable {
+    var topLeft: (x: Double, y: Double)
+    var topRight: (x: Double, y: Double)
+    var bottomRight: (x: Double, y: Double)
+    var bottomLeft: (x: Double, y: Double)
+
+    var corners: [(x: Double, y: Double)] { [topLeft, topRight, bottomRight, bottomLeft] }
+
+    init(_ corners: [(x: Double, y: Double)]) {
+        (topLeft, topRight, bottomRight, bottomLeft) = (corners[0], corners[1], corners[2], corners[3])
+    }
+
+    /// Every corner multiplied by `factor` (from a reduced image to the full one).
+    func scaled(_ factor: Double) -> PageQuad { PageQuad(corners.map { ($0.x * factor, $0.y * factor) }) }
+
+    /// Area by the shoelace formula.
+    var area: Double {
+        let c = corners
+        return abs((0..<4).reduce(0.0) { $0 + c[$1].x * c[($1 + 1) % 4].y - c[($1 + 1) % 4].x * c[$1].y }) / 2
+    }
+
+    /// The longer of the top and bottom edges, and of the left and right ones: the flat page's
+    /// size in pixels, keeping the resolution of its nearer side.
+    var flatSize: (width: Int, height: Int) {
+        func length(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double { hypot(a.x - b.x, a.y - b.y) }
+        let w = max(length(topLeft, topRight), length(bottomLeft, bottomRight))
+        let h = max(length(topLeft, bottomLeft), length(topRight, bottomRight))
+        return (Int(w.rounded()), Int(h.rounded()))
+    }
+
+    static func == (a: PageQuad, b: PageQuad) -> Bool {
+        zip(a.corners, b.corners).allSatisfy { $0.x == $1.x && $0.y == $1.y }
+    }
+}
+
+/// Finds a photographed page, as a document camera does: a bright quadrilateral of paper with
+/// text on it, on a darker surround, all four corners inside the picture.
+///
+/// It reads two reduced copies of the image: `closed` (gray-closed so text and rules vanish into
+/// the paper) and `original`. The paper is the largest connected region brighter than the
+/// closed image's Otsu threshold; its corners are its extreme points along the two diagonals.
+/// It is taken as a page only when every check below holds, so a scan (paper to the edges), a
+/// dark slide (light text, not paper), a page cut off by the frame or an irregular bright shape
+/// is read as it is. The figures are chosen on `make accuracy`'s photographs and checked not to
+/// fire on any of its scans (EngineTests.PhotoPages).
+enum PageOutline {
+    /// What the finder concluded.
+    enum Finding: Equatable {
+        case page(PageQuad)
+        /// No page boundary: why, for logs and tests.
+        case none(String)
+    }
+
+    /// The paper must cover at least this share of the picture.
+    static let minimumPageShare = 0.2
+    /// The region must fill its quadrilateral (a page, not a blob): region pixels per quad pixel.
+    static let minimumFill = 0.85
+    /// Gray levels between the paper and its surround (closed image).
+    static let minimumContrast = 40
+    /// Share of the region's pixels that are paper in the unclosed image (text is a minority).
+    static let minimumPaperShare = 0.7
+    /// Each corner at least this share of the picture's side from every edge.
+    static let edgeMargin = 0.01
+    /// Interior angles of the quadrilateral, degrees.
+    static let angleRange = 50.0...130.0
+
+    static func find(closed: GrayGrid, original: GrayGrid) -> Finding {
+        let (w, h) = (closed.width, closed.height)
+        guard w >= 16, h >= 16, original.width == w, original.height == h else { return .none("image too small") }
+        var histogram = [Int](repeating: 0, count: 256)
+        for v in closed.pixels { histogram[Int(v)] += 1 }
+        let threshold = otsu(histogram)
+        let region = largestBrightRegion(closed, threshold: threshold)
+        guard Double(region.count) >= minimumPageShare * Double(w * h) else {
+            return .none("no bright region covers \(Int(minimumPageShare * 100))% of the image")
+        }
+        // Extreme points along the diagonals: top-left minimises x + y, top-right maximises x - y...
+        var best: [(score: Int, x: Int, y: Int)] = Array(repeating: (Int.min, 0, 0), count: 4)
+        var paper = 0
+        var regionSum = 0
+        for index in region {
+            let x = index % w, y = index / w
+            for (k, score) in [-x - y, x - y, x + y, y - x].enumerated() where score > best[k].score { best[k] = (score, x, y) }
+            if original.pixels[index] >= threshold { paper += 1 }
+            regionSum += Int(closed.pixels[index])
+        }
+        let quad = PageQuad(best.map { (Double($0.x), Double($0.y)) })
+        let marginX = edgeMargin * Double(w), marginY = edgeMargin * Double(h)
+        guard quad.corners.allSatisfy({ $0.x >= marginX && $0.x <= Double(w - 1) - marginX && $0.y >= marginY && $0.y <= Double(h - 1) - marginY }) else {
+            return .none("the bright region reaches the image's edge (a scan, or a page cut off by the frame)")
+        }
+        guard let angles = interiorAngles(quad), angles.allSatisfy(angleRange.contains) else {
+            return .none("the bright region is not a convex quadrilateral")
+        }
+        let fill = Double(region.count) / max(1, quad.area)
+        guard fill >= minimumFill else { return .none("the bright region fills \(Int(fill * 100))% of its quadrilateral") }
+        let outsideCount = w * h - region.count
+        let outsideSum = closed.pixels.reduce(0) { $0 + Int($1) } - regionSum
+        let contrast = regionSum / region.count - (outsideCount > 0 ? outsideSum / outsideCount : 255)
+        guard contrast >= minimumContrast else { return .none("the region is only \(contrast) gray levels brighter than its surround") }
+        let paperShare = Double(paper) / Double(region.count)
+        guard paperShare >= minimumPaperShare else {
+            return .none("only \(Int(paperShare * 100))% of the region is paper (light text on a dark ground?)")
+        }
+        return .page(quad)
+    }
+
+    /// Otsu's threshold: the gray level that best separates the histogram into two classes
+    /// (pixels at or above it are the bright class).
+    static func otsu(_ histogram: [Int]) -> Int {
+        let total = histogram.reduce(0, +)
+        let sum = histogram.enumerated().reduce(0.0) { $0 + Double($1.offset * $1.element) }
+        var (weightBelow, sumBelow, bestVariance, best) = (0, 0.0, -1.0, 128)
+        for t in 0..<255 {
+            weightBelow += histogram[t]
+            sumBelow += Double(t * histogram[t])
+            let weightAbove = total - weightBelow
+            guard weightBelow > 0, weightAbove > 0 else { continue }
+            let meanBelow = sumBelow / Double(weightBelow), meanAbove = (sum - sumBelow) / Double(weightAbove)
+            let variance = Double(weightBelow) * Double(weightAbove) * (meanBelow - meanAbove) * (meanBelow - meanAbove)
+            if variance > bestVariance { (bestVariance, best) = (variance, t + 1) }
+        }
+        return best
+    }
+
+    /// Indexes (y * width + x) of the largest 4-connected region of pixels >= threshold.
+    static func largestBrightRegion(_ grid: GrayGrid, threshold: Int) -> [Int] {
+        var seen = [Bool](repeating: false, count: grid.pixels.count)
+        var largest: [Int] = []
+        var stack: [Int] = []
+        for start in grid.pixels.indices where !seen[start] && Int(grid.pixels[start]) >= threshold {
+            var region: [Int] = []
+            seen[start] = true
+            stack.append(start)
+            while let i = stack.popLast() {
+                region.append(i)
+                let x = i % grid.width
+                for (n, ok) in [(i - 1, x > 0), (i + 1, x < grid.width - 1), (i - grid.width, i >= grid.width), (i + grid.width, i + grid.width < grid.pixels.count)]
+                where ok && !seen[n] && Int(grid.pixels[n]) >= threshold {
+                    seen[n] = true
+                    stack.append(n)
+                }
+            }
+            if region.count > largest.count { largest = region }
+        }
+        return largest
+    }
+
+    /// The interior angles (degrees) at each corner when the quadrilateral is convex, else nil.
+    static func interiorAngles(_ quad: PageQuad) -> [Double]? {
+        let c = quad.corners
+        var angles: [Double] = []
+        var sign = 0.0
+        for i in 0..<4 {
+            let p = c[(i + 3) % 4], q = c[i], r = c[(i + 1) % 4]
+            let (ax, ay, bx, by) = (p.x - q.x, p.y - q.y, r.x - q.x, r.y - q.y)
+            let cross = ax * by - ay * bx
+            guard cross != 0, sign == 0 || (cross > 0) == (sign > 0) else { return nil }
+            sign = cross
+            angles.append(acos(max(-1, min(1, (ax * bx + ay * by) / (hypot(ax, ay) * hypot(bx, by))))) * 180 / .pi)
+        }
+        return angles
+    }
+}
