@@ -191,6 +191,43 @@ final class Pix {
         return try warped.cropped(RawRect(left: 0, top: 0, right: width, bottom: height))
     }
 
+    /// This 8 bpp page with its text lines straightened by Leptonica's dewarping (a page model
+    /// of vertical disparity built from its long text lines, thresholded at `threshold`), and
+    /// the disparity it applied sampled every `step` pixels; nil when Leptonica finds too few
+    /// long lines (15) or a model it judges invalid.
+    func dewarped(threshold: Int, step: Int) throws(OCRError) -> (image: Pix, disparity: VerticalDisparity)? {
+        let gray = depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+        let binary = try gray.toBinary(threshold: threshold)
+        // dewarpaCreate(pages, sampling 0: default 30, full resolution, minlines 0: default 15,
+        // maxdist -1: no reference pages): NULL on error.
+        var dewa: UnsafeMutablePointer<L_DEWARPA>? = try CheckC.nonNull(dewarpaCreate(1, 0, 1, 0, -1), "starting dewarping")
+        defer { dewarpaDestroy(&dewa) }  // Also destroys the page model inserted below.
+        _ = dewarpaUseBothArrays(dewa, 0)  // Vertical disparity only: the perspective is already corrected.
+        let dew = try CheckC.nonNull(dewarpCreate(binary.raw, 0), "making a dewarping model")  // NULL on error.
+        try CheckC.zero(dewarpaInsertDewarp(dewa, dew), "adding the dewarping model")  // 0 ok; dewa owns dew now.
+        guard dewarpBuildPageModel(dew, nil) == 0 else { return nil }  // 1: too few lines, or no model.
+        var vertical: Int32 = 0, horizontal: Int32 = 0
+        guard dewarpaModelStatus(dewa, 0, &vertical, &horizontal) == 0, vertical != 0 else { return nil }
+        var out: UnsafeMutablePointer<PIX>?
+        // dewarpaApplyDisparity: 0 ok, 1 when the model is invalid (Leptonica's curvature checks).
+        guard dewarpaApplyDisparity(dewa, 0, gray.raw, 255, 0, 0, &out, nil) == 0, let out else { return nil }
+        let image = Pix(owning: out)
+        // Applying frees the full-resolution arrays (dewarpMinimize): made again to be read.
+        guard dewarpPopulateFullRes(dew, gray.raw, 0, 0) == 0, let field = dew.pointee.fullvdispar else { return nil }
+        let (columns, rows) = ((gray.width + step - 1) / step + 1, (gray.height + step - 1) / step + 1)
+        var samples = [Float](repeating: 0, count: columns * rows)
+        var fw: Int32 = 0, fh: Int32 = 0
+        _ = fpixGetDimensions(field, &fw, &fh)
+        for r in 0..<rows {
+            for c in 0..<columns {
+                var v: Float = 0
+                _ = fpixGetPixel(field, min(Int32(c * step), fw - 1), min(Int32(r * step), fh - 1), &v)  // 1 only off the array.
+                samples[r * columns + c] = v
+            }
+        }
+        return (image, VerticalDisparity(step: step, columns: columns, rows: rows, samples: samples))
+    }
+
     /// The part of the image inside `r` (clipped to the image).
     func cropped(_ r: RawRect) throws(OCRError) -> Pix {
         let box = try CheckC.nonNull(boxCreate(Int32(r.left), Int32(r.top), Int32(r.width), Int32(r.height)), "making a crop box")  // NULL if w/h < 1.

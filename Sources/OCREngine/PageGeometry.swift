@@ -49,14 +49,14 @@ struct PageGeometry: Equatable {
         default: break
         }
         guard let photo else { return (x, y) }
-        let p = photo.toPhoto.apply(x, y)
+        let p = photo.photoPoint(x, y)
         return (p.x, p.y)
     }
 
     /// A point in the original image to the processed image before cropping (for the region of interest).
     func toProcessed(_ x: Double, _ y: Double) -> (Double, Double) {
         let W = Double(width), H = Double(height)
-        let (x, y) = photo.map { $0.toFlat.apply(x, y) } ?? (x, y)
+        let (x, y) = photo.map { $0.pagePoint(x, y) } ?? (x, y)
         var (px, py): (Double, Double)
         switch ((quarterTurns % 4) + 4) % 4 {
         case 1: (px, py) = (H - y, x)
@@ -78,9 +78,12 @@ struct PageGeometry: Equatable {
     }
 
     /// A processed-image rectangle as a box in the original image, clamped to the page.
-    /// (Each step maps straight lines to straight lines, so the corners bound the mapped rectangle.)
+    /// (Every step but dewarping maps straight lines to straight lines; for a dewarped page the
+    /// midpoints of the edges are mapped too, as its lines bend.)
     func toOriginal(_ r: RawRect) -> BoundingBox {
-        let corners = [(r.left, r.top), (r.right, r.top), (r.left, r.bottom), (r.right, r.bottom)]
+        let (mx, my) = ((r.left + r.right) / 2, (r.top + r.bottom) / 2)
+        let corners = ([(r.left, r.top), (r.right, r.top), (r.left, r.bottom), (r.right, r.bottom)]
+                       + (photo?.disparity == nil ? [] : [(mx, r.top), (mx, r.bottom), (r.left, my), (r.right, my)]))
             .map { toOriginal(Double($0.0), Double($0.1)) }
         let minX = corners.map(\.0).min()!, maxX = corners.map(\.0).max()!
         let minY = corners.map(\.1).min()!, maxY = corners.map(\.1).max()!

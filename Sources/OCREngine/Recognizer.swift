@@ -250,8 +250,9 @@ package final class Recognizer {
         var geometry = PageGeometry(width: page.width, height: page.height)
         var pix = page.pix
         var dpi = page.dpi
-        if settings.pageDetection, let photo = try PhotoCorrection.find(in: pix).correction {
+        if settings.pageDetection, var photo = try PhotoCorrection.find(in: pix).correction {
             pix = try photo.flattened(pix)
+            result.dewarped = photo.disparity != nil
             geometry = PageGeometry(width: photo.flatWidth, height: photo.flatHeight, photo: photo)
             // A photo's tag (72 dpi, or none) says nothing about the page: the flat page's own size does.
             dpi = PageResolution.choose(tag: 0, width: photo.flatWidth, height: photo.flatHeight, requested: Int(options.dpi)).dpi

@@ -396,8 +396,8 @@ def photos(out):
                [(560, 700), (2560, 560), (2860, 3700), (250, 3540)])
     photograph(rng, "ruled-table", out, "photo-table", "photo of the ruled table, turned a few degrees",
                [(520, 480), (2720, 640), (2560, 3600), (300, 3420)], shadow=False)
-    photograph(rng, "clean", out, "photo-curved", "photo of the clean page bent like a book (40 px sag)",
-               [(430, 610), (2650, 520), (2790, 3560), (330, 3680)], sag=40)
+    photograph(rng, "clean", out, "photo-curved", "photo of the clean page bent like a book (120 px sag)",
+               [(430, 610), (2650, 520), (2790, 3560), (330, 3680)], sag=120)
 
 
 def main():
