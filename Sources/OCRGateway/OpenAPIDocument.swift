@@ -391,6 +391,19 @@ enum OpenAPIDocument {
                 }
               },
               {
+                "name": "page_detection",
+                "in": "query",
+                "required": false,
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "auto",
+                    "off"
+                  ],
+                  "description": "auto (default): a photographed page (paper on a darker surround, four corners in the picture) is found, perspective-corrected, lit evenly and straightened before recognition, boxes staying in the photo's pixels and the page's corners in the result's pageQuad; scans are read as they are. off: every image as it is."
+                }
+              },
+              {
                 "name": "filename",
                 "in": "query",
                 "required": false,
@@ -1175,6 +1188,14 @@ enum OpenAPIDocument {
                   "combined"
                 ],
                 "description": "Tesseract's recogniser (default lstm); legacy and combined need the full model on the worker (`ocr-worker --legacy-tessdata`), else the page fails with FAILED_PRECONDITION."
+              },
+              "page_detection": {
+                "type": "string",
+                "enum": [
+                  "auto",
+                  "off"
+                ],
+                "description": "auto (default): a photographed page (paper on a darker surround, four corners in the picture) is found, perspective-corrected, lit evenly and straightened before recognition, boxes staying in the photo's pixels and the page's corners in the result's pageQuad; scans are read as they are. off: every image as it is."
               }
             }
           },

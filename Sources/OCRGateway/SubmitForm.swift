@@ -119,6 +119,12 @@ struct SubmitForm {
             case "combined": options.engineMode = .combined
             default: throw reader.invalid("lstm, legacy or combined")
             }
+        case "pagedetection":
+            switch try reader.string().lowercased() {
+            case "auto": options.pageDetection = .auto
+            case "off": options.pageDetection = .off
+            default: throw reader.invalid("auto or off")
+            }
         default:
             throw OCRError(.invalidArgument, "unknown field '\(name)' (see /openapi.json, SubmitOptions)", details: ["field": name])
         }

@@ -21,6 +21,7 @@ enum RecognitionFlags {
         .flag("--auto-rotate", help: "Detect and undo 90/180/270 degree rotation (Tesseract OSD)."),
         .option("--binarize", value: "METHOD", help: "otsu, sauvola or none (default: Tesseract's own)."),
         .option("--engine-mode", value: "MODE", help: "lstm (default), legacy or combined: Tesseract's recogniser; legacy and combined need the full model on the workers (ocr-worker --legacy-tessdata)."),
+        .option("--page-detection", value: "MODE", help: "auto (default: a photographed page is found, flattened and straightened; scans are read as they are) or off."),
         .option("--page-timeout", value: "SECONDS", help: "Per-page recognition limit."),
         .option("--pages", value: "RANGES", help: "Only these pages of the job, 1-based: 1-3,7,10-."),
         .option("--words", value: "W1,W2", help: "Extra dictionary words (Vision: customWords)."),
@@ -67,6 +68,7 @@ enum RecognitionFlags {
         case "combined": o.engineMode = .combined
         default: break
         }
+        if try a.choice("--page-detection", ["auto", "off"]) == "off" { o.pageDetection = .off }
         if let t = try a.double("--page-timeout", range: 0.001...86_400) { o.pageTimeoutMs = UInt32(t * 1000) }
         if let pages = a.string("--pages") { o.pageRanges = try parseRanges(pages) }
         if let words = a.string("--words") { o.customWords = words.split(separator: ",").map(String.init) }

@@ -42,7 +42,8 @@ options_props = {
   "custom_words": {"type": "array", "items": {"type": "string"}},
   "pdf_text_layer": {"type": "string", "enum": ["report", "skip", "force_ocr"], "description": "PDF pages that already carry text: report them as failed (default), skip OCR and take their text, or OCR them anyway."},
   "include_pdf_page": {"type": "boolean", "description": "Keep each page's image for `format=pdf` (default true over HTTP)."},
-  "engine_mode": {"type": "string", "enum": ["lstm", "legacy", "combined"], "description": "Tesseract's recogniser (default lstm); legacy and combined need the full model on the worker (`ocr-worker --legacy-tessdata`), else the page fails with FAILED_PRECONDITION."}}
+  "engine_mode": {"type": "string", "enum": ["lstm", "legacy", "combined"], "description": "Tesseract's recogniser (default lstm); legacy and combined need the full model on the worker (`ocr-worker --legacy-tessdata`), else the page fails with FAILED_PRECONDITION."},
+  "page_detection": {"type": "string", "enum": ["auto", "off"], "description": "auto (default): a photographed page (paper on a darker surround, four corners in the picture) is found, perspective-corrected, lit evenly and straightened before recognition, boxes staying in the photo's pixels and the page's corners in the result's pageQuad; scans are read as they are. off: every image as it is."}}
 job_props = {
   "job_key": {"type": "string", "description": "Idempotency key: the same key (for the same client) returns the first job."},
   "priority": {"type": "integer", "minimum": -1000000, "maximum": 1000000},
