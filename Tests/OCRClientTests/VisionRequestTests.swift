@@ -24,6 +24,24 @@ import Testing
         #expect(abs(wire.y) < 1e-12 && abs(wire.height - 0.25) < 1e-12)
     }
 
+    /// `page_quad` (pixels, top-left origin, clockwise from the top left) becomes Vision's
+    /// rectangle observation: normalised corners with a bottom-left origin and their bounding box.
+    @Test func aPhotographedPagesQuadIsARectangleObservation() throws {
+        var result = PageResult()
+        (result.width, result.height) = (800, 600)
+        result.pageQuad = [100, 50, 700, 40, 760, 560, 90, 590]
+        let page = try #require(RectangleObservation(pageQuad: result.pageQuad, imageWidth: 800, imageHeight: 600))
+        #expect(page.topLeft == NormalizedPoint(x: 100.0 / 800, y: 1 - 50.0 / 600))
+        #expect(page.topRight == NormalizedPoint(x: 700.0 / 800, y: 1 - 40.0 / 600))
+        #expect(page.bottomRight == NormalizedPoint(x: 760.0 / 800, y: 1 - 560.0 / 600))
+        #expect(page.bottomLeft == NormalizedPoint(x: 90.0 / 800, y: 1 - 590.0 / 600))
+        #expect(abs(page.boundingBox.x - 90.0 / 800) < 1e-12 && abs(page.boundingBox.y - (1 - 590.0 / 600)) < 1e-12)
+        #expect(abs(page.boundingBox.width - 670.0 / 800) < 1e-12 && abs(page.boundingBox.height - 550.0 / 600) < 1e-12)
+        let document = Document(results: [result], pageCount: 2)
+        #expect(document.documentSegmentationObservations() == [page, nil])
+        #expect(RectangleObservation(pageQuad: [], imageWidth: 800, imageHeight: 600) == nil, "a scan has no page quad")
+    }
+
     @Test func invalidRegionsAreRefused() {
         for rect in [NormalizedRect(x: 0, y: 0, width: 0, height: 1), NormalizedRect(x: 0.5, y: 0, width: 0.6, height: 1),
                      NormalizedRect(x: -0.1, y: 0, width: 0.5, height: 0.5), NormalizedRect(x: 0, y: .nan, width: 1, height: 1)] {
