@@ -91,8 +91,12 @@ package struct EngineConfiguration: Sendable {
 /// **Detect-only** pages (and `PSM_AUTO_ONLY`) run Tesseract's layout analysis alone: elements have
 /// boxes but no text and confidence 0; symbols (blob boxes) only with `report_character_boxes`.
 ///
+/// **Photographs** (`page_detection` AUTO, the default): a page photographed on a darker
+/// surround is found, flattened, lit evenly and straightened first (``PhotoCorrection``), and
+/// read at the resolution its flattened size gives; anything else is read as it is.
+///
 /// **Boxes** are in the ORIGINAL image's pixels (top-left origin), whatever preprocessing did:
-/// see ``PageGeometry`` for how deskew and rotation are undone.
+/// see ``PageGeometry`` for how a photo's correction, deskew and rotation are undone.
 package final class Recognizer {
     package let configuration: EngineConfiguration
     private var engines: [(key: EngineKey, api: TessAPI)] = []

@@ -61,7 +61,10 @@ def rendered_set(bin_dir, pages_dir, levels):
         for level in levels:
             runs[level] = cluster_words(bin_dir, image, level)
         for variant, (words, cpu) in runs.items():
-            row = {"set": "rendered", "page": name[:-5], "kind": truth["kind"], "variant": variant, "cpu_s": round(cpu, 2)}
+            row = {"set": "photo" if "flat" in truth else "rendered", "page": name[:-5], "kind": truth["kind"],
+                   "variant": variant, "cpu_s": round(cpu, 2)}
+            if "flat" in truth:
+                row["flat"] = truth["flat"]
             row.update(score.score(truth["words"], words))
             print(json.dumps(row), flush=True)
             rows.append(row)
