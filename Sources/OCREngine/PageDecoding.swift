@@ -16,11 +16,15 @@ package final class DecodedPage {
     package let dpi: Int
     /// Time spent decoding (and rasterising PDFs), microseconds.
     package let decodeMicroseconds: UInt64
+    /// Clockwise quarter turns the file asks for before it is shown (a JPEG's EXIF orientation:
+    /// a phone's photo of an upright page is usually stored on its side).
+    package let quarterTurns: Int
 
-    init(pix: Pix, dpi: Int, decodeMicroseconds: UInt64) {
+    init(pix: Pix, dpi: Int, decodeMicroseconds: UInt64, quarterTurns: Int = 0) {
         self.pix = pix
         self.dpi = dpi
         self.decodeMicroseconds = decodeMicroseconds
+        self.quarterTurns = quarterTurns
     }
 }
 
@@ -96,7 +100,8 @@ package struct PageDecoder: Sendable {
             // reads it from the pix, not from SetSourceResolution.
             if dpi != fileDPI { pix.setResolution(dpi) }
             let elapsed = ContinuousClock.now - start
-            return DecodedPage(pix: pix, dpi: dpi, decodeMicroseconds: UInt64(clamping: elapsed.microseconds))
+            let turns = format == .jpeg ? ExifOrientation.quarterTurns(jpeg: page.content) : 0
+            return DecodedPage(pix: pix, dpi: dpi, decodeMicroseconds: UInt64(clamping: elapsed.microseconds), quarterTurns: turns)
         }
     }
 

@@ -264,6 +264,12 @@ package final class Recognizer {
             result.pageQuad = photo.wireQuad
             try checkStop()
         }
+        if page.quarterTurns != 0 {
+            // The file's own orientation (EXIF): the page as the camera meant it to be seen.
+            pix = try pix.rotatedOrth(page.quarterTurns)
+            geometry.quarterTurns = page.quarterTurns
+            result.rotationDegrees = Int32((4 - page.quarterTurns) % 4 * 90)
+        }
         if options.autoRotate || settings.osdOnly {
             if let (degrees, _) = try orientation(of: pix, dpi: dpi), degrees % 360 != 0 {
                 let turns = (4 - degrees / 90) % 4
@@ -274,9 +280,9 @@ package final class Recognizer {
                 var take = settings.osdOnly
                 if !take { take = try readsBetter(turned, than: pix, dpi: dpi, api: api, settings: settings, monitorState) }
                 if take {
-                    geometry.quarterTurns = turns
+                    geometry.quarterTurns = (geometry.quarterTurns + turns) % 4
                     pix = turned
-                    result.rotationDegrees = Int32(degrees)
+                    result.rotationDegrees = Int32((4 - geometry.quarterTurns) % 4 * 90)
                 }
             }
         }

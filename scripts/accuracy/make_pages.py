@@ -341,10 +341,12 @@ def project(c, x, y):
     return (c[0] * x + c[1] * y + c[2]) / w, (c[3] * x + c[4] * y + c[5]) / w
 
 
-def photograph(rng, flat, out, name, kind, corners, sag=0, shadow=True):
+def photograph(rng, flat, out, name, kind, corners, sag=0, shadow=True, sideways=False):
     """`flat`: the name of a page already written to `out`. `corners`: where the page's top-left,
     top-right, bottom-right and bottom-left corners land in the photo. `sag`: pixels by which the
-    middle of each text line bends down (a sine across the page width)."""
+    middle of each text line bends down (a sine across the page width). `sideways`: stored as a
+    phone stores a portrait photo, the pixels turned a quarter counter-clockwise with EXIF
+    orientation 6 (show them turned clockwise); boxes and corners are in the stored pixels."""
     import math
     import numpy
     from PIL import ImageFilter
@@ -382,10 +384,23 @@ def photograph(rng, flat, out, name, kind, corners, sag=0, shadow=True):
         right, bottom = max(p[0] for p in points), max(p[1] for p in points)
         words.append({"text": word["text"], "box": [round(left), round(top), round(right - left), round(bottom - top)]})
     path = os.path.join(out, f"{name}.jpg")
-    photo.save(path, quality=88)
+    corners = [list(map(round, c)) for c in corners]
+    if sideways:
+        width = PHOTO_SIZE[0]
+        photo = photo.transpose(Image.Transpose.ROTATE_90)  # (x, y) -> (y, width - x)
+        for word in words:
+            x, y, bw, bh = word["box"]
+            word["box"] = [y, width - x - bw, bh, bw]
+        corners = [[y, width - x] for x, y in corners]
+        corners = corners[1:] + corners[:1]  # the page's top-right corner is now the top-left one
+        exif = Image.Exif()
+        exif[0x0112] = 6
+        photo.save(path, quality=88, exif=exif)
+    else:
+        photo.save(path, quality=88)
     with open(os.path.join(out, f"{name}.json"), "w") as f:
         json.dump({"image": os.path.basename(path), "dpi_tag": 0, "kind": kind, "flat": flat,
-                   "corners": [list(map(round, c)) for c in corners], "words": words}, f)
+                   "corners": corners, "words": words}, f)
 
 
 def photos(out):
@@ -394,8 +409,8 @@ def photos(out):
                [(430, 610), (2650, 520), (2790, 3560), (330, 3680)])
     photograph(rng, "two-columns", out, "photo-two-columns", "photo of two columns: stronger perspective, shadow",
                [(560, 700), (2560, 560), (2860, 3700), (250, 3540)])
-    photograph(rng, "ruled-table", out, "photo-table", "photo of the ruled table, turned a few degrees",
-               [(520, 480), (2720, 640), (2560, 3600), (300, 3420)], shadow=False)
+    photograph(rng, "ruled-table", out, "photo-table", "photo of the ruled table, turned a few degrees, stored sideways (EXIF 6)",
+               [(520, 480), (2720, 640), (2560, 3600), (300, 3420)], shadow=False, sideways=True)
     photograph(rng, "clean", out, "photo-curved", "photo of the clean page bent like a book (120 px sag)",
                [(430, 610), (2650, 520), (2790, 3560), (330, 3680)], sag=120)
 

@@ -473,7 +473,8 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     public var height: UInt32 = 0  // uint32 height = 5
     /// Resolution used for recognition.
     public var dpi: UInt32 = 0  // uint32 dpi = 6
-    /// Clockwise rotation in degrees (0, 90, 180, 270) undone before recognition (auto_rotate).
+    /// Clockwise rotation in degrees (0, 90, 180, 270) undone before recognition: a JPEG's EXIF
+    /// orientation (a phone's photo stored on its side) and auto_rotate's turn, together.
     public var rotationDegrees: Int32 = 0  // int32 rotation_degrees = 7
     /// Skew angle in degrees that deskew corrected (positive: counter-clockwise). 0 if none.
     public var skewDegrees: Double = 0  // double skew_degrees = 8
