@@ -100,6 +100,8 @@ enum Fixtures {
             $0.textSource = .pdf
             $0.pdfImage = pdfImage()
             $0.pdfPage = Sample.allBytes
+            $0.pageQuad = [Int32.min, -1, 0, 1, Int32.max, 4031, 3023, -7]  // zigzag extremes
+            $0.dewarped = true
         }
     }
 
@@ -171,6 +173,7 @@ enum Fixtures {
             $0.pdfTextLayer = .forceOcr
             $0.includePdfPage = true
             $0.engineMode = .combined
+            $0.pageDetection = .off
         }
     }
 
