@@ -124,6 +124,11 @@ final class Pix {
         Pix(owning: try CheckC.nonNull(pixConvertTo8(raw, 0), "converting to grayscale"))  // NULL on error.
     }
 
+    /// This image when it already is 8 bpp gray without a colour map, else ``toGray()``.
+    private func gray8() throws(OCRError) -> Pix {
+        depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+    }
+
     /// Scaled by `factor` in both directions (Leptonica picks a smoothing method by depth).
     func scaled(_ factor: Double) throws(OCRError) -> Pix {
         Pix(owning: try CheckC.nonNull(pixScale(raw, Float(factor), Float(factor)), "scaling the page"))  // NULL on error.
@@ -149,13 +154,13 @@ final class Pix {
     /// 8 bpp gray with the background brought to white (Leptonica's `pixBackgroundNormSimple`):
     /// uneven lighting, gray paper and shaded cells flattened before thresholding.
     func backgroundNormalized() throws(OCRError) -> Pix {
-        let gray = depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+        let gray = try gray8()
         return Pix(owning: try CheckC.nonNull(pixBackgroundNormSimple(gray.raw, nil, nil), "normalising the background"))  // NULL on error.
     }
 
     /// 8 bpp gray through a 3 x 3 median filter: speckle and JPEG noise removed, strokes kept.
     func medianFiltered() throws(OCRError) -> Pix {
-        let gray = depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+        let gray = try gray8()
         return Pix(owning: try CheckC.nonNull(pixMedianFilter(gray.raw, 3, 3), "median filtering"))  // NULL on error.
     }
 
@@ -173,7 +178,7 @@ final class Pix {
     /// 8 bpp gray closed (dilated, then eroded) with a `size` x `size` brick: dark marks narrower
     /// than that (text, rules) vanish into the paper around them. `size` is made odd.
     func grayClosed(size: Int) throws(OCRError) -> Pix {
-        let gray = depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+        let gray = try gray8()
         let k = Int32(size | 1)
         return Pix(owning: try CheckC.nonNull(pixCloseGray(gray.raw, k, k), "closing the image"))  // NULL on error.
     }
@@ -182,7 +187,7 @@ final class Pix {
     /// (interpolated; white outside): Leptonica's `pixProjective`, which keeps the input's size,
     /// on a canvas extended right and down as far as the output needs.
     func projected(_ sourceOf: Homography, width: Int, height: Int) throws(OCRError) -> Pix {
-        let gray = depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+        let gray = try gray8()
         let (right, bottom) = (max(0, width - gray.width), max(0, height - gray.height))
         let canvas = right + bottom == 0 ? gray
             : Pix(owning: try CheckC.nonNull(pixAddBorderGeneral(gray.raw, 0, Int32(right), 0, Int32(bottom), 255), "extending the canvas"))  // NULL on error.
@@ -196,7 +201,7 @@ final class Pix {
     /// the disparity it applied sampled every `step` pixels; nil when Leptonica finds too few
     /// long lines (15) or a model it judges invalid.
     func dewarped(threshold: Int, step: Int) throws(OCRError) -> (image: Pix, disparity: VerticalDisparity)? {
-        let gray = depth == 8 && pixGetColormap(raw) == nil ? self : try toGray()
+        let gray = try gray8()
         let binary = try gray.toBinary(threshold: threshold)
         // dewarpaCreate(pages, sampling 0: default 30, full resolution, minlines 0: default 15,
         // maxdist -1: no reference pages): NULL on error.
