@@ -54,7 +54,7 @@ struct PageQuad: Equatable {
 /// It is taken as a page only when every check below holds, so a scan (paper to the edges), a
 /// dark slide (light text, not paper), a page cut off by the frame or an irregular bright shape
 /// is read as it is. The figures are chosen on `make accuracy`'s photographs and checked not to
-/// fire on any of its scans (EngineTests.PhotoPages).
+/// fire on any of its scans (ClusterTests' AccuracyTests; the cases one by one: EngineTests.PhotoPages).
 enum PageOutline {
     /// What the finder concluded.
     enum Finding: Equatable {
