@@ -22,9 +22,6 @@ struct PageQuad: Equatable {
         (topLeft, topRight, bottomRight, bottomLeft) = (corners[0], corners[1], corners[2], corners[3])
     }
 
-    /// Every corner multiplied by `factor` (from a reduced image to the full one).
-    func scaled(_ factor: Double) -> PageQuad { PageQuad(corners.map { ($0.x * factor, $0.y * factor) }) }
-
     /// Area by the shoelace formula.
     var area: Double {
         let c = corners

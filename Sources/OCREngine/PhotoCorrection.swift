@@ -29,23 +29,23 @@ struct PhotoCorrection: Equatable {
     /// The closing brick that makes text vanish into the paper, as a share of that side.
     static let closingShare = 0.02
 
-    /// The page in `photo`, or why there is none.
-    static func find(in photo: Pix) throws(OCRError) -> (correction: PhotoCorrection?, reason: String) {
+    /// The page in `photo`; nil when there is none (``PageOutline`` says why).
+    static func find(in photo: Pix) throws(OCRError) -> PhotoCorrection? {
         let factor = min(1, searchSide / Double(max(photo.width, photo.height)))
         let reduced = try photo.toGray().scaled(factor)
         let closed = try reduced.grayClosed(size: Int(closingShare * Double(max(reduced.width, reduced.height))))
         switch PageOutline.find(closed: try closed.grayGrid(), original: try reduced.grayGrid()) {
-        case .none(let reason):
-            return (nil, reason)
+        case .none:
+            return nil
         case .page(let found):
             // Reduced pixel (i, j) covers full-size pixels i / factor ..< (i + 1) / factor: its centre.
             let quad = PageQuad(found.corners.map { (($0.x + 0.5) / factor, ($0.y + 0.5) / factor) })
             let (w, h) = quad.flatSize
             let rectangle: [(x: Double, y: Double)] = [(0, 0), (Double(w), 0), (Double(w), Double(h)), (0, Double(h))]
             guard w >= 16, h >= 16, let toPhoto = Homography(from: rectangle, to: quad.corners),
-                  let toFlat = Homography(from: quad.corners, to: rectangle) else { return (nil, "degenerate page corners") }
-            return (PhotoCorrection(quad: quad, photoWidth: photo.width, photoHeight: photo.height,
-                                    flatWidth: w, flatHeight: h, toPhoto: toPhoto, toFlat: toFlat), "")
+                  let toFlat = Homography(from: quad.corners, to: rectangle) else { return nil }
+            return PhotoCorrection(quad: quad, photoWidth: photo.width, photoHeight: photo.height,
+                                   flatWidth: w, flatHeight: h, toPhoto: toPhoto, toFlat: toFlat)
         }
     }
 

@@ -254,7 +254,7 @@ package final class Recognizer {
         var geometry = PageGeometry(width: page.width, height: page.height)
         var pix = page.pix
         var dpi = page.dpi
-        if settings.pageDetection, var photo = try PhotoCorrection.find(in: pix).correction {
+        if settings.pageDetection, var photo = try PhotoCorrection.find(in: pix) {
             pix = try photo.flattened(pix)
             result.dewarped = photo.disparity != nil
             geometry = PageGeometry(width: photo.flatWidth, height: photo.flatHeight, photo: photo)

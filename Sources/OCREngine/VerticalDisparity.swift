@@ -33,7 +33,7 @@ struct VerticalDisparity: Equatable {
         return (x, yd)
     }
 
-    /// The largest |d| minus the smallest (a uniform shift straightens nothing).
+    /// The largest d minus the smallest (a uniform shift straightens nothing).
     var range: Double {
         Double((samples.max() ?? 0) - (samples.min() ?? 0))
     }

@@ -49,8 +49,8 @@ def ours(bin_dir, image, level):
 
 
 def cli(image):
-    done, cpu, _ = run.cpu_of(["tesseract", image, "-", "-l", "fra"])
-    return done.stdout.decode("utf-8", "replace").split(), cpu
+    done, _, _ = run.cpu_of(["tesseract", image, "-", "-l", "fra"])
+    return done.stdout.decode("utf-8", "replace").split()
 
 
 def main():
@@ -58,14 +58,13 @@ def main():
     levels = (sys.argv[3] if len(sys.argv) > 3 else "accurate").split(",")
     with tempfile.TemporaryDirectory() as work:
         for name, (flat, photos) in PAGES.items():
-            truth = show(git_dir, f"Exemples/truth/{name}.txt", work)
-            truth = open(truth, encoding="utf-8").read()
+            truth = open(show(git_dir, f"Exemples/truth/{name}.txt", work), encoding="utf-8").read()
             flat_path = show(git_dir, flat, work)
             flat_scores = {level: score.bag_of_words(truth, ours(bin_dir, flat_path, level)[0]) for level in levels}
             for photo in photos:
                 path = show(git_dir, photo, work)
                 row = {"page": name, "photo": os.path.basename(photo)}
-                words, cpu = cli(path)
+                words = cli(path)
                 row["tesseract"] = round(score.bag_of_words(truth, words)["word_accuracy"], 3)
                 for level in levels:
                     words, cpu = ours(bin_dir, path, level)
