@@ -158,6 +158,18 @@ final class Pix {
         return Pix(owning: try CheckC.nonNull(pixBackgroundNormSimple(gray.raw, nil, nil), "normalising the background"))  // NULL on error.
     }
 
+    /// Leptonica's background map of this 8 bpp image (`pixGetBackgroundGrayMap`): the mean of
+    /// the pixels above `threshold` in each `tile` x `tile` tile, tiles with too few of them
+    /// filled from their neighbours; nil when the image has too little background to map.
+    func backgroundMap(tile: Int, threshold: Int) throws(OCRError) -> GrayGrid? {
+        let gray = try gray8()
+        var map: UnsafeMutablePointer<PIX>? = nil
+        // 0 on success; 1 (map NULL) when no tile has enough background pixels (mincount 50).
+        guard pixGetBackgroundGrayMap(gray.raw, nil, Int32(tile), Int32(tile), Int32(threshold), 50, &map) == 0,
+              let map else { return nil }
+        return try Pix(owning: map).grayGrid()
+    }
+
     /// 8 bpp gray through a 3 x 3 median filter: speckle and JPEG noise removed, strokes kept.
     func medianFiltered() throws(OCRError) -> Pix {
         let gray = try gray8()

@@ -1,14 +1,5 @@
 import Foundation
 
-/// An 8-bit grayscale image as plain bytes, row by row: what the page finder reads.
-struct GrayGrid: Equatable {
-    var width: Int
-    var height: Int
-    var pixels: [UInt8]
-
-    subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
-}
-
 /// A page's four corners in an image, clockwise from the top left.
 struct PageQuad: Equatable {
     var topLeft: (x: Double, y: Double)
@@ -76,9 +67,7 @@ enum PageOutline {
     static func find(closed: GrayGrid, original: GrayGrid) -> Finding {
         let (w, h) = (closed.width, closed.height)
         guard w >= 16, h >= 16, original.width == w, original.height == h else { return .none("image too small") }
-        var histogram = [Int](repeating: 0, count: 256)
-        for v in closed.pixels { histogram[Int(v)] += 1 }
-        let threshold = otsu(histogram)
+        let threshold = GrayGrid.otsu(closed.histogram)
         let region = largestBrightRegion(closed, threshold: threshold)
         guard Double(region.count) >= minimumPageShare * Double(w * h) else {
             return .none("no bright region covers \(Int(minimumPageShare * 100))% of the image")
@@ -112,24 +101,6 @@ enum PageOutline {
             return .none("only \(Int(paperShare * 100))% of the region is paper (light text on a dark ground?)")
         }
         return .page(quad)
-    }
-
-    /// Otsu's threshold: the gray level that best separates the histogram into two classes
-    /// (pixels at or above it are the bright class).
-    static func otsu(_ histogram: [Int]) -> Int {
-        let total = histogram.reduce(0, +)
-        let sum = histogram.enumerated().reduce(0.0) { $0 + Double($1.offset * $1.element) }
-        var (weightBelow, sumBelow, bestVariance, best) = (0, 0.0, -1.0, 128)
-        for t in 0..<255 {
-            weightBelow += histogram[t]
-            sumBelow += Double(t * histogram[t])
-            let weightAbove = total - weightBelow
-            guard weightBelow > 0, weightAbove > 0 else { continue }
-            let meanBelow = sumBelow / Double(weightBelow), meanAbove = (sum - sumBelow) / Double(weightAbove)
-            let variance = Double(weightBelow) * Double(weightAbove) * (meanBelow - meanAbove) * (meanBelow - meanAbove)
-            if variance > bestVariance { (bestVariance, best) = (variance, t + 1) }
-        }
-        return best
     }
 
     /// Indexes (y * width + x) of the largest 4-connected region of pixels >= threshold.

@@ -291,6 +291,11 @@ package final class Recognizer {
             geometry.skewDegrees = skew.degrees
             result.skewDegrees = skew.degrees
         }
+        // Uneven light (UnevenLighting.swift): not on a flattened photo (already evened out),
+        // nor when the caller chose a binarisation.
+        if result.pageQuad.isEmpty, options.binarization == .unspecified, try UnevenLighting.check(pix) {
+            pix = try pix.backgroundNormalized()
+        }
         if settings.globalThreshold { pix = try pix.toBinary(threshold: 128) }
         // Not a bilevel page: reduced, a dithered or fine-print scan reads nothing (to gray as
         // well as subsampled: `make accuracy`, the dithered page).
@@ -322,6 +327,7 @@ package final class Recognizer {
         var text = ""
         var meanConfidence: Float = 0
         var passes = 1
+        var splits = 0  // Run-together words cut at the legacy recogniser's gaps.
         if !settings.osdOnly {
             api.clear()
             defer { api.clear() }
@@ -337,9 +343,15 @@ package final class Recognizer {
                 blocks = api.results(choices: settings.candidates > 1)
                 text = api.text()
                 meanConfidence = Float(api.meanConfidence()) / 100
+                let firstPass = clock.now - preprocessed
+                if !settings.fast {
+                    let split = try splitRunTogetherWords(blocks, pix: pix, dpi: dpi, api: api, settings: settings, state: monitorState)
+                    blocks = split.blocks
+                    splits = split.splits
+                }
                 if settings.best, BestLevel.isUnsure(blocks) {
                     let refined = try refine(blocks, pix: pix, dpi: dpi, options: options, settings: settings,
-                                             firstPass: clock.now - preprocessed, deadline: deadline, cancellation: cancellation)
+                                             firstPass: firstPass, deadline: deadline, cancellation: cancellation)
                     blocks = refined.blocks
                     passes = refined.passes
                     meanConfidence = Self.meanWordConfidence(blocks)
@@ -357,7 +369,7 @@ package final class Recognizer {
             .blocks(settings.detectOnly ? filtered : Self.withoutTextlessWords(filtered))
         if settings.detectOnly || settings.osdOnly {
             result.text = ""
-        } else if passes > 1 || filtered.count != blocks.count || Self.wordCount(filtered) != Self.wordCount(blocks) {
+        } else if passes > 1 || splits > 0 || filtered.count != blocks.count || Self.wordCount(filtered) != Self.wordCount(blocks) {
             result.text = ResultBuilder.pageText(result.blocks)  // Combined, or filters dropped words: rebuild.
         } else {
             result.text = text

@@ -21,6 +21,7 @@ struct RawParagraph { var confidence: Float = 0; var rect: RawRect; var lines: [
 struct RawBlock { var confidence: Float = 0; var rect: RawRect; var type: BlockType; var paragraphs: [RawParagraph] = [] }
 
 extension RawBlock {
+    static func allWords(_ blocks: [RawBlock]) -> [RawWord] { blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words) }
     /// Every word of `blocks` that has text (not Tesseract's empty placeholder over an image).
     static func wordsWithText(_ blocks: [RawBlock]) -> [RawWord] {
         blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
@@ -99,6 +100,10 @@ final class TessAPI {
         defer { TessDeleteText(p) }
         return String(cString: p)
     }
+
+    /// Whether `word` is in the loaded dictionaries (the legacy recogniser's: an LSTM-only
+    /// model answers false for every word).
+    func isValidWord(_ word: String) -> Bool { !word.isEmpty && TessBaseAPIIsValidWord(handle, word) != 0 }
 
     /// Mean word confidence 0...100 (0 when there are no words).
     func meanConfidence() -> Int { Int(TessBaseAPIMeanTextConf(handle)) }

@@ -189,14 +189,24 @@ struct WordCombination {
         return supporters.count >= 2 || supporters.contains { $0.confidence >= soloConfidence }
     }
 
-    /// A word Tesseract found in its dictionary, or a number, amount, date or code of digits
-    /// (what a dictionary cannot hold but documents are full of).
+    /// A word Tesseract found in its dictionary, or a number, amount, date or code of digits, or
+    /// a short reference of digits and one capital letter ("13A", "B12": units, sections, forms):
+    /// what a dictionary cannot hold but documents are full of.
     static func isPlausible(_ word: RawWord) -> Bool {
         if word.fromDictionary { return true }
         let core = word.text.trimmingCharacters(in: CharacterSet(charactersIn: "\"'()[].,;:!?"))
         guard let first = core.unicodeScalars.first else { return true }
         let numeric = Set("0123456789.,/:%-$")
-        return (first == "$" || ("0"..."9").contains(Character(first))) && core.allSatisfy(numeric.contains)
+        if (first == "$" || ("0"..."9").contains(Character(first))) && core.allSatisfy(numeric.contains) { return true }
+        return isShortReference(core)
+    }
+
+    /// One to four digits with one capital letter before or after them.
+    private static func isShortReference(_ text: String) -> Bool {
+        let letters = text.filter { ("A"..."Z").contains($0) }
+        let digits = text.filter { ("0"..."9").contains($0) }
+        guard letters.count == 1, (1...4).contains(digits.count), letters.count + digits.count == text.count else { return false }
+        return text.first == letters.first || text.last == letters.first
     }
 
     // MARK: Result

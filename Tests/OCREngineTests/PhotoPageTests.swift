@@ -84,7 +84,7 @@ extension EngineTests {
             var histogram = [Int](repeating: 0, count: 256)
             histogram[50] = 1000
             histogram[200] = 3000
-            let t = PageOutline.otsu(histogram)
+            let t = GrayGrid.otsu(histogram)
             #expect(t > 50 && t <= 200, "\(t)")
         }
 
