@@ -80,8 +80,11 @@ package struct EngineConfiguration: Sendable {
 /// The first Recognizer made on a thread limits OpenMP on that thread to one thread
 /// (`OMP_THREAD_LIMIT=1` semantics), so N engines use N cores.
 ///
-/// **Levels.** `accurate` recognises the page as given, with ``EngineConfiguration/accurateTessdataPath``
-/// models when configured. `fast` uses ``EngineConfiguration/fastTessdataPath`` models when
+/// **Levels.** `accurate` recognises the page once, with ``EngineConfiguration/accurateTessdataPath``
+/// models when configured, after evening out the light where the page's text would otherwise be
+/// lost to Tesseract's global threshold (``UnevenLighting``, every level), and then cuts words the
+/// LSTM recogniser ran together at the word gaps of Tesseract's layout analysis
+/// (``WordSplitting``). `fast` uses ``EngineConfiguration/fastTessdataPath`` models when
 /// configured and scales pages above 250 dpi down to 200 dpi (not bilevel ones, nor pages whose
 /// letters would be under 15 px there); it keeps Tesseract's retry of
 /// low-confidence lines as inverted text, which costs little and saves whole light-on-dark
@@ -327,7 +330,7 @@ package final class Recognizer {
         var text = ""
         var meanConfidence: Float = 0
         var passes = 1
-        var splits = 0  // Run-together words cut at the legacy recogniser's gaps.
+        var splits = 0  // Run-together words cut at layout analysis's word gaps.
         if !settings.osdOnly {
             api.clear()
             defer { api.clear() }

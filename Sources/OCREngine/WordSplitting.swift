@@ -17,7 +17,8 @@ import OCRWire
 ///
 /// A split is taken only when at least half of its pieces, and at least one, are plausible
 /// (dictionary words, numbers or short codes: ``WordCombination/isPlausible(_:)``), so a name
-/// or a code cut by a wide letter gap ("Mc Kowalczyk") stays whole. Requiring every piece to be
+/// or a code cut at a wide letter gap into pieces that are not words ("Wojcie" "chowski") stays
+/// whole. Requiring every piece to be
 /// plausible read 86.5% of the tight-words page ("73Cnot6A" stayed whole).
 enum WordSplitting {
     /// Whether `word` may be run-together tokens: not plausible as it is, with at least
