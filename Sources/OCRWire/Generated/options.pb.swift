@@ -5,7 +5,9 @@
 public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     /// Same as RECOGNITION_LEVEL_ACCURATE.
     case unspecified  // RECOGNITION_LEVEL_UNSPECIFIED = 0
-    /// LSTM engine, full models, Tesseract's default internal resolution.
+    /// One LSTM pass with the full models; the light evened out first where the page's text would
+    /// be lost to the global threshold (every level), and words the LSTM ran together cut at the
+    /// word gaps of Tesseract's layout analysis.
     case accurate  // RECOGNITION_LEVEL_ACCURATE = 1
     /// Lower cost per page: the fast model when installed; pages over 250 dpi read at 200 (not bilevel ones, nor pages whose letters would be under 15 px there).
     case fast  // RECOGNITION_LEVEL_FAST = 2
