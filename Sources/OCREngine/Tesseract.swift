@@ -21,10 +21,12 @@ struct RawParagraph { var confidence: Float = 0; var rect: RawRect; var lines: [
 struct RawBlock { var confidence: Float = 0; var rect: RawRect; var type: BlockType; var paragraphs: [RawParagraph] = [] }
 
 extension RawBlock {
+    /// Every word of `blocks`, with text or without (layout analysis's words have none).
     static func allWords(_ blocks: [RawBlock]) -> [RawWord] { blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words) }
+
     /// Every word of `blocks` that has text (not Tesseract's empty placeholder over an image).
     static func wordsWithText(_ blocks: [RawBlock]) -> [RawWord] {
-        blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
+        allWords(blocks).filter { !$0.text.allSatisfy(\.isWhitespace) }
     }
 }
 
@@ -101,8 +103,8 @@ final class TessAPI {
         return String(cString: p)
     }
 
-    /// Whether `word` is in the loaded dictionaries (the legacy recogniser's: an LSTM-only
-    /// model answers false for every word).
+    /// Whether `word` is in the loaded model's dictionary (an LSTM-only model answers from its
+    /// LSTM word list; false for every word when language correction is off).
     func isValidWord(_ word: String) -> Bool { !word.isEmpty && TessBaseAPIIsValidWord(handle, word) != 0 }
 
     /// Mean word confidence 0...100 (0 when there are no words).

@@ -194,11 +194,16 @@ struct WordCombination {
     /// what a dictionary cannot hold but documents are full of.
     static func isPlausible(_ word: RawWord) -> Bool {
         if word.fromDictionary { return true }
-        let core = word.text.trimmingCharacters(in: CharacterSet(charactersIn: "\"'()[].,;:!?"))
+        let core = Self.core(word.text)
         guard let first = core.unicodeScalars.first else { return true }
         let numeric = Set("0123456789.,/:%-$")
         if (first == "$" || ("0"..."9").contains(Character(first))) && core.allSatisfy(numeric.contains) { return true }
         return isShortReference(core)
+    }
+
+    /// `text` without the quotes, brackets and punctuation around it ("(42)," -> "42").
+    static func core(_ text: String) -> String {
+        text.trimmingCharacters(in: CharacterSet(charactersIn: "\"'()[].,;:!?"))
     }
 
     /// One to four digits with one capital letter before or after them.

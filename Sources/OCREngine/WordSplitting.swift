@@ -73,7 +73,7 @@ enum WordSplitting {
             let text = part.map(\.text).joined()
             guard let rect = WordCombination.bounds(part.map(\.rect)), text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
             var piece = RawWord(text: text, confidence: word.confidence, rect: rect, symbols: part)
-            let core = text.trimmingCharacters(in: CharacterSet(charactersIn: "\"'()[].,;:!?"))
+            let core = WordCombination.core(text)
             piece.fromDictionary = isWord(core) || isWord(core.lowercased())
             pieces.append(piece)
         }
