@@ -1,7 +1,7 @@
 import OCRWire
 
-/// The `best` level: after the `accurate` pass, a page that pass is unsure of is read again up to
-/// four times, each time differently, and the readings are combined word by word
+/// The `best` level: after the `accurate` pass, a page that pass is unsure of (or lost text on,
+/// ``LostText``) is read again up to four times, each time differently, and the readings are combined word by word
 /// (``WordCombination``). Every extra pass reads an image of the same size, so all boxes are in
 /// the same pixels and map back to the original through the page's one ``PageGeometry``.
 ///
@@ -37,6 +37,12 @@ enum BestLevel {
         return Double(words.filter { $0.confidence < lowConfidence }.count) >= unsureShare * Double(words.count)
     }
 
+    /// What `accurate` spends on a page whose text was lost (``LostText``): one text block (the
+    /// layout analysis dropped a column) and background normalised (a dark corner or shading
+    /// swallowed a region), within ``recoveryBudgetFactor``.
+    static let recoveryPasses: [Pass] = [.singleBlock, .backgroundNormalized]
+    static let recoveryBudgetFactor = 3.0
+
     static let minimumWords = 60
     static let lowConfidence: Float = 0.8
     static let unsureShare = 0.01
@@ -49,12 +55,12 @@ extension Recognizer {
     /// The `best` level's extra passes over `pix` (already preprocessed as the first pass read
     /// it) and their combination with `primary`. Passes stop at the budget or the page deadline,
     /// keeping what was read so far; cancellation throws.
-    func refine(_ primary: [RawBlock], pix: Pix, dpi: Int, options: RecognitionOptions, settings: PageSettings,
+    func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], budgetFactor: Double, pix: Pix, dpi: Int, options: RecognitionOptions, settings: PageSettings,
                 firstPass: Duration, deadline: ContinuousClock.Instant?, cancellation: PageControl?) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
-        let budget = ContinuousClock.now.advanced(by: firstPass * BestLevel.budgetFactor)
+        let budget = ContinuousClock.now.advanced(by: firstPass * budgetFactor)
         let state = Monitor.State(deadline: min(deadline ?? budget, budget), cancellation: cancellation)
         var readings = [primary]
-        for pass in BestLevel.Pass.allCases {
+        for pass in passes {
             if pass == .legacyWords, !BestLevel.looksRunTogether(primary) { continue }
             if state.shouldStop() { break }
             guard let reading = try read(pass, pix: pix, dpi: dpi, options: options, settings: settings, state) else { continue }

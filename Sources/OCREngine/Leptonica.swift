@@ -138,17 +138,23 @@ final class Pix {
     /// pixels tall (thresholded at mid-gray): about the page's capital and ascender height, read
     /// without recognising anything. nil when there are none.
     func medianComponentHeight(minimum: Int, maximum: Int) throws(OCRError) -> Int? {
+        let heights = try componentBoxes().map(\.height).filter { (minimum...maximum).contains($0) }.sorted()
+        return heights.isEmpty ? nil : heights[heights.count / 2]
+    }
+
+    /// The boxes of the dark (8-connected) components of this image thresholded at mid-gray.
+    func componentBoxes() throws(OCRError) -> [RawRect] {
         let binary = try toBinary(threshold: 128)
         var boxes: UnsafeMutablePointer<BOXA>? = try CheckC.nonNull(pixConnCompBB(binary.raw, 8), "finding connected components")  // NULL on error.
         defer { boxaDestroy(&boxes) }
-        var heights: [Int] = []
+        var rects: [RawRect] = []
         for i in 0..<boxaGetCount(boxes) {
             var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
-            if boxaGetBoxGeometry(boxes, i, &x, &y, &w, &h) == 0, (minimum...maximum).contains(Int(h)) { heights.append(Int(h)) }  // 0 ok.
+            if boxaGetBoxGeometry(boxes, i, &x, &y, &w, &h) == 0 {  // 0 ok.
+                rects.append(RawRect(left: Int(x), top: Int(y), right: Int(x + w), bottom: Int(y + h)))
+            }
         }
-        guard !heights.isEmpty else { return nil }
-        heights.sort()
-        return heights[heights.count / 2]
+        return rects
     }
 
     /// 8 bpp gray with the background brought to white (Leptonica's `pixBackgroundNormSimple`):

@@ -84,7 +84,8 @@ package struct EngineConfiguration: Sendable {
 /// models when configured, after evening out the light where the page's text would otherwise be
 /// lost to Tesseract's global threshold (``UnevenLighting``, every level), and then cuts words the
 /// LSTM recogniser ran together at the word gaps of Tesseract's layout analysis
-/// (``WordSplitting``). `fast` uses ``EngineConfiguration/fastTessdataPath`` models when
+/// (``WordSplitting``); where the layout analysis left text unread (``LostText``), the page is
+/// read again with ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses ``EngineConfiguration/fastTessdataPath`` models when
 /// configured and scales pages above 250 dpi down to 200 dpi (not bilevel ones, nor pages whose
 /// letters would be under 15 px there); it keeps Tesseract's retry of
 /// low-confidence lines as inverted text, which costs little and saves whole light-on-dark
@@ -347,13 +348,20 @@ package final class Recognizer {
                 text = api.text()
                 meanConfidence = Float(api.meanConfidence()) / 100
                 let firstPass = clock.now - preprocessed
+                // Text the layout analysis dropped (LostText.swift), before `clear` forgets the
+                // thresholded image it is counted in.
+                var lost = false
+                if !settings.fast, let thresholded = api.thresholdedImage() { lost = try LostText.isLost(thresholded: thresholded, blocks: blocks) }
                 if !settings.fast {
                     let split = try splitRunTogetherWords(blocks, pix: pix, dpi: dpi, api: api, settings: settings, state: monitorState)
                     blocks = split.blocks
                     splits = split.splits
                 }
-                if settings.best, BestLevel.isUnsure(blocks) {
-                    let refined = try refine(blocks, pix: pix, dpi: dpi, options: options, settings: settings,
+                let extra: (passes: [BestLevel.Pass], budget: Double)? =
+                    settings.best && (lost || BestLevel.isUnsure(blocks)) ? (BestLevel.Pass.allCases, BestLevel.budgetFactor)
+                    : !settings.fast && lost ? (BestLevel.recoveryPasses, BestLevel.recoveryBudgetFactor) : nil
+                if let extra {
+                    let refined = try refine(blocks, passes: extra.passes, budgetFactor: extra.budget, pix: pix, dpi: dpi, options: options, settings: settings,
                                              firstPass: firstPass, deadline: deadline, cancellation: cancellation)
                     blocks = refined.blocks
                     passes = refined.passes

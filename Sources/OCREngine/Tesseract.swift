@@ -107,6 +107,12 @@ final class TessAPI {
     /// LSTM word list; false for every word when language correction is off).
     func isValidWord(_ word: String) -> Bool { !word.isEmpty && TessBaseAPIIsValidWord(handle, word) != 0 }
 
+    /// The 1 bpp image the last recognition read its layout from (Tesseract's own thresholding
+    /// of the image given), in that image's pixels; nil before a recognition or after `clear`.
+    func thresholdedImage() -> Pix? {
+        TessBaseAPIGetThresholdedImage(handle).map { Pix(owning: $0) }  // A new PIX the caller frees; NULL without an image.
+    }
+
     /// Mean word confidence 0...100 (0 when there are no words).
     func meanConfidence() -> Int { Int(TessBaseAPIMeanTextConf(handle)) }
 

@@ -30,8 +30,9 @@ import OCRWire
 /// **Result.** The first pass's blocks, paragraphs and lines, with each cluster's words replaced by
 /// the winner's (boxes, symbols and choices of the winning pass that is most confident; the first
 /// pass's own when it is among the winners). Words found where the first pass had none go into the
-/// first pass's line they continue (``lineHolding(_:in:)``), else into new lines and blocks of their own
-/// (grouped as their pass grouped them), placed after the blocks that start above them.
+/// first pass's line they continue (``lineHolding(_:in:)``), else the first pass's line their own
+/// pass read them with (a receipt's price, far right of its item), else into new lines and blocks
+/// of their own (grouped as their pass grouped them), placed after the blocks that start above them.
 struct WordCombination {
     /// Score per pass that saw nothing in a cluster.
     var emptyVote = 0.3
@@ -49,6 +50,17 @@ struct WordCombination {
         let items = Self.words(of: passes)
         let clusters = Self.clusters(items)
 
+        // The first first-pass line each other pass's line shares a word with: a word only that
+        // pass read and too far from any first-pass line goes there (a receipt's price, far
+        // right of its item, belongs to the item's line).
+        var sharedLine: [SourceLine: WordPath] = [:]
+        for members in clusters {
+            guard let first = members.map({ items[$0] }).first(where: { $0.pass == 0 }) else { continue }
+            for item in members.map({ items[$0] }) where item.pass != 0 {
+                if sharedLine[SourceLine(item)] == nil { sharedLine[SourceLine(item)] = first.path.line0 }
+            }
+        }
+
         // For each first-pass word: keep it, or drop it (its cluster's winner replaces it).
         var dropped = Set<WordPath>()
         var replacements: [(anchor: WordPath?, words: [Item])] = []
@@ -61,7 +73,7 @@ struct WordCombination {
             for word in primaryWords { dropped.insert(word.path) }
             replacements.append((primaryWords.map(\.path).min(), winner))
         }
-        return Self.rebuild(primary, dropping: dropped, adding: replacements)
+        return Self.rebuild(primary, dropping: dropped, adding: replacements, sharedLine: sharedLine)
     }
 
     // MARK: Alignment
@@ -72,6 +84,8 @@ struct WordCombination {
         static func < (a: WordPath, b: WordPath) -> Bool {
             (a.block, a.paragraph, a.line, a.word) < (b.block, b.paragraph, b.line, b.word)
         }
+        /// Its line, as a path (word 0).
+        var line0: WordPath { WordPath(block: block, paragraph: paragraph, line: line, word: 0) }
     }
 
     struct Item {
@@ -79,6 +93,12 @@ struct WordCombination {
         var path: WordPath
         var word: RawWord
         var line: RawLine  // Its line, without words: where a new line of it would come from.
+    }
+
+    /// A line of one pass.
+    struct SourceLine: Hashable {
+        var pass: Int, block: Int, paragraph: Int, line: Int
+        init(_ item: Item) { (pass, block, paragraph, line) = (item.pass, item.path.block, item.path.paragraph, item.path.line) }
     }
 
     static func words(of passes: [[RawBlock]]) -> [Item] {
@@ -217,17 +237,17 @@ struct WordCombination {
     // MARK: Result
 
     static func rebuild(_ primary: [RawBlock], dropping dropped: Set<WordPath>,
-                        adding replacements: [(anchor: WordPath?, words: [Item])]) -> [RawBlock] {
+                        adding replacements: [(anchor: WordPath?, words: [Item])], sharedLine: [SourceLine: WordPath] = [:]) -> [RawBlock] {
         var blocks = primary
         // Anchored replacements go into the line of the first word they replace; the others
-        // into the first pass's line they continue, or a line of their own.
+        // into the first pass's line they continue, else the one their own pass read them with,
+        // else a line of their own.
         var intoLine: [WordPath: [RawWord]] = [:]   // keyed by line (word = 0)
         var homeless: [Item] = []
         var unanchored: [Item] = []
         for replacement in replacements {
             if let anchor = replacement.anchor {
-                intoLine[WordPath(block: anchor.block, paragraph: anchor.paragraph, line: anchor.line, word: 0), default: []]
-                    += replacement.words.map(\.word)
+                intoLine[anchor.line0, default: []] += replacement.words.map(\.word)
                 continue
             }
             unanchored += replacement.words
@@ -244,7 +264,7 @@ struct WordCombination {
             }
         }
         for run in runs {
-            if let line = lineHolding(bounds(run.map(\.word.rect))!, in: primary) {
+            if let line = lineHolding(bounds(run.map(\.word.rect))!, in: primary) ?? sharedLine[SourceLine(run[0])] {
                 intoLine[line, default: []] += run.map(\.word)
             } else {
                 homeless += run
@@ -259,7 +279,7 @@ struct WordCombination {
                     where !dropped.contains(WordPath(block: b, paragraph: p, line: l, word: w)) {
                         words.append(word)
                     }
-                    words += intoLine[WordPath(block: b, paragraph: p, line: l, word: 0)] ?? []
+                    words += intoLine[WordPath(block: b, paragraph: p, line: l, word: 0)] ?? []  // The line's path.
                     blocks[b].paragraphs[p].lines[l].words = words.sorted { $0.rect.left < $1.rect.left }
                 }
                 blocks[b].paragraphs[p].lines.removeAll { $0.words.isEmpty }

@@ -93,6 +93,18 @@ import Testing
         #expect(Self.texts(WordCombination().combine([first, other, other])) == [["big", "red", "dog"]])
     }
 
+    /// A receipt's price far right of its item (more than three line heights away), which only
+    /// the other pass read, in the same line as the item: it joins the item's line, not a
+    /// block of its own below the page (where the reading order would lose it).
+    @Test func aFarWordJoinsTheLineItsOwnPassReadItWith() {
+        let first = Self.page([Self.word("coffee", 0)], [Self.word("tea", 0, 200)])
+        let other = Self.page([Self.word("coffee", 0), Self.word("3.20", 900, confidence: 0.95, dictionary: false)],
+                              [Self.word("tea", 0, 200), Self.word("2.10", 900, 200, confidence: 0.95, dictionary: false)])
+        let combined = WordCombination().combine([first, other])
+        #expect(Self.texts(combined) == [["coffee", "3.20"], ["tea", "2.10"]])
+        #expect(combined.count == 1)
+    }
+
     /// A word the first pass read is replaced by another reading or kept, never dropped: even a
     /// doubtful one that every other pass saw nothing at (no level loses what `accurate` reads).
     @Test func theFirstPassNeverLosesAWordToNothing() {

@@ -6,13 +6,15 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     /// Same as RECOGNITION_LEVEL_ACCURATE.
     case unspecified  // RECOGNITION_LEVEL_UNSPECIFIED = 0
     /// One LSTM pass with the full models; the light evened out first where the page's text would
-    /// be lost to the global threshold (every level), and words the LSTM ran together cut at the
-    /// word gaps of Tesseract's layout analysis.
+    /// be lost to the global threshold (every level), words the LSTM ran together cut at the
+    /// word gaps of Tesseract's layout analysis, and where the layout analysis left a tenth of the
+    /// page's letters outside every word, the page read again (one text block, background
+    /// normalised) and combined as BEST combines, within three times the first pass's time.
     case accurate  // RECOGNITION_LEVEL_ACCURATE = 1
     /// Lower cost per page: the fast model when installed; pages over 250 dpi read at 200 (not bilevel ones, nor pages whose letters would be under 15 px there).
     case fast  // RECOGNITION_LEVEL_FAST = 2
     /// ACCURATE's pass, and on a page it is unsure of (a word in a hundred below 80% confidence,
-    /// or fewer than 60 words) up to four more, each preprocessed or segmented differently
+    /// or fewer than 60 words, or text left unread) up to four more, each preprocessed or segmented differently
     /// (background normalised, median filtered, one text block, the combined engine when the full
     /// model is installed), plus the legacy recogniser's word boxes on a page whose words look run
     /// together; combined word by word by box overlap, agreement, confidence and dictionary.
