@@ -113,6 +113,65 @@ final class Pix {
         return (Double(angle), Double(conf))
     }
 
+    /// The skew of the text in `rect` of this 1 bpp image, searched within plus or minus
+    /// `range` degrees (Leptonica's sweep and binary search at full resolution): positive when
+    /// the lines rise to the right. nil when Leptonica finds no angle with at least
+    /// `minimumConfidence` (its ratio of the best alignment score to the worst).
+    func skew(in rect: RawRect, range: Double, minimumConfidence: Double) throws(OCRError) -> Double? {
+        let band = try cropped(rect)
+        var angle: Float = 0, conf: Float = 0
+        // 0 on success (conf 0 when there is too little to measure), 1 on error.
+        guard pixFindSkewSweepAndSearch(band.raw, &angle, &conf, 1, 1, Float(range), 1, 0.01) == 0,
+              Double(conf) >= minimumConfidence else { return nil }
+        return Double(angle)
+    }
+
+    /// This 1 bpp image without its dark components wider than `maxWidth` or taller than
+    /// `maxHeight` (a photo's dark surround, pictures, long rules).
+    func withoutComponents(widerThan maxWidth: Int, orTallerThan maxHeight: Int) throws(OCRError) -> Pix {
+        // Kept: both sides at most the limits. NULL on error.
+        Pix(owning: try CheckC.nonNull(pixSelectBySize(raw, Int32(maxWidth), Int32(maxHeight), 8, Int32(L_SELECT_IF_BOTH), Int32(L_SELECT_IF_LTE), nil),
+                                       "selecting components by size"))
+    }
+
+    /// The median gray level, sampled every fourth pixel each way: a page's paper, since text is
+    /// the minority of its pixels.
+    func paperLevel() throws(OCRError) -> UInt8 {
+        let gray = try gray8()
+        var value: UInt32 = 0
+        try CheckC.zero(pixGetRankValue(gray.raw, 4, 0.5, &value), "measuring the paper's gray")  // 0 ok.
+        return UInt8(truncatingIfNeeded: value)
+    }
+
+    /// This page in 8 bpp gray with every column moved vertically by `field`: the result's
+    /// pixel (x, y) is this image's (x, y - d(x, y)), read linearly between the two nearest
+    /// rows; points from outside the image are `fill`.
+    func shiftedVertically(by field: VerticalDisparity, fill: UInt8) throws(OCRError) -> Pix {
+        let gray = try gray8()
+        let (w, h) = (gray.width, gray.height)
+        let out = Pix(owning: try CheckC.nonNull(pixCreate(Int32(w), Int32(h), 8), "making the straightened page"))  // NULL on error.
+        guard let source = pixGetData(gray.raw), let target = pixGetData(out.raw) else { throw OCRError(.internal, "page without pixels") }
+        let (sourceWords, targetWords) = (Int(pixGetWpl(gray.raw)), Int(pixGetWpl(out.raw)))
+        // Leptonica keeps 8 bpp pixels in 32-bit words, the leftmost pixel in the most
+        // significant byte (GET_DATA_BYTE): byte x of a row is at index x ^ 3 on a little-endian host.
+        let sourceBytes = UnsafeRawPointer(source).assumingMemoryBound(to: UInt8.self)
+        let targetBytes = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self)
+        func byteIndex(_ x: Int) -> Int { x ^ 3 }
+        defer { withExtendedLifetime(gray) {} }  // Its pixels are read through `sourceBytes` until here.
+        for y in 0..<h {
+            let row = targetBytes + y * targetWords * 4
+            for x in 0..<w {
+                let sy = Double(y) - field.value(Double(x), Double(y))
+                let y0 = Int(sy.rounded(.down)), t = sy - Double(y0)
+                func at(_ yy: Int) -> Double {
+                    yy >= 0 && yy < h ? Double(sourceBytes[yy * sourceWords * 4 + byteIndex(x)]) : Double(fill)
+                }
+                row[byteIndex(x)] = UInt8(max(0, min(255, (at(y0) * (1 - t) + at(y0 + 1) * t).rounded())))
+            }
+        }
+        return out
+    }
+
     /// Global threshold to 1 bpp (pixels darker than `threshold` become black).
     func toBinary(threshold: Int) throws(OCRError) -> Pix {
         if depth == 1 { return Pix(owning: pixClone(raw)) }

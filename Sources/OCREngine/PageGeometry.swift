@@ -5,7 +5,8 @@ import OCRWire
 ///
 /// In order, on the original image: (0) for a photographed page, `photo`'s perspective
 /// correction to its flat `width x height` page (otherwise the original is `width x height`), (1) `quarterTurns` clockwise quarter turns
-/// (undoing a rotation OSD found), (2) a rotation by `skewDegrees` clockwise about the centre of
+/// (undoing a rotation OSD found), (1b) for a photo whose text lines converge, the vertical
+/// shifts that make them parallel (``ConvergingLines``; same size), (2) a rotation by `skewDegrees` clockwise about the centre of
 /// the turned image, keeping its size (deskew), (3) a uniform scale by `scale` (the `fast` level),
 /// (4) a crop to the region of interest whose top-left corner is (`cropX`, `cropY`).
 /// Tesseract reports boxes in the final image; ``toOriginal(_:)`` maps each of a box's four corners
@@ -23,6 +24,8 @@ struct PageGeometry: Equatable {
     var cropY = 0
     /// Step (0): the photographed page's correction, nil for an image read as it is.
     var photo: PhotoCorrection?
+    /// Step (1b): converging text lines made parallel, nil when they were not.
+    var lines: VerticalDisparity?
 
     /// The original image's size.
     var originalSize: (w: Double, h: Double) {
@@ -41,6 +44,7 @@ struct PageGeometry: Equatable {
             let (w, h) = turnedSize
             (x, y) = Self.rotate(x, y, by: -skewDegrees, cx: w / 2, cy: h / 2)
         }
+        if let lines { (x, y) = lines.source(x, y) }
         let W = Double(width), H = Double(height)
         switch ((quarterTurns % 4) + 4) % 4 {
         case 1: (x, y) = (y, H - x)       // turned 90 cw: x' = H - y, y' = x
@@ -64,6 +68,7 @@ struct PageGeometry: Equatable {
         case 3: (px, py) = (y, W - x)
         default: (px, py) = (x, y)
         }
+        if let lines { (px, py) = lines.straightened(px, py) }
         if skewDegrees != 0 {
             let (w, h) = turnedSize
             (px, py) = Self.rotate(px, py, by: skewDegrees, cx: w / 2, cy: h / 2)
@@ -78,12 +83,13 @@ struct PageGeometry: Equatable {
     }
 
     /// A processed-image rectangle as a box in the original image, clamped to the page.
-    /// (Every step but dewarping maps straight lines to straight lines; for a dewarped page the
-    /// midpoints of the edges are mapped too, as its lines bend.)
+    /// (Every step but dewarping and straightening maps straight lines to straight lines; for a
+    /// dewarped or straightened page the midpoints of the edges are mapped too, as its lines bend.)
     func toOriginal(_ r: RawRect) -> BoundingBox {
         let (mx, my) = ((r.left + r.right) / 2, (r.top + r.bottom) / 2)
+        let bends = photo?.disparity != nil || lines != nil
         let corners = ([(r.left, r.top), (r.right, r.top), (r.left, r.bottom), (r.right, r.bottom)]
-                       + (photo?.disparity == nil ? [] : [(mx, r.top), (mx, r.bottom), (r.left, my), (r.right, my)]))
+                       + (bends ? [(mx, r.top), (mx, r.bottom), (r.left, my), (r.right, my)] : []))
             .map { toOriginal(Double($0.0), Double($0.1)) }
         let minX = corners.map(\.0).min()!, maxX = corners.map(\.0).max()!
         let minY = corners.map(\.1).min()!, maxY = corners.map(\.1).max()!

@@ -413,6 +413,11 @@ def photos(out):
                [(520, 480), (2720, 640), (2560, 3600), (300, 3420)], shadow=False, sideways=True)
     photograph(rng, "clean", out, "photo-curved", "photo of the clean page bent like a book (120 px sag)",
                [(430, 610), (2650, 520), (2790, 3560), (330, 3680)], sag=120)
+    # Taken from the page's left, close up: its right edge far away, its lines converging to the
+    # right (the top ones steeper), its top-right and bottom corners outside the frame, so no
+    # page is found and the lines themselves must be made parallel. Every word stays in frame.
+    photograph(rng, "clean", out, "photo-angled", "photo at an angle, page cut off by the frame: lines converge",
+               [(120, 420), (2980, -260), (3160, 4300), (-60, 4200)], shadow=False)
 
 
 def main():

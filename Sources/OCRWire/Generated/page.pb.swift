@@ -503,7 +503,9 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     /// Empty when the image was read as it is. Vision: VNDetectDocumentSegmentationRequest's
     /// rectangle observation.
     public var pageQuad: [Int32] = []  // repeated sint32 page_quad = 18
-    /// Whether the photographed page's curved text lines were straightened before recognition.
+    /// Whether the photographed page's text lines were straightened before recognition: curved
+    /// lines of a page found in a photo, or, where no page was found, lines converging in a photo
+    /// taken at an angle (made parallel; page_quad stays empty).
     public var dewarped: Bool = false  // bool dewarped = 19
 
     /// Fields this build does not know, as they came (key and value bytes), written back

@@ -1,0 +1,98 @@
+import Foundation
+import OCRWire
+
+/// Text lines that converge in a photo taken at an angle, made parallel before recognition.
+///
+/// A page photographed from below or beside it shows its far lines steeper than its near ones
+/// (the real phone photos of `scripts/accuracy/real_photos.py`: 13 degrees at the top of the text,
+/// 2 at the bottom). Tesseract deskews a page by one angle, so it breaks the steep lines into
+/// scattered words or drops them (two such photos read 58% and 67% of their flat page's words).
+/// When ``PhotoCorrection`` cannot find the page's four corners (a light desk, a page cut off by
+/// the frame), the lines themselves give the correction: the text is cut into ``bands``
+/// horizontal bands, each band's skew is measured (Leptonica's sweep on the letters alone), and
+/// where the steepest and flattest bands differ by at least ``minimumSpread`` degrees, every
+/// column is shifted vertically so that each line is level: at height y the skew is interpolated
+/// between band centres, and a point x pixels right of the text's centre moves by tan(skew) x.
+/// Scans have one skew for all their lines (bands within 0.15 degrees of each other on every
+/// scan of `make accuracy`, the UNLV pages and Tesseract's test pages), so they are never
+/// touched; of the seven real photos, the two taken at an angle spread 11 degrees, one 4.1
+/// (straightened, it reads a little better), the others at most 1.1. Five bands, not three: a
+/// dense page's third holds lines of several angles, and Leptonica's confidence in its skew
+/// falls to 1.3 (`make accuracy`'s photo-angled).
+enum ConvergingLines {
+    /// The longest side of the reduced copy the lines are measured on.
+    static let searchSide = 1000.0
+    /// Horizontal bands the text is cut into.
+    static let bands = 5
+    /// Skews are searched within this many degrees either way.
+    static let skewRange = 15.0
+    /// Leptonica's confidence a band's skew needs (its usual 3 lets the far, small, blurred top
+    /// band of a real photo through at 2.8).
+    static let minimumConfidence = 2.5
+    /// Degrees between the steepest and the flattest band that make lines converging.
+    static let minimumSpread = 2.0
+    /// Letters a band needs for its skew to be measured.
+    static let minimumLetters = 30
+    /// Components wider or taller than this share of the reduced copy's side are no text (a
+    /// photo's dark surround, pictures, rules).
+    static let largestComponentShare = 0.05
+
+    /// The vertical shifts that make `page`'s text lines parallel and level, sampled every
+    /// `step` pixels of `page`; nil when its lines do not converge (or it has too little text).
+    static func find(in page: Pix, step: Int = 16) throws(OCRError) -> VerticalDisparity? {
+        guard page.depth > 1 else { return nil }  // Bilevel: a scan, or already thresholded.
+        let factor = min(1, searchSide / Double(max(page.width, page.height)))
+        let reduced = try page.toGray().scaled(factor).backgroundNormalized().toBinary(threshold: PhotoCorrection.dewarpThreshold)
+        let limit = Int(largestComponentShare * Double(max(reduced.width, reduced.height)))
+        let text = try reduced.withoutComponents(widerThan: limit, orTallerThan: limit)
+        let letters = try text.componentBoxes().filter { $0.height >= 3 && Double($0.width) <= LostText.maximumAspect * Double($0.height) }
+        guard let extent = textExtent(letters) else { return nil }
+        var skews: [(y: Double, degrees: Double)] = []
+        for band in 0..<bands {
+            let top = extent.top + extent.height * band / bands, bottom = extent.top + extent.height * (band + 1) / bands
+            let rect = RawRect(left: extent.left, top: top, right: extent.right, bottom: bottom)
+            guard letters.filter({ ($0.top + $0.bottom) / 2 >= top && ($0.top + $0.bottom) / 2 < bottom }).count >= minimumLetters,
+                  let degrees = try text.skew(in: rect, range: skewRange, minimumConfidence: minimumConfidence) else { continue }
+            skews.append((Double(top + bottom) / 2 / factor, degrees))
+        }
+        guard let field = field(skews: skews, centreX: Double(extent.left + extent.right) / 2 / factor,
+                                width: page.width, height: page.height, step: step) else { return nil }
+        return field
+    }
+
+    /// The box holding the middle 90% of the letters' edges, each way; nil without letters.
+    static func textExtent(_ letters: [RawRect]) -> RawRect? {
+        guard letters.count >= bands * minimumLetters else { return nil }
+        func trimmed(_ values: [Int]) -> (Int, Int) {
+            let sorted = values.sorted(), cut = sorted.count / 20
+            return (sorted[cut], sorted[sorted.count - 1 - cut])
+        }
+        let (left, _) = trimmed(letters.map(\.left)), (_, right) = trimmed(letters.map(\.right))
+        let (top, _) = trimmed(letters.map(\.top)), (_, bottom) = trimmed(letters.map(\.bottom))
+        guard right > left, bottom > top else { return nil }
+        return RawRect(left: left, top: top, right: right, bottom: bottom)
+    }
+
+    /// The shifts for band skews measured at heights `skews.y` (full-size pixels, top to
+    /// bottom), about the text's centre `centreX`: d(x, y) = tan(skew(y)) (x - centreX), the
+    /// skew interpolated between band centres and held beyond the first and last. nil when
+    /// fewer than two bands were measured or their skews differ by less than ``minimumSpread``.
+    static func field(skews: [(y: Double, degrees: Double)], centreX: Double, width: Int, height: Int, step: Int) -> VerticalDisparity? {
+        guard skews.count >= 2, let steepest = skews.map(\.degrees).max(), let flattest = skews.map(\.degrees).min(),
+              steepest - flattest >= minimumSpread else { return nil }
+        func skew(at y: Double) -> Double {
+            if y <= skews[0].y { return skews[0].degrees }
+            for (a, b) in zip(skews, skews.dropFirst()) where y <= b.y {
+                return a.degrees + (b.degrees - a.degrees) * (y - a.y) / (b.y - a.y)
+            }
+            return skews[skews.count - 1].degrees
+        }
+        let (columns, rows) = ((width + step - 1) / step + 1, (height + step - 1) / step + 1)
+        var samples = [Float](repeating: 0, count: columns * rows)
+        for r in 0..<rows {
+            let slope = tan(skew(at: Double(r * step)) * .pi / 180)
+            for c in 0..<columns { samples[r * columns + c] = Float(slope * (Double(c * step) - centreX)) }
+        }
+        return VerticalDisparity(step: step, columns: columns, rows: rows, samples: samples)
+    }
+}
