@@ -42,6 +42,7 @@ enum ConvergingLines {
     static func find(in page: Pix, step: Int = 16) throws(OCRError) -> VerticalDisparity? {
         guard page.depth > 1 else { return nil }  // Bilevel: a scan, or already thresholded.
         let factor = min(1, searchSide / Double(max(page.width, page.height)))
+        // Evened out first (a photo's light falls off), then thresholded below the paper's 200.
         let reduced = try page.toGray().scaled(factor).backgroundNormalized().toBinary(threshold: PhotoCorrection.dewarpThreshold)
         let limit = Int(largestComponentShare * Double(max(reduced.width, reduced.height)))
         let text = try reduced.withoutComponents(widerThan: limit, orTallerThan: limit)
@@ -55,12 +56,11 @@ enum ConvergingLines {
                   let degrees = try text.skew(in: rect, range: skewRange, minimumConfidence: minimumConfidence) else { continue }
             skews.append((Double(top + bottom) / 2 / factor, degrees))
         }
-        guard let field = field(skews: skews, centreX: Double(extent.left + extent.right) / 2 / factor,
-                                width: page.width, height: page.height, step: step) else { return nil }
-        return field
+        return field(skews: skews, centreX: Double(extent.left + extent.right) / 2 / factor, width: page.width, height: page.height, step: step)
     }
 
-    /// The box holding the middle 90% of the letters' edges, each way; nil without letters.
+    /// The box holding the middle 90% of the letters' edges, each way; nil with fewer letters
+    /// than the bands need.
     static func textExtent(_ letters: [RawRect]) -> RawRect? {
         guard letters.count >= bands * minimumLetters else { return nil }
         func trimmed(_ values: [Int]) -> (Int, Int) {
