@@ -366,9 +366,13 @@ package final class Recognizer {
                     blocks = split.blocks
                     splits = split.splits
                 }
-                let extra: (passes: [BestLevel.Pass], budget: Double)? =
-                    settings.best && (lost || BestLevel.isUnsure(blocks)) ? (BestLevel.Pass.allCases, BestLevel.budgetFactor)
-                    : !settings.fast && lost ? (BestLevel.recoveryPasses, BestLevel.recoveryBudgetFactor) : nil
+                // Extra passes: `best` on a page it is unsure of, `accurate` where text was lost.
+                var extra: (passes: [BestLevel.Pass], budget: Double)?
+                if settings.best, lost || BestLevel.isUnsure(blocks) {
+                    extra = (BestLevel.Pass.allCases, BestLevel.budgetFactor)
+                } else if !settings.fast, lost {
+                    extra = (BestLevel.recoveryPasses, BestLevel.recoveryBudgetFactor)
+                }
                 if let extra {
                     let refined = try refine(blocks, passes: extra.passes, budgetFactor: extra.budget, pix: pix, dpi: dpi, options: options, settings: settings,
                                              firstPass: firstPass, deadline: deadline, cancellation: cancellation)

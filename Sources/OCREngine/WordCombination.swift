@@ -279,7 +279,7 @@ struct WordCombination {
                     where !dropped.contains(WordPath(block: b, paragraph: p, line: l, word: w)) {
                         words.append(word)
                     }
-                    words += intoLine[WordPath(block: b, paragraph: p, line: l, word: 0)] ?? []  // The line's path.
+                    words += intoLine[WordPath(block: b, paragraph: p, line: l, word: 0)] ?? []
                     blocks[b].paragraphs[p].lines[l].words = words.sorted { $0.rect.left < $1.rect.left }
                 }
                 blocks[b].paragraphs[p].lines.removeAll { $0.words.isEmpty }
