@@ -282,9 +282,9 @@ package final class Recognizer {
                 let turned = try pix.rotatedOrth(turns)
                 // OSD's confidence does not tell a right turn from a wrong one (5-12 for the
                 // right ones on our pages, 7 for an upright table it turned upside down): a turn
-                // is taken only when the page reads better turned (osd-only reports it as found).
+                // is taken only when the page loses no text to it (osd-only reports it as found).
                 var take = settings.osdOnly
-                if !take { take = try readsBetter(turned: turns, pix, dpi: dpi, api: api, settings: settings, monitorState) }
+                if !take { take = try keepsText(pix, turned: turns, dpi: dpi, api: api, settings: settings, monitorState) }
                 if take {
                     geometry.quarterTurns = (geometry.quarterTurns + turns) % 4
                     pix = turned
@@ -360,8 +360,8 @@ package final class Recognizer {
                 // Text the layout analysis dropped (LostText.swift), before `clear` forgets the
                 // thresholded image it is counted in.
                 var lost = false
-                if !settings.fast, let thresholded = api.thresholdedImage() { lost = try LostText.isLost(thresholded: thresholded, blocks: blocks) }
                 if !settings.fast {
+                    if let thresholded = api.thresholdedImage() { lost = try LostText.isLost(thresholded: thresholded, blocks: blocks) }
                     let split = try splitRunTogetherWords(blocks, pix: pix, dpi: dpi, api: api, settings: settings, state: monitorState)
                     blocks = split.blocks
                     splits = split.splits
@@ -476,7 +476,7 @@ package final class Recognizer {
     /// nearly as well, its lines taken for vertical text: phototest 57 -> 57, a real photo 212
     /// -> 218) to 6.5 (upside down). Mean confidence was compared first, on each image's own
     /// band; it refused a real photo's right turn (88 on its side, 79 upright).
-    private func readsBetter(turned turns: Int, _ original: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
+    private func keepsText(_ original: Pix, turned turns: Int, dpi: Int, api: TessAPI, settings: PageSettings,
                              _ monitorState: Monitor.State) throws(OCRError) -> Bool {
         func sureCharacters(_ pix: Pix) throws(OCRError) -> Int {
             api.clear()

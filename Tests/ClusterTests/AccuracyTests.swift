@@ -156,8 +156,8 @@ struct AccuracyTests {
     /// shadow, blur, noise, JPEG; one bent like a book) read at least 90% of the words their
     /// flat pages read, scored in the photo's own pixels (so the boxes map back), where the
     /// Tesseract CLI loses a bent page's lines and a turned table's columns. With page detection
-    /// off the bent page loses at least a tenth of its words again: it is the correction that
-    /// reads them (not `accurate`'s lost-text passes, which recover some of them).
+    /// off the bent page loses at least 15% of its words again (the CLI reads 53% of them): it is the
+    /// correction that reads them (`accurate`'s lost-text passes recover some: 81% left).
     @Test func photographedPagesReadAsTheirFlatScans() async throws {
         var curved = 0.0
         for (photo, flat) in [("photo-curved", "clean"), ("photo-table", "ruled-table")] {
@@ -168,7 +168,7 @@ struct AccuracyTests {
             if photo == "photo-curved" { curved = taken.ours }
         }
         let off = try await wordAccuracy("photo-curved", ["--page-detection", "off"])
-        #expect(off.ours <= curved - 0.1, "without page detection the bent page reads \(off.ours), with it \(curved)")
+        #expect(off.ours <= curved - 0.15, "without page detection the bent page reads \(off.ours), with it \(curved)")
     }
 
     /// The page found is where the photograph put it (within 1% of the photo's diagonal), the
@@ -210,6 +210,6 @@ struct AccuracyTests {
         #expect(taken.ours >= 0.9 * scanned.ours, "photo \(taken.ours), flat \(scanned.ours)")
         #expect(taken.ours >= taken.cli + 0.2, "photo \(taken.ours), the CLI \(taken.cli)")
         let off = try await wordAccuracy("photo-angled", ["--page-detection", "off"])
-        #expect(off.ours <= taken.ours - 0.1, "without page detection the photo reads \(off.ours), with it \(taken.ours)")
+        #expect(off.ours <= taken.ours - 0.15, "without page detection the photo reads \(off.ours), with it \(taken.ours)")
     }
 }
