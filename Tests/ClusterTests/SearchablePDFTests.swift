@@ -10,7 +10,7 @@ import Testing
        .enabled(if: ["qpdf", "pdftotext", "pdftoppm", "mutool", "gs", "compare", "convert"].allSatisfy(commandExists),
                 "needs qpdf, poppler-utils, mupdf-tools, ghostscript and imagemagick: run `make deps`"))
 struct SearchablePDFTests {
-    static let pdfs = Binaries.sharedTestdata.appendingPathComponent("pdf")
+    static let pdfs = Binaries.realTestdata.appendingPathComponent("pdf")
     let scratch: URL
 
     init() throws {
@@ -155,7 +155,7 @@ struct SearchablePDFTests {
     @Test func bilevelTIFFPagesAreLosslessAndSearchable() async throws {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let sample = Binaries.fixtures.appendingPathComponent("multipage.tif")
-        let aim = Binaries.sharedTestdata.appendingPathComponent("multipage/aim916.tiff")
+        let aim = Binaries.realTestdata.appendingPathComponent("multipage/aim916.tiff")
         var firstFour = RecognitionOptions()
         firstFour.pageRanges = [PageRange.with { $0.first = 1; $0.last = 4 }]
         for (file, options, pages) in [(sample, RecognitionOptions(), 3), (aim, firstFour, 4)] {

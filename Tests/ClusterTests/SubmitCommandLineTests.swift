@@ -110,11 +110,11 @@ import Testing
         await cluster.stop()
     }
 
-    static let priorOCR = Binaries.sharedTestdata.appendingPathComponent("pdf/multipage.pdf").path
+    static let priorOCR = Binaries.realTestdata.appendingPathComponent("pdf/multipage.pdf").path
 
-    /// Page 4 of the shared multipage.pdf was OCRed before (an invisible GlyphLessFont text
+    /// Page 4 of the real multipage.pdf was OCRed before (an invisible GlyphLessFont text
     /// layer); page 3 is a plain image. Decided per page.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: priorOCR), "needs ../shared/testdata"))
+    @Test
     func aPageWithPriorOCRIsReportedSkippedOrForcedPerPage() async throws {
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 2, engine: "tesseract")

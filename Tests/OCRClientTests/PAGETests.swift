@@ -4,11 +4,10 @@ import OCRTestSupport
 import Testing
 @testable import OCRClient
 
-/// PAGE XML 2019-07-15, validated by xmllint against the schema in `../shared/schemas`.
+/// PAGE XML 2019-07-15, validated by xmllint against the schema in `Tests/Fixtures/schemas`.
 @Suite(.blocking) struct PAGETests {
-    static var schemaPresent: Bool { FileManager.default.fileExists(atPath: Paths.schemas.appendingPathComponent("page-2019-07-15.xsd").path) }
 
-    @Test(.enabled(if: schemaPresent, "needs ../shared/schemas"))
+    @Test
     func everyPageOfAHandBuiltDocumentValidates() throws {
         let documents = ALTOTests.handBuilt.pageXML()
         #expect(documents.count == 4, "one PcGts per page, failed and missing ones included")
@@ -33,7 +32,7 @@ import Testing
         #expect(DocumentFormat.page.render(ALTOTests.handBuilt).split(separator: "\u{0C}").count == 4)
     }
 
-    @Test(.enabled(if: schemaPresent, "needs ../shared/schemas"))
+    @Test
     func theValidatorCatchesInvalidPAGE() throws {
         let valid = ALTOTests.handBuilt.pageXML()[0]
         let broken = valid.replacingOccurrences(of: "conf=\"0.8\"", with: "conf=\"80\"")
@@ -43,7 +42,7 @@ import Testing
         #expect(result.stderr.contains("conf"))
     }
 
-    @Test(.enabled(if: schemaPresent, "needs ../shared/schemas"))
+    @Test
     func aRealPageValidatesWithEveryWordOfTesseract() throws {
         let run = try TesseractRun.shared.get()
         let page = try TSVParser.pages(run.tsv)[0]

@@ -7,11 +7,9 @@ import OCRWire
 enum Paths {
     /// The repository root (this file is Tests/OCRClientTests/Support.swift).
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// `../shared` beside the repository, or `$OCR_SHARED_DIR`.
-    static let shared: URL = ProcessInfo.processInfo.environment["OCR_SHARED_DIR"].map { URL(fileURLWithPath: $0) }
-        ?? repository.deletingLastPathComponent().appendingPathComponent("shared")
-    static let schemas = shared.appendingPathComponent("schemas")
-    static let phototest = shared.appendingPathComponent("testdata/unlv-isri/phototest.tif")
+    /// The ALTO and PAGE schemas with their offline catalog.
+    static let schemas = Binaries.schemas
+    static let phototest = Binaries.realTestdata.appendingPathComponent("unlv-isri/phototest.tif")
 
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("ocrclient-tests-\(UUID().uuidString)")

@@ -35,9 +35,9 @@ extension EngineTests {
 
         /// A bilevel scan in a PDF (cardinal.pdf: JBIG2 at 300 ppi) is rasterised 1-bit at its
         /// own resolution, as the scan is; with another --dpi it is gray (scaled pixels).
-        @Test(.enabled(if: Fixtures.shared != nil, "needs ../shared/testdata"))
+        @Test
         func aBilevelScanIsRasterisedOneBit() throws {
-            let pdf = [UInt8](try Data(contentsOf: try #require(Fixtures.shared).appendingPathComponent("pdf/cardinal.pdf")))
+            let pdf = [UInt8](try Data(contentsOf: Fixtures.real.appendingPathComponent("pdf/cardinal.pdf")))
             let page = PageDescriptor(file: "cardinal.pdf", filePage: 1, pageIndex: 0, content: pdf, format: .pdf)
             let decoded = try PageDecoder().decode(page)
             #expect(decoded.depth == 1 && decoded.dpi == 300 && decoded.width == 2550 && decoded.height == 3300)

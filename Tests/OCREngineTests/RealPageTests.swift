@@ -4,10 +4,10 @@ import OCRPages
 import OCRWire
 import Testing
 
-/// Real scans from ../shared/testdata (skipped when it is absent). Kept to a few pages: a full
+/// Real scans from Tests/Fixtures/real. Kept to a few pages: a full
 /// 300-dpi page costs about 2 s here, and the CLI comparison doubles that.
 extension EngineTests {
-    @Suite(.enabled(if: Fixtures.shared != nil, "../shared/testdata is not present")) struct RealPages {
+    @Suite struct RealPages {
         @Test(arguments: [
             ("unlv-isri/phototest.tif", 0.02),
             // Without zone files, plain CER is dominated by reading order (see testdata/README.md).
@@ -16,7 +16,7 @@ extension EngineTests {
         func textEqualsTheCLIAndCERIsBounded(path: String, bound: Double) async throws {
             let page = try #require(realPage(path))
             let result = try await recognize(page)
-            let url = Fixtures.shared!.appendingPathComponent(path)
+            let url = Fixtures.real.appendingPathComponent(path)
             let cliStart = ContinuousClock.now
             let cli = try #require(tesseractCLI(url.path, ["--dpi", "\(result.dpi)"]))
             let cliTime = ContinuousClock.now - cliStart
@@ -32,7 +32,7 @@ extension EngineTests {
         }
 
         @Test func uw3LinesAtSingleLineMode() async throws {
-            let tgz = Fixtures.shared!.appendingPathComponent("uw3-lines/uw3-500.tgz")
+            let tgz = Fixtures.real.appendingPathComponent("uw3-lines/uw3-500.tgz")
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("uw3-\(getpid())")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }

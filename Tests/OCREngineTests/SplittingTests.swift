@@ -155,9 +155,9 @@ extension EngineTests {
             _ = try Self.checkSplit(pages, whole: whole, file: "joined.tif")
         }
 
-        @Test(.enabled(if: Fixtures.shared != nil, "needs ../shared/testdata"))
+        @Test
         func realMultipageTIFFSplitsIntoStandalonePages() throws {
-            let url = try #require(Fixtures.shared).appendingPathComponent("multipage/aim916.tiff")
+            let url = Fixtures.real.appendingPathComponent("multipage/aim916.tiff")
             let data = try #require(FileManager.default.contents(atPath: url.path), "\(url.path)")
             let whole = [UInt8](data)
             let start = ContinuousClock.now
@@ -183,9 +183,9 @@ extension EngineTests {
             #expect(ratio < 1.5)
         }
 
-        @Test(.enabled(if: Fixtures.shared != nil, "needs ../shared/testdata"))
+        @Test
         func realPDFSplitsIntoSinglePagePDFs() throws {
-            let shared = try #require(Fixtures.shared)
+            let shared = Fixtures.real
             for name in ["pdf/multipage.pdf", "pdf/cardinal.pdf"] {
                 let data = try #require(FileManager.default.contents(atPath: shared.appendingPathComponent(name).path), "\(name)")
                 let whole = [UInt8](data)

@@ -5,15 +5,11 @@ import OCRWire
 import OCRTestSupport
 import Testing
 
-/// Paths to the committed fixtures and to the shared real scans.
+/// Paths to the committed fixtures and to the real scans.
 enum Fixtures {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-    /// `../shared/testdata` beside the repository root, when present.
-    static let shared: URL? = {
-        let repo = root.deletingLastPathComponent().deletingLastPathComponent()
-        let url = repo.deletingLastPathComponent().appendingPathComponent("shared/testdata")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }()
+    /// The real scans carried in the repository (Tests/Fixtures/real).
+    static let real = Binaries.realTestdata
 
     static func bytes(_ name: String) -> [UInt8] {
         [UInt8]((try? Data(contentsOf: root.appendingPathComponent(name))) ?? Data())

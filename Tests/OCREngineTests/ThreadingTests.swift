@@ -111,10 +111,11 @@ extension EngineTests {
     }
 }
 
-/// A page from ../shared/testdata, or nil (the test is then skipped by `#require`... callers use
-/// `.enabled(if:)` where skipping matters).
+/// A page from the real scans in Tests/Fixtures/real, or nil when the file is missing (callers
+/// `#require` it, so a missing file fails the test).
 func realPage(_ path: String, filePage: Int = 1) -> PageDescriptor? {
-    guard let url = Fixtures.shared?.appendingPathComponent(path), let data = FileManager.default.contents(atPath: url.path) else { return nil }
+    let url = Fixtures.real.appendingPathComponent(path)
+    guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
     return PageDescriptor(file: path, filePage: filePage, pageIndex: 0, content: [UInt8](data), format: ImageFormat.sniff([UInt8](data)) ?? .unspecified)
 }
 

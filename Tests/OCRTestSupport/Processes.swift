@@ -74,7 +74,10 @@ package enum Binaries {
     package static let buildDirectory = repoRoot.appendingPathComponent(".build/debug")
     package static func path(_ name: String) -> String { buildDirectory.appendingPathComponent(name).path }
     package static let fixtures = repoRoot.appendingPathComponent("Tests/Fixtures")
-    package static let sharedTestdata = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata")
+    /// Real scans and PDFs from public test suites (Tests/Fixtures/real, licences beside them).
+    package static let realTestdata = fixtures.appendingPathComponent("real")
+    /// The ALTO and PAGE schemas with an offline catalog (Tests/Fixtures/schemas).
+    package static let schemas = fixtures.appendingPathComponent("schemas")
 }
 
 /// One of this package's executables, started and left running: its stdout and stderr are read

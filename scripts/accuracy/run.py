@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`make accuracy`: word accuracy, CER and CPU seconds per page of plain `tesseract` and of
 ocr-cluster's levels, side by side in one run, on the rendered set (make_pages.py: exact word
-boxes) and, when ../shared/testdata is there, on the UNLV pages (bag of words, CER) and the UW3 lines
+boxes), on the UNLV pages (bag of words, CER) and the UW3 lines
 (CER, --psm 7).
 
     run.py BIN_DIR WORK_DIR [--levels fast,accurate,best] [--uw3 N]
@@ -72,7 +72,7 @@ def rendered_set(bin_dir, pages_dir, levels):
 
 
 def uw3_lines(bin_dir, work, levels, count):
-    archive = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "testdata", "uw3-lines", "uw3-500.tgz")
+    archive = os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "Fixtures", "real", "uw3-lines", "uw3-500.tgz")
     if not os.path.exists(archive):
         return []
     target = os.path.join(work, "uw3")
@@ -107,7 +107,7 @@ def unlv_pages(bin_dir, levels):
     """The real UNLV-ISRI magazine pages (300 dpi bilevel): plain-text ground truth without boxes, so
     a bag-of-words measure (words right in any order, extra words counting as errors) and CER in
     each variant's own reading order (dominated by column order, the same for every variant)."""
-    folder = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "testdata", "unlv-isri")
+    folder = os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "Fixtures", "real", "unlv-isri")
     if not os.path.isdir(folder):
         return []
     rows = []

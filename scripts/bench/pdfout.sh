@@ -3,7 +3,7 @@
 # same pages, same machine; and our txt path from the same PDF (rasterisation plus warm-engine
 # recognition, no PDF writing: the limit the PDF path is read against). Records bench=pdfout.
 pdfout_inputs() {
-	local T=../shared/testdata/pdf
+	local T=Tests/Fixtures/real/pdf
 	for f in c03-29.pdf skew.pdf cardinal.pdf multipage.pdf; do [ -f "$T/$f" ] && echo "$T/$f"; done
 	# Scans wrapped in PDFs by img2pdf from the real 28-page scan at its true 300 dpi, G4 kept.
 	if [ -d "$P/single" ] && command -v img2pdf >/dev/null; then
