@@ -72,23 +72,58 @@ package struct CurveServerSecurity: Sendable, Hashable {
 /// key; the public key is derived from it. An allow-list file holds one public key per line
 /// (blank lines and `#` comments ignored).
 public enum CurveKeyFile {
-    /// Reads a key from `source`: a path to a key file, or the Z85 text itself.
-    public static func key(_ source: String) throws -> CurveKey {
-        let text: String
-        if source.count == 40, let key = CurveKey(z85: source) {
-            return key
-        } else {
-            do {
-                text = try String(contentsOfFile: source, encoding: .utf8)
-            } catch {
-                throw TransportError(code: .invalidArgument, message: "cannot read key file \(source): \(error.localizedDescription)")
+    /// Where a key given as `value` comes from. A value that names an existing file is that file,
+    /// whatever its length (a 40-character path is a path, never read as a key); otherwise it must
+    /// be the 40-character Z85 text itself. Anything else is refused.
+    public enum Source: Sendable, Equatable, CustomStringConvertible {
+        /// The key file at this path.
+        case file(String)
+        /// The Z85 text given in place of a file.
+        case text
+
+        /// "file PATH" or "Z85 text", for the startup log.
+        public var description: String {
+            switch self {
+            case .file(let path): "file \(path)"
+            case .text: "Z85 text"
             }
         }
-        let lines = significantLines(text)
-        guard lines.count == 1, let key = CurveKey(z85: lines[0]) else {
-            throw TransportError(code: .invalidArgument, message: "\(source) does not hold one 40-character Z85 key")
+    }
+
+    /// The source `value` names (see ``Source``).
+    public static func source(of value: String) throws -> Source {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else {
+                throw TransportError(code: .invalidArgument, message: "key file \(value) is a directory")
+            }
+            return .file(value)
         }
-        return key
+        guard CurveKey(z85: value) != nil else {
+            throw TransportError(code: .invalidArgument,
+                                 message: "\(value) is neither an existing key file nor a 40-character Z85 key")
+        }
+        return .text
+    }
+
+    /// Reads a key from `value`: a path to a key file, or the Z85 text itself (see ``Source``).
+    public static func key(_ value: String) throws -> CurveKey {
+        switch try source(of: value) {
+        case .text:
+            return CurveKey(z85: value)!
+        case .file(let path):
+            let text: String
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw TransportError(code: .invalidArgument, message: "cannot read key file \(path): \(error.localizedDescription)")
+            }
+            let lines = significantLines(text)
+            guard lines.count == 1, let key = CurveKey(z85: lines[0]) else {
+                throw TransportError(code: .invalidArgument, message: "\(path) does not hold one 40-character Z85 key")
+            }
+            return key
+        }
     }
 
     /// The key pair whose secret key is in `source` (file or text).

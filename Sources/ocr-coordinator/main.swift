@@ -105,6 +105,7 @@ do {
     configuration.journalBudgetBytes = budgetMB == 0 ? nil : UInt64(budgetMB) << 20
     if let secret = arguments.string("--curve-secret-key") {
         do {
+            configuration.logger.info("curve secret key", ["from": try CurveKeyFile.source(of: secret)])
             configuration.security = CurveServerSecurity(
                 keyPair: try CurveKeyFile.keyPair(secretKey: secret),
                 allowedClients: try arguments.string("--allow-client-keys").map(CurveKeyFile.allowList),

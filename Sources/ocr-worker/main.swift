@@ -67,6 +67,8 @@ func fail(_ error: UsageError) -> Never {
 
 struct Options {
     var configuration: WorkerConfiguration
+    /// Where each CURVE key came from ("file PATH" or "Z85 text"), logged at startup.
+    var keySources: [(String, String)] = []
     var engine: PageEngineFactory
     var logLevel: LogLevel
 
@@ -96,6 +98,9 @@ struct Options {
         do {
             configuration.security = try CurveClientSecurity.from(serverKey: arguments.string("--curve-server-key"),
                                                                   secretKey: arguments.string("--curve-secret-key"))
+            for (option, value) in [("curve server key", arguments.string("--curve-server-key")), ("curve secret key", arguments.string("--curve-secret-key"))] {
+                if let value { keySources.append((option, try CurveKeyFile.source(of: value).description)) }
+            }
         } catch {
             throw UsageError("\(error)", command: spec.name)
         }
@@ -127,6 +132,7 @@ do {
 setenv("OMP_THREAD_LIMIT", "1", 1)
 
 let logger = Logger(component: "worker", level: options.logLevel)
+for (key, source) in options.keySources { logger.info(key, ["from": source]) }
 if options.engine.name != "tesseract" {
     logger.warning("running a test engine: pages get no real text", ["engine": options.engine.name])
 }

@@ -46,6 +46,7 @@ import Testing
         let status = try await cluster.submit(["--curve-server-key", server.publicKey, "--curve-secret-key", client.secret, "status"])
         #expect(status.stdout.hasPrefix("workers 1 "), "only the listed worker joined: \(status.stdout)")
         #expect(cluster.coordinator.stderr.contains("refused a connection"))
+        #expect(cluster.coordinator.stderr.contains("msg=\"curve secret key\" from=\"file \(server.secret)\""), "the log says which key was used")
         await cluster.stop()
     }
 }
