@@ -29,9 +29,13 @@ struct WebhookTests {
         let tiff = Binaries.fixtures.appendingPathComponent("multipage.tif").path
         let log = scratch.appendingPathComponent("received.jsonl")
 
-        // Refused at submit: another path, another port, a look-alike host, no http(s).
+        // Refused at submit: another path, another port, a look-alike host, no http(s); dot
+        // segments however they are spelled, encoded slashes and control characters.
+        let hooks = "http://127.0.0.1:\(port)/hooks/"
         for url in ["http://127.0.0.1:\(port)/other", "http://127.0.0.1:\(port + 1)/hooks/a", "http://127.0.0.1.nip.io:\(port)/hooks/a",
-                    "http://evil@127.0.0.1:\(port)/hooks/a", "file:///etc/passwd"] {
+                    "http://evil@127.0.0.1:\(port)/hooks/a", "file:///etc/passwd",
+                    hooks + "../x", hooks + "%2e%2e/x", hooks + "%2E%2e/x", hooks + ".%2e/x", hooks + "..%2f..%2fx", hooks + "a%2Fb",
+                    hooks + "a%5c..%5cx", hooks + "a\\..\\x", hooks + "a%0d%0aX-Injected:1", hooks + "a?x=%00", hooks + "a\tb", hooks + "%zz"] {
             let refused = try await curl.run(["-X", "POST", "--data-binary", "@" + tiff, "--url-query", "callback_url=\(url)", base + "/v1/jobs"])
             #expect(refused.status == 403, "\(url): \(refused.status) \(refused.text)")
             #expect(try refused.object()["code"] as? String == "PERMISSION_DENIED")
