@@ -85,7 +85,12 @@ package final class Journal {
             try db.execute("ALTER TABLE changes ADD COLUMN owner TEXT NOT NULL DEFAULT ''")
         }
         insertChange = try db.prepare("INSERT INTO changes(kind, job, page, num, at_us, unix_ms, deadline_us, body, owner) VALUES (?,?,?,?,?,?,?,?,?)")
-        insertPage = try db.prepare("INSERT OR REPLACE INTO page_refs(job, idx, file, file_page, format, digest, cut, cut_offset) VALUES (?,?,?,?,?,?,?,?)")
+        // Pages name their file by its place in the job (file_idx), so a file's name is stored
+        // once per job, not once per page; journals from before keep names in `file` (file_idx -1).
+        if try db.pragma("SELECT count(*) FROM pragma_table_info('page_refs') WHERE name = 'file_idx'") == "0" {
+            try db.execute("ALTER TABLE page_refs ADD COLUMN file_idx INTEGER NOT NULL DEFAULT -1")
+        }
+        insertPage = try db.prepare("INSERT OR REPLACE INTO page_refs(job, idx, file, file_page, format, digest, cut, cut_offset, file_idx) VALUES (?,?,?,?,?,?,?,?,?)")
         deleteChanges = try db.prepare("DELETE FROM changes WHERE job = ?")
         deletePages = try db.prepare("DELETE FROM page_refs WHERE job = ?")
         begin = try db.prepare("BEGIN IMMEDIATE")
@@ -137,7 +142,7 @@ package final class Journal {
                     try spool.store(content, as: digest)
                 }
                 try insertPage.run([.text(old.text(0)), .integer(old.int64(1)), .text(old.text(2)), .integer(old.int64(3)),
-                                    .integer(old.int64(4)), .text(digest), .integer(0), .integer(0)])
+                                    .integer(old.int64(4)), .text(digest), .integer(0), .integer(0), .integer(-1)])
             }
         }
         try db.execute("DROP TABLE pages")
@@ -200,7 +205,11 @@ package final class Journal {
             try row(.accepted, a.jobID, num: Int64(bitPattern: a.requestDigest), at: a.createdAt, unixMs: a.createdUnixMs,
                     deadline: a.deadline, body: header.serializedBytes(), owner: a.owner)
             var files: [String] = []
+            var fileIndex = 0
             for (i, page) in a.pages.enumerated() {
+                // Pages come in file order: the first file at or after the last one with this name.
+                while fileIndex < a.files.count, a.files[fileIndex] != page.file { fileIndex += 1 }
+                let named = fileIndex < a.files.count
                 // Pages from the real splitter carry their file's digest; others (tests' splitters) are hashed here.
                 let digest = page.digest.isEmpty ? FileDigest.sha256(page.content) : page.digest
                 if files.last != digest, !files.contains(digest) {
@@ -214,9 +223,10 @@ package final class Journal {
                 case .tiffDirectory(let offset): (1, offset)
                 case .pdfPage: (2, 0)
                 }
-                try insertPage.run([.text(a.jobID), .integer(Int64(i)), .text(page.file), .integer(Int64(page.filePage)),
+                try insertPage.run([.text(a.jobID), .integer(Int64(i)), .text(named ? "" : page.file), .integer(Int64(page.filePage)),
                                     .integer(Int64(page.format.rawValue)), .text(digest), .integer(cut),
-                                    .integer(Int64(bitPattern: offset))])
+                                    .integer(Int64(bitPattern: offset)), .integer(named ? Int64(fileIndex) : -1)])
+                if !named { fileIndex = 0 }
             }
             batch.steps.append(.uses(job: a.jobID, files: files))
         case .dispatched(let id, let page, let uid, let at):
@@ -253,7 +263,8 @@ package final class Journal {
     package func load() throws -> [JobChange] {
         var pagesByJob: [String: [PageDescriptor]] = [:]
         var files: [String: [UInt8]] = [:]
-        let pages = try db.prepare("SELECT job, idx, file, file_page, format, digest, cut, cut_offset FROM page_refs ORDER BY job, idx")
+        var fileIndexesByJob: [String: [Int]] = [:]
+        let pages = try db.prepare("SELECT job, idx, file, file_page, format, digest, cut, cut_offset, file_idx FROM page_refs ORDER BY job, idx")
         try pages.bind([])
         while try pages.step() {
             let job = pages.text(0)
@@ -276,6 +287,7 @@ package final class Journal {
                                        content: content, format: ImageFormat(rawValue: Int32(truncatingIfNeeded: pages.int64(4))),
                                        cut: cut, digest: digest))
             pagesByJob[job] = list
+            fileIndexesByJob[job, default: []].append(Int(truncatingIfNeeded: pages.int64(8)))
         }
         var out: [JobChange] = []
         let rows = try db.prepare("SELECT kind, job, page, num, at_us, unix_ms, deadline_us, body, owner FROM changes ORDER BY seq")
@@ -289,9 +301,14 @@ package final class Journal {
             switch Kind(rawValue: rows.int64(0)) {
             case .accepted?:
                 let header = try SubmitJobRequest(serializedBytes: body ?? [])
+                var jobPages = pagesByJob.removeValue(forKey: job) ?? []
+                for (i, fileIndex) in (fileIndexesByJob.removeValue(forKey: job) ?? []).enumerated() where fileIndex >= 0 {
+                    guard fileIndex < header.files.count else { throw JournalError("job \(job): page \(i) names file #\(fileIndex) of \(header.files.count)") }
+                    jobPages[i].file = header.files[fileIndex].name
+                }
                 out.append(.accepted(AcceptedJob(
                     jobID: job, jobKey: header.jobKey, owner: rows.text(8), files: header.files.map(\.name),
-                    pages: pagesByJob.removeValue(forKey: job) ?? [], options: header.options,
+                    pages: jobPages, options: header.options,
                     priority: header.priority, maxAttempts: header.maxAttempts,
                     deadline: rows.isNull(6) ? nil : offset(rows.int64(6)), labels: header.labels,
                     callbackURL: header.callbackUrl, requestDigest: UInt64(bitPattern: num), createdAt: at, createdUnixMs: rows.int64(5))))

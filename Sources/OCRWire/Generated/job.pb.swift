@@ -164,7 +164,7 @@ public enum Ocr_V1_PageState: ProtoEnum, CaseIterable {
 
 /// One submitted file, inline. A directory is submitted as its image files in name order.
 public struct Ocr_V1_InputFile: ProtoMessage {
-    /// Name shown in results and errors (usually the path as given).
+    /// Name shown in results and errors (usually the path as given); 1..1,024 bytes.
     public var name: String = ""  // string name = 1
     /// The file's bytes, as stored on disk (compressed form).
     public var content: [UInt8] = []  // bytes content = 2
