@@ -11,14 +11,22 @@
 #include <microhttpd.h>
 
 /// Starts a daemon with the options of `options` (terminated by MHD_OPTION_END), the access
-/// handler and the request-completed callback.
+/// handler, the request-completed callback and the connection opened/closed callback.
 static inline struct MHD_Daemon *ocr_mhd_start(unsigned int flags, MHD_AccessHandlerCallback handler, void *handler_cls,
                                                MHD_RequestCompletedCallback completed, void *completed_cls,
+                                               MHD_NotifyConnectionCallback notify, void *notify_cls,
                                                struct MHD_OptionItem *options) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
+}
+
+/// The socket of a connection (-1 when unknown).
+static inline int ocr_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 /// The port the daemon listens on (0 when unknown).

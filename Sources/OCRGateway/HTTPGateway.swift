@@ -14,6 +14,9 @@ package struct GatewayConfiguration: Sendable {
     package var tokens: BearerTokens?
     package var version: String
     package var logger: Logger
+    /// A listener of its own for `/healthz` and `/readyz` only (`--http-probe-endpoint`), so that
+    /// the probes answer while the API's connections are all taken; nil: none.
+    package var probeAddress: HTTPListenAddress?
 
     package init(server: HTTPServerConfiguration, tokens: BearerTokens?, version: String, logger: Logger) {
         self.server = server
@@ -30,6 +33,7 @@ package struct GatewayConfiguration: Sendable {
 package final class HTTPGateway: Sendable {
     package let configuration: GatewayConfiguration
     private let server: Locked<HTTPServer?>
+    private let probeServer: Locked<HTTPServer?>
     private let attached = Locked<Attached?>(nil)
 
     private struct Attached: Sendable {
@@ -39,6 +43,8 @@ package final class HTTPGateway: Sendable {
 
     /// The port listened on.
     package let port: Int
+    /// The probe listener's port, when there is one.
+    package let probePort: Int?
 
     package init(_ configuration: GatewayConfiguration) throws(HTTPServerError) {
         self.configuration = configuration
@@ -53,8 +59,25 @@ package final class HTTPGateway: Sendable {
             guard let gateway = box.withLock({ $0.gateway }) else { return HTTPResponse(status: 503, contentType: "text/plain", text: "starting\n") }
             return gateway.handle(request)
         }
+        var probes: HTTPServer?
+        if let probeAddress = configuration.probeAddress {
+            var probeConfiguration = HTTPServerConfiguration(address: probeAddress, maxBodyBytes: 0)
+            probeConfiguration.maxConnections = 32
+            probeConfiguration.requestHeaderSeconds = 2
+            do {
+                probes = try HTTPServer(probeConfiguration) { request in
+                    guard let gateway = box.withLock({ $0.gateway }) else { return HTTPResponse(status: 503, contentType: "text/plain", text: "starting\n") }
+                    return gateway.probe(request)
+                }
+            } catch {
+                server.stop()
+                throw error
+            }
+        }
         self.server = Locked(server)
+        self.probeServer = Locked(probes)
         self.port = server.port
+        self.probePort = probes?.port
         box.withLock { $0.gateway = self }
     }
 
@@ -71,15 +94,29 @@ package final class HTTPGateway: Sendable {
             defer { server = nil }
             return server
         }
+        let probes = probeServer.withLock { server -> HTTPServer? in
+            defer { server = nil }
+            return server
+        }
         let link = attached.withLock { $0?.link }
         link?.close()  // ends the event streams' WatchJob calls, so their connection threads return
         server?.stop()
+        probes?.stop()
     }
 
     // MARK: Routing
 
     /// Paths outside `/v1`, all read-only.
     private static let staticPaths: Set<String> = ["/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/status.js"]
+
+    /// The probe listener: `/healthz` and `/readyz`, nothing else.
+    private func probe(_ request: HTTPRequest) -> HTTPResponse {
+        let path = request.path.hasSuffix("/") && request.path.count > 1 ? String(request.path.dropLast()) : request.path
+        guard path == "/healthz" || path == "/readyz" else {
+            return APIJSON.error(.notFound, "this listener serves /healthz and /readyz only")
+        }
+        return handle(request)
+    }
 
     private func handle(_ request: HTTPRequest) -> HTTPResponse {
         var request = request

@@ -10,8 +10,17 @@ package struct HTTPServerConfiguration: Sendable {
     package var maxBodyBytes: Int
     /// Connections served at once (each has a thread); beyond, new ones are closed on accept.
     package var maxConnections = 256
+    /// Connections from one client address at once; beyond, new ones are closed on accept, so
+    /// one client cannot take every slot.
+    package var maxConnectionsPerAddress = 64
     /// An idle connection is closed after this many seconds (0: never).
     package var idleTimeoutSeconds = 120
+    /// A request's header must be complete this many seconds after the connection opened or
+    /// its previous response was sent; its body within `requestBodySeconds` plus a second per
+    /// `minimumBodyBytesPerSecond` of its length (RequestDeadlines).
+    package var requestHeaderSeconds = 10
+    package var requestBodySeconds = 30
+    package var minimumBodyBytesPerSecond = 64 << 10
     /// PEM certificate chain and private key: serve HTTPS (GnuTLS inside libmicrohttpd).
     package var tls: (certificatePEM: String, keyPEM: String)?
     /// The answer to a body over `maxBodyBytes` (its declared length when it had one); the
@@ -44,6 +53,7 @@ package final class HTTPServer: @unchecked Sendable {  // the daemon pointer is 
     package let configuration: HTTPServerConfiguration
     private let context: Unmanaged<ServerContext>
     private let state: Locked<DaemonBox>
+    private let deadlines: RequestDeadlines
 
     private struct DaemonBox: @unchecked Sendable {
         var daemon: OpaquePointer?
@@ -54,12 +64,16 @@ package final class HTTPServer: @unchecked Sendable {  // the daemon pointer is 
     package init(_ configuration: HTTPServerConfiguration, handler: @escaping Handler) throws(HTTPServerError) {
         self.configuration = configuration
         let listenSocket = try Self.bind(configuration.address)
-        let context = Unmanaged.passRetained(ServerContext(handler: handler, maxBodyBytes: configuration.maxBodyBytes, tooLarge: configuration.tooLarge))
+        let deadlines = RequestDeadlines(.init(headerSeconds: configuration.requestHeaderSeconds, bodySeconds: configuration.requestBodySeconds,
+                                               bodyBytesPerSecond: configuration.minimumBodyBytesPerSecond))
+        let context = Unmanaged.passRetained(ServerContext(handler: handler, maxBodyBytes: configuration.maxBodyBytes, tooLarge: configuration.tooLarge,
+                                                           deadlines: deadlines))
         var flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue)
         var kept: [UnsafeMutablePointer<CChar>] = []
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listenSocket), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.maxConnections, ptr_value: nil),
+            MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.maxConnectionsPerAddress, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
         ]
         if let tls = configuration.tls {
@@ -72,9 +86,11 @@ package final class HTTPServer: @unchecked Sendable {  // the daemon pointer is 
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         let daemon = options.withUnsafeMutableBufferPointer { items in
-            ocr_mhd_start(flags, accessHandler, context.toOpaque(), requestCompleted, context.toOpaque(), items.baseAddress)
+            ocr_mhd_start(flags, accessHandler, context.toOpaque(), requestCompleted, context.toOpaque(),
+                          connectionNotified, context.toOpaque(), items.baseAddress)
         }
         guard let daemon else {
+            deadlines.stop()
             close(listenSocket)
             context.release()
             kept.forEach { free($0) }
@@ -83,9 +99,13 @@ package final class HTTPServer: @unchecked Sendable {  // the daemon pointer is 
                 : "libmicrohttpd could not start HTTPS on \(configuration.address) (is the key/certificate pair valid PEM?)")
         }
         self.context = context
+        self.deadlines = deadlines
         self.port = Int(ocr_mhd_bound_port(daemon))
         self.state = Locked(DaemonBox(daemon: daemon, keptStrings: kept))
     }
+
+    /// Connections cut so far for not sending their request in time.
+    package var connectionsCutForSlowness: Int { deadlines.cutConnections }
 
     /// Connections open right now.
     package var openConnections: Int {
@@ -102,6 +122,7 @@ package final class HTTPServer: @unchecked Sendable {  // the daemon pointer is 
         }
         guard let daemon = taken.daemon else { return }
         MHD_stop_daemon(daemon)
+        deadlines.stop()
         taken.keptStrings.forEach { free($0) }
         context.release()
     }
@@ -174,10 +195,13 @@ private final class ServerContext: Sendable {
     let handler: HTTPServer.Handler
     let maxBodyBytes: Int
     let tooLarge: @Sendable (Int?, Int) -> HTTPResponse
-    init(handler: @escaping HTTPServer.Handler, maxBodyBytes: Int, tooLarge: @escaping @Sendable (Int?, Int) -> HTTPResponse) {
+    let deadlines: RequestDeadlines
+    init(handler: @escaping HTTPServer.Handler, maxBodyBytes: Int, tooLarge: @escaping @Sendable (Int?, Int) -> HTTPResponse,
+         deadlines: RequestDeadlines) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
         self.tooLarge = tooLarge
+        self.deadlines = deadlines
     }
 
     func refuse(declaredLength: Int?) -> HTTPResponse {
@@ -203,7 +227,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         // First call: headers only. A declared body over the limit is refused before it is read.
         let state = RequestState()
         perRequest.pointee = Unmanaged.passRetained(state).toOpaque()
-        if let length = lookupHeader(connection, "Content-Length").flatMap({ Int($0) }), length > context.maxBodyBytes {
+        let declared = lookupHeader(connection, "Content-Length").flatMap { Int($0) }
+        context.deadlines.headerArrived(key(connection), bodyLength: min(declared ?? context.maxBodyBytes, 2 * context.maxBodyBytes))
+        if let length = declared, length > context.maxBodyBytes {
             state.responded = true
             return queue(context.refuse(declaredLength: length), on: connection)
         }
@@ -231,6 +257,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     }
     guard !state.responded else { return .YES }
     state.responded = true
+    context.deadlines.responding(key(connection))
     if state.discarded != nil { return queue(context.refuse(declaredLength: nil), on: connection) }
     var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/")
     request.headers = values(connection, .HEADER_KIND, lowercasingNames: true)
@@ -243,11 +270,27 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     return queue(context.handler(request), on: connection)
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { _, _, perRequest, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, perRequest, _ in
+    if let cls, let connection {
+        Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().deadlines.requestCompleted(key(connection))
+    }
     guard let perRequest, let pointer = perRequest.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(pointer).release()
     perRequest.pointee = nil
 }
+
+private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in
+    guard let cls, let connection else { return }
+    let deadlines = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().deadlines
+    if event.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+        deadlines.opened(key(connection), fd: ocr_mhd_connection_fd(connection))
+    } else {
+        deadlines.closed(key(connection))
+    }
+}
+
+/// A connection's identity for `RequestDeadlines` while it is open.
+private func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }
 
 private func lookupHeader(_ connection: OpaquePointer, _ name: String) -> String? {
     MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }

@@ -16,7 +16,7 @@ func httpConfiguration(_ arguments: ParsedArguments, logger: Logger, maxMessageB
                        insecure: inout [String]) throws(UsageError) -> GatewayConfiguration? {
     let endpoint = arguments.string("--http-endpoint")!
     guard endpoint != "none" else {
-        for option in ["--http-tokens", "--http-cert", "--http-key"] where arguments.string(option) != nil {
+        for option in ["--http-tokens", "--http-cert", "--http-key", "--http-probe-endpoint"] where arguments.string(option) != nil {
             throw UsageError("\(option) needs an --http-endpoint", command: coordinatorName)
         }
         return nil
@@ -52,7 +52,14 @@ func httpConfiguration(_ arguments: ParsedArguments, logger: Logger, maxMessageB
         }
         insecure.append("http://\(address)")
     }
-    return GatewayConfiguration(server: server, tokens: tokens, version: ProductVersion.current, logger: logger)
+    var gateway = GatewayConfiguration(server: server, tokens: tokens, version: ProductVersion.current, logger: logger)
+    if let probes = arguments.string("--http-probe-endpoint") {
+        guard let probeAddress = HTTPListenAddress(parsing: probes) else {
+            throw UsageError("--http-probe-endpoint expects HOST:PORT (127.0.0.1:8081, *:8081), not '\(probes)'", command: coordinatorName)
+        }
+        gateway.probeAddress = probeAddress
+    }
+    return gateway
 }
 
 /// Webhooks from `--webhook-allow` and `--webhook-secret`; nil without them.

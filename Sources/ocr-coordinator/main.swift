@@ -48,6 +48,7 @@ let spec = CommandSpec(
         .option("--journal-max-mb", value: "MB", default: "8192", help: "Budget of the journal, its log and its upload spool: at it, new jobs get RESOURCE_EXHAUSTED (running ones finish), /readyz says not ready and the oldest finished jobs are dropped; 0: no budget."),
         .option("--journal-sync", value: "MODE", default: "normal", help: "normal: a commit survives a coordinator crash (kill -9); full: also an OS crash or power cut (one fsync per commit; commits group the events that came meanwhile)."),
         .option("--http-endpoint", value: "HOST:PORT", default: "127.0.0.1:8080", help: "HTTP endpoint: REST API, /metrics, /healthz, /readyz and the status page at /; 'none' for no HTTP; port 0 picks a free one."),
+        .option("--http-probe-endpoint", value: "HOST:PORT", help: "A listener of its own for /healthz and /readyz (no token needed), for liveness and readiness probes: they answer even while the API's connections are all taken."),
         .option("--http-tokens", value: "FILE", help: "Bearer tokens for HTTP, one 'NAME TOKEN [admin]' per line: every path but /healthz and /readyz then needs 'Authorization: Bearer TOKEN'; jobs belong to NAME (required to bind HTTP beyond loopback, unless --allow-insecure-bind)."),
         .option("--http-cert", value: "FILE", help: "Serve HTTPS with this PEM certificate chain (with --http-key)."),
         .option("--http-key", value: "FILE", help: "The PEM private key of --http-cert."),
@@ -170,6 +171,10 @@ do {
         var address = gatewayConfiguration.server.address
         address.port = started.port
         configuration.logger.info("http listening", ["url": "\(scheme)://\(address)", "auth": gatewayConfiguration.tokens == nil ? "none" : "bearer"])
+        if var probes = gatewayConfiguration.probeAddress, let port = started.probePort {
+            probes.port = port
+            configuration.logger.info("http probes listening", ["url": "http://\(probes)/healthz"])
+        }
     }
     server = try CoordinatorServer(configuration)
     try gateway?.attach(server)

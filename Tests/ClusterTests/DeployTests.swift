@@ -38,10 +38,52 @@ struct DeployTests {
         let run = try await runAsync(["docker-compose", "-f", Self.deploy.appendingPathComponent("compose.yaml").path, "config"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("condition: service_healthy"))
-        #expect(run.stdout.contains("http://127.0.0.1:8080/readyz"))
+        #expect(run.stdout.contains("http://127.0.0.1:8081/readyz"), "the health check uses the probe listener")
         #expect(run.stdout.contains("127.0.0.1:8080:8080/tcp"), "HTTP on the host's loopback only: \(run.stdout)")
         #expect(run.stdout.contains("127.0.0.1:5555:5555/tcp"), "clients on the host's loopback only: \(run.stdout)")
         #expect(!run.stdout.contains("5556:5556"), "the worker port is not published")
+    }
+
+    /// The compose file's key setup, run as written in a scratch directory: the secrets are
+    /// readable by the containers' group (10001) and by nobody else.
+    @Test func composeKeySetupKeepsSecretsPrivate() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("deploy"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let text = try String(contentsOf: Self.deploy.appendingPathComponent("compose.yaml"), encoding: .utf8)
+        let setup = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("#   ") }.map { String($0.dropFirst(4)) }
+            .filter { ["mkdir", "for k", "cp ", "printf", "chgrp"].contains(where: $0.hasPrefix) }
+        #expect(setup.count == 4, "\(setup)")
+        #expect(!text.contains("a+r"), "no instruction makes the keys readable by others")
+        let binaries = Binaries.buildDirectory.path
+        let run = try await runAsync(["bash", "-euo", "pipefail", "-c", "export PATH=\(binaries):$PATH; cd \(scratch.path); " + setup.joined(separator: "\n")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let keys = scratch.appendingPathComponent("deploy/keys")
+        let names = try FileManager.default.contentsOfDirectory(atPath: keys.path).sorted()
+        #expect(names == ["client.key", "client.key.pub", "clients.keys", "coordinator.key", "coordinator.key.pub", "http.tokens",
+                          "worker.key", "worker.key.pub", "workers.keys"], "\(names)")
+        for name in ["", "coordinator.key", "worker.key", "client.key", "http.tokens"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: keys.appendingPathComponent(name).path)
+            let mode = try #require(attributes[.posixPermissions] as? Int)
+            #expect(mode & 0o007 == 0, "\(name.isEmpty ? "keys/" : name): mode \(String(mode, radix: 8)) lets others in")
+            #expect(mode & 0o040 != 0, "\(name.isEmpty ? "keys/" : name): the group can read it")
+            #expect(attributes[.groupOwnerAccountID] as? Int == 10001, "\(name): group 10001")
+        }
+    }
+
+    /// The image's language packs are Debian packages that exist (TESSERACT_LANGS build argument).
+    @Test func containerLanguagePacksAreRealPackages() async throws {
+        let text = try String(contentsOf: Self.deploy.appendingPathComponent("Containerfile"), encoding: .utf8)
+        let expansion = try #require(text.firstMatch(of: /\$\(for l in \$TESSERACT_LANGS; do printf '([^']+)' "\$l"; done\)/), "the install line expands the argument")
+        #expect(text.contains("ARG TESSERACT_LANGS=\"eng osd\""))
+        for language in ["eng", "osd", "deu", "fra"] {
+            let package = String(expansion.1).replacingOccurrences(of: "%s ", with: language)
+            let shown = try await runAsync(["apt-cache", "show", package])
+            #expect(shown.status == 0 && shown.stdout.contains("Package: \(package)"), "\(package): \(shown.stderr)")
+        }
+        let ignore = try String(contentsOf: Binaries.repoRoot.appendingPathComponent(".dockerignore"), encoding: .utf8).split(separator: "\n")
+        for entry in [".build", ".git", "deploy/keys"] { #expect(ignore.contains(Substring(entry)), "\(entry) is not in the build context") }
     }
 
     @Test(.enabled(if: commandExists("systemd-analyze"), "needs systemd-analyze"))
@@ -91,6 +133,8 @@ struct DeployTests {
                     .replacingOccurrences(of: "tcp://ocr-coordinator:5556", with: coordinator)
                     .replacingOccurrences(of: "*:8080", with: "127.0.0.1:0")
                     .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:0")
+                    .replacingOccurrences(of: "*:8081", with: "127.0.0.1:0")
+                    .replacingOccurrences(of: "127.0.0.1:8081", with: "127.0.0.1:0")
             }
         }
         var coordinatorArguments = localised(try #require(commands["\(flavour)-coordinator"]))
