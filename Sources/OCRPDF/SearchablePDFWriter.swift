@@ -43,8 +43,10 @@ package final class SearchablePDFWriter {
     }
 
     /// A page showing `image` at its resolution's size, with `lines` of words (boxes in the
-    /// image's pixels) as its text layer.
-    package func addImagePage(_ image: PdfImage, lines: [[PDFTextWord]]) throws(OCRError) {
+    /// image's pixels) as its text layer, turned by `rotate` degrees clockwise when shown (the
+    /// page's /Rotate, as img2pdf writes a JPEG's EXIF orientation: image and text layer stay in
+    /// the stored image's frame, and viewers show both upright).
+    package func addImagePage(_ image: PdfImage, lines: [[PDFTextWord]], rotate: Int = 0) throws(OCRError) {
         guard image.width > 0, image.height > 0, !image.data.isEmpty else {
             throw OCRError(.invalidArgument, "the page image is empty")
         }
@@ -56,7 +58,9 @@ package final class SearchablePDFWriter {
                                      pixelWidth: Double(image.width), pixelHeight: Double(image.height))
         let drawing = "q \(TextLayer.n(width)) 0 0 \(TextLayer.n(height)) 0 0 cm /OCRImage Do Q\n"
         let content = stream(drawing + textLayer(lines, placement))
-        let page = parse("<< /Type /Page /MediaBox [0 0 \(TextLayer.n(width)) \(TextLayer.n(height))] /Resources << /XObject << >> /Font << >> >> >>")
+        let turn = ((rotate % 360) + 360) % 360 / 90 * 90
+        let page = parse("<< /Type /Page /MediaBox [0 0 \(TextLayer.n(width)) \(TextLayer.n(height))] "
+                         + (turn == 0 ? "" : "/Rotate \(turn) ") + "/Resources << /XObject << >> /Font << >> >> >>")
         set(page, ["/Contents"], content)
         set(page, ["/Resources", "/XObject", "/OCRImage"], xobject)
         set(page, ["/Resources", "/Font", TextLayer.fontName], font)

@@ -260,6 +260,42 @@ struct SearchablePDFTests {
         try checkBoxes(outcome, pages: [0]) { r in (shown.1 / Double(r.width), shown.0 / Double(r.height)) }
     }
 
+    /// A phone's JPEG stored on its side with EXIF orientation 6 (written by Pillow): the PDF
+    /// keeps the JPEG as stored and turns the page with /Rotate 90, as img2pdf does, so every
+    /// viewer shows it upright; the text layer is in the same frame: extracted upright, in
+    /// reading order, each word once and on the word as shown.
+    @Test func anEXIFOrientedPhotoIsUprightInThePDF() async throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let photo = scratch.appendingPathComponent("side.jpg")
+        let made = try runProcess(["python3", "-c", """
+            from PIL import Image
+            im = Image.open('\(Binaries.fixtures.appendingPathComponent("text.png").path)').convert('L').rotate(90, expand=True)
+            exif = Image.Exif(); exif[0x0112] = 6
+            im.save('\(photo.path)', quality=92, exif=exif, dpi=(300, 300))
+            """])
+        #expect(made.status == 0, "\(made.stderr)")
+        let stored = try runProcess(["identify", "-format", "%w %h", photo.path]).stdout
+        #expect(stored == "357 1049", "the JPEG is stored on its side: \(stored)")
+        let outcome = try await run([photo], name: "photo.pdf")
+        try checkStructure(outcome.pdf, pages: 1)
+        #expect(try runProcess(["pdfinfo", outcome.pdf.path]).stdout.contains(/Page rot:\s+90/), "the page is turned by /Rotate 90")
+        let images = try runProcess(["pdfimages", "-list", outcome.pdf.path]).stdout
+        #expect(images.contains("jpeg") && images.contains(" 357  1049 "), "the JPEG as it was stored: \(images)")
+        // Shown upright: wider than tall, as the original text.png (1049 x 357 at 300 dpi).
+        _ = try checkRendering(outcome.pdf, page: 1, dpi: 300, size: (1049, 357), slack: 1)
+        let text = try runProcess(["pdftotext", "-raw", outcome.pdf.path, "-"]).stdout
+        #expect(text.hasPrefix("The quick brown fox jumps over the lazy dog."), "\(text)")
+        let words = try Self.pdfWords(outcome.pdf, page: 1)
+        let fox = words.filter { $0.text == "fox" }
+        #expect(fox.count == 1, "each word once: \(fox)")
+        // Boxes as shown: horizontal words (wider than tall) on the top line, left to right.
+        let firstLine = words.prefix(9)
+        #expect(firstLine.map(\.text).joined(separator: " ") == "The quick brown fox jumps over the lazy dog.", "\(firstLine.map(\.text))")
+        #expect(zip(firstLine, firstLine.dropFirst()).allSatisfy { $0.x1 <= $1.x0 + 1 }, "left to right")
+        #expect(firstLine.allSatisfy { $0.x1 - $0.x0 > $0.y1 - $0.y0 || $0.text.count <= 2 }, "horizontal as shown")
+        #expect(firstLine.allSatisfy { $0.y1 < 357.0 * 72 / 300 / 3 }, "on the top third of the shown page")
+    }
+
     /// A page whose recognition fails is a blank page in its place, named in the problems.
     @Test func aFailedImagePageIsABlankPageAndNamed() async throws {
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -4,7 +4,8 @@ import OCRWire
 
 /// Writes a document as a searchable PDF (`DocumentFormat.pdf`), one page per page in order:
 /// - a page of an image file shows its original image (`PageResult.pdf_image`: a JPEG as it
-///   was, bilevel as CCITT G4, others Flate) at the size its resolution gives it;
+///   was, bilevel as CCITT G4, others Flate) at the size its resolution gives it, turned by the
+///   page's /Rotate as it was recognised (`rotation_degrees`: EXIF orientation, auto-rotate);
 /// - a page of a PDF is that page as it was (content, fonts, boxes, rotation), with the text
 ///   layer under its content: taken from its file among the originals when given (pages that
 ///   share an image or a font then share it in the PDF too), else `PageResult.pdf_page`;
@@ -58,7 +59,9 @@ enum PDFRenderer {
                     try writer.addPDFPage(result.pdfPage, file: "\(result.file) page \(result.filePage)", pixelWidth: Int(result.width),
                                           pixelHeight: Int(result.height), lines: lines)
                 } else if let image = result.pdfImage {
-                    try writer.addImagePage(image, lines: lines)
+                    // Words are in the stored image's pixels; the page is turned to show it as
+                    // recognised (a JPEG's EXIF orientation, auto_rotate's turn).
+                    try writer.addImagePage(image, lines: lines, rotate: (360 - Int(result.rotationDegrees) % 360) % 360)
                 } else {
                     try writer.addBlankPage(width: size.width, height: size.height, lines: lines,
                                             pixelWidth: Double(result.width), pixelHeight: Double(result.height))
