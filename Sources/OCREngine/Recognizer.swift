@@ -149,20 +149,31 @@ package final class Recognizer {
         let effective = Self.deadline(deadline, timeoutMs: options.pageTimeoutMs, from: .now)
         if cancellation?.isCancelled == true { throw OCRError(.cancelled, "recognition was cancelled", file: page.file, page: page.pageIndex) }
         if var prior = try priorText(page, options: options) {
-            if options.includePdfPage { try page.context.stamp { () throws(OCRError) in try attachPDFPage(&prior, page, nil) } }
+            if options.includePdfPage { try page.context.stamp { () throws(OCRError) in try attachPDFPage(&prior, page, nil, forced: false) } }
             return prior
         }
         let decoded = try decoder.decode(page, options: options, deadline: effective)
         var result = try recognize(decoded, context: page.context, options: options, deadline: effective, cancellation: cancellation)
-        if options.includePdfPage { try page.context.stamp { () throws(OCRError) in try attachPDFPage(&result, page, decoded) } }
+        if options.includePdfPage { try page.context.stamp { () throws(OCRError) in try attachPDFPage(&result, page, decoded, forced: options.pdfTextLayer == .forceOcr) } }
         return result
     }
 
     /// What a searchable PDF of the page needs (RecognitionOptions.include_pdf_page): a PDF page
     /// as a one-page PDF, untouched; an image page's original picture for an image XObject (a
-    /// JPEG as it is, others losslessly), with the resolution that gives the page its size.
-    private func attachPDFPage(_ result: inout PageResult, _ page: PageDescriptor, _ decoded: DecodedPage?) throws(OCRError) {
+    /// JPEG as it is, others losslessly), with the resolution that gives the page its size. A PDF
+    /// page that has text of its own and was recognised anyway (`--force-ocr`) becomes the image
+    /// it was recognised from, as OCRmyPDF's --force-ocr makes it: its old text would otherwise
+    /// sit beside ours, and every word be found twice.
+    private func attachPDFPage(_ result: inout PageResult, _ page: PageDescriptor, _ decoded: DecodedPage?, forced: Bool) throws(OCRError) {
         let format = page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format
+        if format == .pdf, let decoded, forced,
+           try !decoder.pdf.textLayer(page.content, page: page.filePage).allSatisfy(\.isWhitespace) {
+            var image = try decoded.pix.pdfImage()
+            image.dpiX = Float(decoded.dpi)
+            image.dpiY = Float(decoded.dpi)
+            result.pdfImage = image
+            return
+        }
         if format == .pdf {
             let document = try PDFDocument(page.content, file: page.file)
             result.pdfPage = try document.pageCount() == 1 ? page.content : document.page(page.filePage)

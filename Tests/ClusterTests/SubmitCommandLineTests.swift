@@ -131,4 +131,49 @@ import Testing
         #expect(both.status == 64)
         await cluster.stop()
     }
+
+    /// Words of page `page` of `pdf` (pdftotext -bbox) that another word with the same text
+    /// overlaps: a text layer stacked on another.
+    static func stackedWords(_ pdf: String, page: Int) throws -> (words: Int, stacked: [String]) {
+        let html = try runProcess(["pdftotext", "-bbox", "-f", "\(page)", "-l", "\(page)", pdf, "-"]).stdout
+        let words = html.matches(of: /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/).map {
+            (text: String($0.5), x0: Double($0.1)!, y0: Double($0.2)!, x1: Double($0.3)!, y1: Double($0.4)!)
+        }
+        var stacked: [String] = []
+        for (i, a) in words.enumerated() {
+            for b in words[(i + 1)...] where a.text == b.text {
+                let w = max(0, min(a.x1, b.x1) - max(a.x0, b.x0)), h = max(0, min(a.y1, b.y1) - max(a.y0, b.y0))
+                if w * h > 0.5 * min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0)) { stacked.append(a.text) }
+            }
+        }
+        return (words.count, stacked)
+    }
+
+    /// A PDF that was OCRed before (our own searchable PDF: an invisible text layer under each
+    /// page), OCRed again with --force-ocr: as OCRmyPDF's --force-ocr, each page becomes the image
+    /// it was recognised from with our text layer only, so each word is found once.
+    @Test
+    func forceOCRReplacesTheOldTextLayerInsteadOfStackingASecond() async throws {
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 2, engine: "tesseract")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-force-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("first.pdf").path, forced = dir.appendingPathComponent("forced.pdf").path
+        let made = try await cluster.submit(["--quiet", "-f", "pdf", "-o", first, Binaries.fixtures.appendingPathComponent("multipage.tif").path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let again = try await cluster.submit(["--quiet", "--force-ocr", "-f", "pdf", "-o", forced, first])
+        #expect(again.status == 0, "\(again.stderr)")
+        for page in 1...3 {
+            let (count, stacked) = try Self.stackedWords(forced, page: page)
+            #expect(count >= 5 && stacked.isEmpty, "page \(page): \(count) words, found twice: \(stacked)")
+            #expect(try runProcess(["pdftotext", "-f", "\(page)", "-l", "\(page)", forced, "-"]).stdout.split(whereSeparator: \.isWhitespace)
+                    == runProcess(["pdftotext", "-f", "\(page)", "-l", "\(page)", first, "-"]).stdout.split(whereSeparator: \.isWhitespace))
+        }
+        let images = try runProcess(["pdfimages", "-list", forced]).stdout.split(separator: "\n").dropFirst(2)
+        #expect(images.count == 3, "each page is its image: \(images)")
+        let fonts = try runProcess(["pdffonts", forced]).stdout.split(separator: "\n").dropFirst(2)
+        #expect(fonts.count == 1 && fonts.first?.hasPrefix("GlyphLessFont") == true, "our text layer only: \(fonts)")
+        await cluster.stop()
+    }
 }

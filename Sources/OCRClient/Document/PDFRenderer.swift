@@ -6,7 +6,9 @@ import OCRWire
 /// - a page of an image file shows its original image (`PageResult.pdf_image`: a JPEG as it
 ///   was, bilevel as CCITT G4, others Flate) at the size its resolution gives it, turned by the
 ///   page's /Rotate as it was recognised (`rotation_degrees`: EXIF orientation, auto-rotate);
-/// - a page of a PDF is that page as it was (content, fonts, boxes, rotation), with the text
+/// - a page of a PDF that had text and was recognised anyway (--force-ocr) is the image it was
+///   recognised from (`pdf_image`), so that its old text does not sit beside ours;
+/// - another page of a PDF is that page as it was (content, fonts, boxes, rotation), with the text
 ///   layer under its content: taken from its file among the originals when given (pages that
 ///   share an image or a font then share it in the PDF too), else `PageResult.pdf_page`;
 /// - a result without either (the job did not ask for `include_pdf_page`) is a page of the
@@ -51,17 +53,18 @@ enum PDFRenderer {
             let dpi = Double(result.dpi > 0 ? result.dpi : 300)
             let size = (width: Double(result.width) * 72 / dpi, height: Double(result.height) * 72 / dpi)
             do throws(OCRError) {
-                if let original = originals.first(where: { $0.name == result.file && isPDF($0) }) {
+                if let image = result.pdfImage {
+                    // Words are in the image's pixels; the page is turned to show it as
+                    // recognised (a JPEG's EXIF orientation, auto_rotate's turn). A PDF page
+                    // comes as an image when it was rasterised for --force-ocr.
+                    try writer.addImagePage(image, lines: lines, rotate: (360 - Int(result.rotationDegrees) % 360) % 360)
+                } else if let original = originals.first(where: { $0.name == result.file && isPDF($0) }) {
                     // The whole file once for all its pages: what they share is written once.
                     try writer.addPDFPage(original.content, file: result.file, number: Int(result.filePage),
                                           pixelWidth: Int(result.width), pixelHeight: Int(result.height), lines: lines)
                 } else if !result.pdfPage.isEmpty {
                     try writer.addPDFPage(result.pdfPage, file: "\(result.file) page \(result.filePage)", pixelWidth: Int(result.width),
                                           pixelHeight: Int(result.height), lines: lines)
-                } else if let image = result.pdfImage {
-                    // Words are in the stored image's pixels; the page is turned to show it as
-                    // recognised (a JPEG's EXIF orientation, auto_rotate's turn).
-                    try writer.addImagePage(image, lines: lines, rotate: (360 - Int(result.rotationDegrees) % 360) % 360)
                 } else {
                     try writer.addBlankPage(width: size.width, height: size.height, lines: lines,
                                             pixelWidth: Double(result.width), pixelHeight: Double(result.height))

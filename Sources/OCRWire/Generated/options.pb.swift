@@ -62,7 +62,9 @@ public enum Ocr_V1_PdfTextLayer: ProtoEnum, CaseIterable {
     /// Do not recognise the page: its result carries the PDF's own text (poppler's pdftotext),
     /// with `PageResult.text_source = TEXT_SOURCE_PDF` and no word boxes.
     case skip  // PDF_TEXT_LAYER_SKIP = 1
-    /// Rasterise and recognise every page, text layer or not.
+    /// Rasterise and recognise every page, text layer or not. In a searchable PDF, a page that had
+    /// text becomes the image it was recognised from (PageResult.pdf_image) with our text layer
+    /// only, as OCRmyPDF's --force-ocr writes it, so each word is found once.
     case forceOcr  // PDF_TEXT_LAYER_FORCE_OCR = 2
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)

@@ -493,7 +493,8 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     /// `text_source` (field 15).
     public var textSource: Ocr_V1_TextSource = .init()  // TextSource text_source = 15
     /// With RecognitionOptions.include_pdf_page, for a page of an image file: its original image
-    /// ready to be a PDF image XObject.
+    /// ready to be a PDF image XObject; for a PDF page that had text and was recognised with
+    /// PDF_TEXT_LAYER_FORCE_OCR: the image it was recognised from (the page is replaced by it).
     public var pdfImage: Ocr_V1_PdfImage? = nil  // PdfImage pdf_image = 16
     /// With RecognitionOptions.include_pdf_page, for a page of a PDF: the page as a one-page PDF,
     /// exactly as the coordinator cut it from its file (content, resources, boxes, rotation).
