@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRBasics", "OCRWorker", "OCREngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],
-                    exclude: ["python_client.py", "python_worker.py", "webhook_receiver.py", "deploy_commands.py", "slow_http_clients.py"]),
+                    exclude: ["python_client.py", "python_worker.py", "webhook_receiver.py", "deploy_commands.py", "slow_http_clients.py", "mixed_pdf.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire", "OCRTestSupport"]),
         // The README's examples, compiled against OCRClient alone, and its layer table checked
         // against this file. No other dependency: that is the point of the examples.

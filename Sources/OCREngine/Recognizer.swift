@@ -152,7 +152,7 @@ package final class Recognizer {
             if options.includePdfPage { try page.context.stamp { () throws(OCRError) in try attachPDFPage(&prior, page, nil, forced: false) } }
             return prior
         }
-        let decoded = try decoder.decode(page, options: options, deadline: effective)
+        let decoded = try decoder.decode(try withoutTextForRedo(page, options: options), options: options, deadline: effective)
         var result = try recognize(decoded, context: page.context, options: options, deadline: effective, cancellation: cancellation)
         if options.includePdfPage { try page.context.stamp { () throws(OCRError) in try attachPDFPage(&result, page, decoded, forced: options.pdfTextLayer == .forceOcr) } }
         return result
@@ -202,11 +202,27 @@ package final class Recognizer {
         result.pdfImage = image
     }
 
-    /// For a PDF page that already has a text layer, unless `--force-ocr`: its own text as the
+    /// The page to rasterise: with `--redo-ocr`, a PDF page without the text it shows (visible
+    /// text stays in the output page and must not be read into our layer a second time).
+    private func withoutTextForRedo(_ page: PageDescriptor, options: RecognitionOptions) throws(OCRError) -> PageDescriptor {
+        guard options.pdfTextLayer == .redoOcr, (page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format) == .pdf else {
+            return page
+        }
+        return try page.context.stamp { () throws(OCRError) -> PageDescriptor in
+            let document = try PDFDocument(page.content, file: page.file)
+            let number = try document.pageCount() == 1 ? 1 : page.filePage
+            guard let stripped = try document.pageWithoutText(number) else { return page }
+            var copy = page
+            copy.content = stripped
+            return copy
+        }
+    }
+
+    /// For a PDF page that already has a text layer, unless `--force-ocr` or `--redo-ocr`: its own text as the
     /// result (`--skip-text`), or FAILED_PRECONDITION naming the page (the default, as OCRmyPDF's
     /// PriorOcrFoundError: text is not OCRed twice unless asked). nil: recognise the page.
     private func priorText(_ page: PageDescriptor, options: RecognitionOptions) throws(OCRError) -> PageResult? {
-        guard options.pdfTextLayer != .forceOcr, !options.detectOnly,
+        guard options.pdfTextLayer != .forceOcr, options.pdfTextLayer != .redoOcr, !options.detectOnly,
               (page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format) == .pdf else { return nil }
         return try page.context.stamp { () throws(OCRError) -> PageResult? in
             let start = ContinuousClock.now
@@ -215,7 +231,7 @@ package final class Recognizer {
             guard characters > 0 else { return nil }
             guard options.pdfTextLayer == .skip else {
                 throw OCRError(.failedPrecondition, "\(page.file) page \(page.filePage) already has a text layer (\(characters) characters): "
-                               + "--skip-text keeps its text, --force-ocr recognises it again")
+                               + "--skip-text keeps its text, --force-ocr recognises it again, --redo-ocr replaces an earlier OCR layer")
             }
             let size = try decoder.pdf.pageSize(page.content, page: page.filePage)
             var result = PageResult()

@@ -362,9 +362,10 @@ enum OpenAPIDocument {
                   "enum": [
                     "report",
                     "skip",
-                    "force_ocr"
+                    "force_ocr",
+                    "redo_ocr"
                   ],
-                  "description": "PDF pages that already carry text: report them as failed (default), skip OCR and take their text, or OCR them anyway."
+                  "description": "PDF pages that already carry text: report them as failed (default), skip OCR and take their text, OCR them anyway (in a PDF the page becomes its image), or replace an earlier OCR layer (redo_ocr: visible content kept, invisible text replaced)."
                 }
               },
               {
@@ -1172,9 +1173,10 @@ enum OpenAPIDocument {
                 "enum": [
                   "report",
                   "skip",
-                  "force_ocr"
+                  "force_ocr",
+                  "redo_ocr"
                 ],
-                "description": "PDF pages that already carry text: report them as failed (default), skip OCR and take their text, or OCR them anyway."
+                "description": "PDF pages that already carry text: report them as failed (default), skip OCR and take their text, OCR them anyway (in a PDF the page becomes its image), or replace an earlier OCR layer (redo_ocr: visible content kept, invisible text replaced)."
               },
               "include_pdf_page": {
                 "type": "boolean",

@@ -109,7 +109,8 @@ struct SubmitForm {
             case "report": options.pdfTextLayer = .report
             case "skip", "skip_text": options.pdfTextLayer = .skip
             case "force_ocr", "force": options.pdfTextLayer = .forceOcr
-            default: throw reader.invalid("report, skip or force_ocr")
+            case "redo_ocr", "redo": options.pdfTextLayer = .redoOcr
+            default: throw reader.invalid("report, skip, force_ocr or redo_ocr")
             }
         case "includepdfpage": options.includePdfPage = try reader.bool()
         case "enginemode", "engine":

@@ -26,7 +26,8 @@ enum RecognitionFlags {
         .option("--pages", value: "RANGES", help: "Only these pages of the job, 1-based: 1-3,7,10-."),
         .option("--words", value: "W1,W2", help: "Extra dictionary words (Vision: customWords)."),
         .flag("--skip-text", help: "PDF pages that already have text are not OCRed: their own text is taken (per page)."),
-        .flag("--force-ocr", help: "OCR every PDF page, text layer or not (default: such a page fails, named)."),
+        .flag("--force-ocr", help: "OCR every PDF page, text layer or not; in a PDF, a page that had text becomes the image it was read from (default: such a page fails, named)."),
+        .flag("--redo-ocr", help: "Replace an earlier OCR layer: PDF pages are read without their text, keep their visible content, and their invisible text is replaced by ours."),
     ]
 
     static func make(_ a: ParsedArguments) throws(UsageError) -> RecognitionOptions {
@@ -72,12 +73,11 @@ enum RecognitionFlags {
         if let t = try a.double("--page-timeout", range: 0.001...86_400) { o.pageTimeoutMs = UInt32(t * 1000) }
         if let pages = a.string("--pages") { o.pageRanges = try parseRanges(pages) }
         if let words = a.string("--words") { o.customWords = words.split(separator: ",").map(String.init) }
-        switch (a.flag("--skip-text"), a.flag("--force-ocr")) {
-        case (true, true): throw UsageError("--skip-text and --force-ocr exclude each other", command: command)
-        case (true, false): o.pdfTextLayer = .skip
-        case (false, true): o.pdfTextLayer = .forceOcr
-        case (false, false): break
+        let textLayer = [("--skip-text", PdfTextLayer.skip), ("--force-ocr", .forceOcr), ("--redo-ocr", .redoOcr)].filter { a.flag($0.0) }
+        if textLayer.count > 1 {
+            throw UsageError("\(textLayer.map(\.0).joined(separator: " and ")) exclude each other", command: command)
         }
+        if let chosen = textLayer.first { o.pdfTextLayer = chosen.1 }
         return o
     }
 

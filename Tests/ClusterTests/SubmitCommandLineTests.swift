@@ -176,4 +176,49 @@ import Testing
         #expect(fonts.count == 1 && fonts.first?.hasPrefix("GlyphLessFont") == true, "our text layer only: \(fonts)")
         await cluster.stop()
     }
+
+    /// --redo-ocr, as OCRmyPDF's: a page with visible text, a scanned image and an earlier OCR
+    /// layer (invisible text over the image) keeps its visible text and its image as they were;
+    /// the old layer is replaced by ours, so each word is found once. Our own searchable PDF
+    /// redone keeps its scans and has each word once.
+    @Test
+    func redoOCRReplacesAnEarlierLayerAndKeepsVisibleContent() async throws {
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 2, engine: "tesseract")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-redo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mixed = dir.appendingPathComponent("mixed.pdf").path, redone = dir.appendingPathComponent("redone.pdf").path
+        let made = try runProcess(["python3", Binaries.repoRoot.appendingPathComponent("Tests/ClusterTests/mixed_pdf.py").path,
+                                   Binaries.fixtures.appendingPathComponent("text.png").path, mixed])
+        #expect(made.status == 0, "\(made.stderr)")
+        let before = Self.words(try runProcess(["pdftotext", mixed, "-"]).stdout)
+        #expect(before == ["Visible", "heading", "words", "The", "quick", "brown", "fox", "jumps"], "\(before)")
+        let reported = try await cluster.submit(["--quiet", mixed])
+        #expect(reported.status == 3 && reported.stderr.contains("--redo-ocr replaces an earlier OCR layer"), "\(reported.stderr)")
+        let run = try await cluster.submit(["--quiet", "--redo-ocr", "-f", "pdf", "-o", redone, mixed])
+        #expect(run.status == 0, "\(run.stderr)")
+        let after = Self.words(try runProcess(["pdftotext", redone, "-"]).stdout)
+        #expect(Array(after.prefix(3)) == ["Visible", "heading", "words"], "the visible text is kept: \(after)")
+        #expect(after.filter { $0 == "Visible" }.count == 1 && after.filter { $0 == "fox" }.count == 1, "each word once: \(after)")
+        #expect(after.contains("zebras") && after.contains("liquor"), "the image is read: \(after)")
+        #expect(try Self.stackedWords(redone, page: 1).stacked.isEmpty)
+        let images = try runProcess(["pdfimages", "-list", redone]).stdout.split(separator: "\n").dropFirst(2)
+        #expect(images.count == 1 && images.first?.contains(" 1049   357 ") == true, "the scan kept as it was, not rasterised: \(images)")
+
+        let first = dir.appendingPathComponent("first.pdf").path, again = dir.appendingPathComponent("again.pdf").path
+        #expect(try await cluster.submit(["--quiet", "-f", "pdf", "-o", first, Binaries.fixtures.appendingPathComponent("multipage.tif").path]).status == 0)
+        #expect(try await cluster.submit(["--quiet", "--redo-ocr", "-f", "pdf", "-o", again, first]).status == 0)
+        for page in 1...3 {
+            let (count, stacked) = try Self.stackedWords(again, page: page)
+            #expect(count >= 5 && stacked.isEmpty, "page \(page): \(count) words, found twice: \(stacked)")
+        }
+        let kept = try runProcess(["pdfimages", "-list", again]).stdout.split(separator: "\n").dropFirst(2)
+        #expect(kept.count == 3 && kept.allSatisfy { $0.contains("ccitt") }, "the G4 scans as they were: \(kept)")
+        let both = try await cluster.submit(["--force-ocr", "--redo-ocr", first])
+        #expect(both.status == 64 && both.stderr.contains("--force-ocr and --redo-ocr exclude each other"), "\(both.stderr)")
+        await cluster.stop()
+    }
+
+    static func words(_ text: String) -> [String] { text.split(whereSeparator: \.isWhitespace).map(String.init) }
 }

@@ -66,6 +66,11 @@ public enum Ocr_V1_PdfTextLayer: ProtoEnum, CaseIterable {
     /// text becomes the image it was recognised from (PageResult.pdf_image) with our text layer
     /// only, as OCRmyPDF's --force-ocr writes it, so each word is found once.
     case forceOcr  // PDF_TEXT_LAYER_FORCE_OCR = 2
+    /// Replace an earlier OCR layer (OCRmyPDF's --redo-ocr): the page is rasterised without its
+    /// text, so visible text is not read again; in a searchable PDF it keeps its visible content,
+    /// its invisible text (render mode 3 in the page's own content stream) is removed and ours
+    /// added. Text in form XObjects is left as it is.
+    case redoOcr  // PDF_TEXT_LAYER_REDO_OCR = 3
     /// A value this build does not know, kept so it survives a round trip.
     case unrecognized(Int32)
 
@@ -78,6 +83,7 @@ public enum Ocr_V1_PdfTextLayer: ProtoEnum, CaseIterable {
         case 0: self = .report
         case 1: self = .skip
         case 2: self = .forceOcr
+        case 3: self = .redoOcr
         default: self = .unrecognized(rawValue)
         }
     }
@@ -88,12 +94,13 @@ public enum Ocr_V1_PdfTextLayer: ProtoEnum, CaseIterable {
         case .report: 0
         case .skip: 1
         case .forceOcr: 2
+        case .redoOcr: 3
         case .unrecognized(let value): value
         }
     }
 
     /// Every value this build knows.
-    public static let allCases: [Ocr_V1_PdfTextLayer] = [.report, .skip, .forceOcr]
+    public static let allCases: [Ocr_V1_PdfTextLayer] = [.report, .skip, .forceOcr, .redoOcr]
 }
 
 /// Which of Tesseract's recognisers reads the text (tesseract --oem).
