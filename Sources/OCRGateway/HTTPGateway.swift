@@ -129,6 +129,10 @@ package final class HTTPGateway: Sendable {
         switch path {
         case "/healthz": return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", text: "ok\n")
         case "/readyz": return readiness()
+        case "/status.js":
+            // The status page's code holds no data, and a browser loads it by a <script> tag,
+            // which sends no Authorization header: it is public, the data it fetches is not.
+            return HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", text: StatusPage.script, headers: [("Cache-Control", "no-store")])
         default: break
         }
         let principal: String
@@ -141,8 +145,6 @@ package final class HTTPGateway: Sendable {
         case ("GET", []) where path == "/":
             return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", text: StatusPage.html,
                                 headers: [("Cache-Control", "no-store"), ("Content-Security-Policy", StatusPage.contentSecurityPolicy)])
-        case ("GET", ["status.js"]):
-            return HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", text: StatusPage.script, headers: [("Cache-Control", "no-store")])
         case ("GET", ["openapi.json"]):
             return HTTPResponse(status: 200, contentType: "application/json", text: OpenAPIDocument.json + "\n")
         case ("GET", ["metrics"]):

@@ -52,4 +52,30 @@ struct StatusPageTests {
         #expect(size > 10_000, "a screenshot of \(size) bytes at \(screenshot.path)")
         await cluster.stop()
     }
+
+    /// Behind --http-tokens (as every deploy file runs it) the page opened as
+    /// `/?access_token=TOKEN` loads its script and shows the cluster; the data stays behind the
+    /// token.
+    @Test func thePageLoadsBehindTokens() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-status-tokens-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let tokens = scratch.appendingPathComponent("http.tokens")
+        try "ops status-page-token-0123456789ab\n".write(to: tokens, atomically: true, encoding: .utf8)
+        let cluster = try await TestCluster(coordinatorArguments: ["--http-tokens", tokens.path])
+        try await cluster.addWorker(slots: 1, engine: "null")
+        try await cluster.waitForWorkers(1)
+        let base = try #require(cluster.httpURL)
+        let curl = Curl(scratch: scratch)
+        #expect(try await curl.run([base + "/status.js"]).status == 200, "the script a <script> tag loads needs no token")
+        #expect(try await curl.run([base + "/v1/cluster"]).status == 401, "the data does")
+        #expect(try await curl.run([base + "/"]).status == 401)
+        let browser = ["timeout", "-s", "KILL", "60", "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                       "--user-data-dir=\(scratch.path)/profile", "--virtual-time-budget=5000"]
+        let dump = try await runAsync(browser + ["--dump-dom", base + "/?access_token=status-page-token-0123456789ab"])
+        #expect(dump.status == 0, "\(dump.stderr.suffix(2000))")
+        #expect(dump.stdout.contains("<td>\(ProcessInfo.processInfo.hostName)</td>"), "the worker is listed:\n\(dump.stdout)")
+        #expect(!dump.stdout.contains("HTTP 401") && !dump.stdout.contains("cannot reach the coordinator"), "\(dump.stdout)")
+        await cluster.stop()
+    }
 }
