@@ -297,15 +297,32 @@ package struct JobStore: Sendable {
     /// Jobs `access` may see, newest first, only those in `states` (all when empty), at most
     /// `limit` (0: 100).
     package func listJobs(states: [JobState] = [], limit: Int = 0, access: JobAccess = .everyone) -> [Job] {
+        listJobs(states: states, limit: limit, access: access, after: nil).jobs
+    }
+
+    /// Up to `limit` jobs newest first, after `cursor` (the last job of the previous page), and
+    /// the cursor of the next page when there are more.
+    package func listJobs(states: [JobState], limit: Int, access: JobAccess, after cursor: JobListCursor?)
+        -> (jobs: [Job], next: JobListCursor?) {
         let limit = limit <= 0 ? 100 : limit
         var out: [Job] = []
+        var passed = cursor == nil
         for id in creationOrder.reversed() {
-            guard let job = jobs[id], access.allows(job.owner) else { continue }
-            if !states.isEmpty, !states.contains(job.state) { continue }
+            guard let job = jobs[id] else { continue }
+            if !passed, let cursor {
+                // Past the cursor's job, or past where it was if it has been deleted since.
+                if id == cursor.jobID { passed = true; continue }
+                guard job.createdUnixMs < cursor.createdUnixMs else { continue }
+                passed = true
+            }
+            guard access.allows(job.owner), states.isEmpty || states.contains(job.state) else { continue }
+            if out.count == limit {
+                let last = out[out.count - 1]
+                return (out, JobListCursor(jobID: last.jobId, createdUnixMs: jobs[last.jobId]?.createdUnixMs ?? 0))
+            }
             out.append(Self.snapshot(job, includePageStates: false))
-            if out.count == limit { break }
         }
-        return out
+        return (out, nil)
     }
 
     /// Jobs in memory by state, and PENDING pages by the language string of their job's

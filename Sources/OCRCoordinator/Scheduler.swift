@@ -101,6 +101,9 @@ package struct Scheduler: Sendable {
         case .cancelJob(let request, let jobID, let access):
             out.append(.cancelReply(request: request, store.allows(access, jobID)
                 ? cancel(jobID, now, &out) : .failure(OCRError(.notFound, "no job \(jobID)"))))
+        case .deleteJob(let request, let jobID, let access):
+            out.append(.deleteReply(request: request, store.allows(access, jobID)
+                ? delete(jobID, &out) : .failure(OCRError(.notFound, "no job \(jobID)"))))
         case .tick:
             tick(now, &out)
         case .evictFinished(let count):
@@ -393,6 +396,16 @@ package struct Scheduler: Sendable {
         return .success(store.job(jobID)!)
     }
 
+    private mutating func delete(_ jobID: String, _ out: inout [SchedulerDirective]) -> Result<DeleteJobResponse, OCRError> {
+        guard let job = store.summary(jobID) else { return .failure(OCRError(.notFound, "no job \(jobID)")) }
+        guard job.isFinal else {
+            return .failure(OCRError(.failedPrecondition, "job \(jobID) is still running (\(job.done + job.failed) of \(job.pageCount) pages finished): "
+                                     + "cancel it first, then delete it"))
+        }
+        commit(.evicted(jobID: jobID), &out)
+        return .success(DeleteJobResponse())
+    }
+
     /// Ends a job: cancels its running pages on their workers, records the final state, emits
     /// JobFinished, and evicts the oldest finished jobs beyond the retention limit.
     private mutating func finish(_ jobID: String, _ state: JobState, _ status: Status, _ now: Duration,
@@ -644,7 +657,11 @@ package struct Scheduler: Sendable {
 
     /// ListJobs: the jobs `access` may see, newest first.
     package func listJobs(_ request: ListJobsRequest, access: JobAccess = .everyone) -> ListJobsResponse {
-        ListJobsResponse.with { $0.jobs = store.listJobs(states: request.states, limit: Int(request.limit), access: access) }
+        let page = store.listJobs(states: request.states, limit: Int(request.limit), access: access, after: JobListCursor(token: request.pageToken))
+        return ListJobsResponse.with {
+            $0.jobs = page.jobs
+            $0.nextPageToken = page.next?.token ?? ""
+        }
     }
 
     /// WatchJob's replay, one chunk at a time: the recorded PageCompleted and PageFailed events

@@ -26,6 +26,8 @@ package enum SchedulerDirective: Sendable {
     case submitReply(request: UInt64, Result<SubmitJobResponse, OCRError>)
     /// Answer the CancelJob whose token is `request`: the job as it is after the cancel.
     case cancelReply(request: UInt64, Result<Job, OCRError>)
+    /// Answer the DeleteJob whose token is `request`.
+    case deleteReply(request: UInt64, Result<DeleteJobResponse, OCRError>)
     /// Persist this change (only with `SchedulerSettings.journalChanges`).
     case journal(JobChange)
     /// Call `handle(.tick, now:)` at this time (since start); replaces any earlier request.

@@ -95,6 +95,9 @@ package enum SchedulerEvent: Sendable {
     case submitJob(JobSubmission)
     /// A client's CancelJob; answered with `.cancelReply`. A job `access` may not see is NOT_FOUND.
     case cancelJob(request: UInt64, jobID: String, access: JobAccess = .everyone)
+    /// A client's DeleteJob; answered with `.deleteReply`. A final job is evicted at once (its
+    /// journal rows go with it); a running one is FAILED_PRECONDITION.
+    case deleteJob(request: UInt64, jobID: String, access: JobAccess = .everyone)
     /// The timer the last `.scheduleTick` asked for fired (early or late ticks are harmless).
     case tick
     /// The journal is over its size budget: evict up to this many of the oldest finished jobs

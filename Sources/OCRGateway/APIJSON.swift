@@ -12,7 +12,7 @@ enum APIJSON {
     }
 
     /// An error as JSON with the HTTP status its gRPC code maps to.
-    static func error(_ error: OCRError, httpStatus: Int? = nil) -> HTTPResponse {
+    static func error(_ error: OCRError, httpStatus: Int? = nil, extraHeaders: [(name: String, value: String)] = []) -> HTTPResponse {
         var status = error.status
         if status.pageIndex < 0 { status.pageIndex = -1 }
         let headers: [(name: String, value: String)] = switch error.code {
@@ -20,7 +20,7 @@ enum APIJSON {
         case .unavailable, .resourceExhausted: [("Retry-After", "5")]
         default: []
         }
-        return response(httpStatus ?? Self.httpStatus(error.code), JobJSON.status(status), headers: headers)
+        return response(httpStatus ?? Self.httpStatus(error.code), JobJSON.status(status), headers: headers + extraHeaders)
     }
 
     static func error(_ code: StatusCode, _ message: String) -> HTTPResponse {

@@ -162,7 +162,8 @@ package final class HTTPGateway: Sendable {
         case ("POST", .jobs): return api.submit(request)
         case ("GET", .jobs): return api.list(request)
         case ("GET", .job(let id)): return api.get(id, request)
-        case ("DELETE", .job(let id)): return api.cancel(id)
+        case ("DELETE", .job(let id)): return api.delete(id)
+        case ("POST", .cancel(let id)): return api.cancel(id)
         case ("GET", .events(let id)): return api.events(id, request)
         case ("GET", .document(let id)): return api.document(id, request)
         case ("GET", .cluster): return api.cluster()
@@ -174,13 +175,16 @@ package final class HTTPGateway: Sendable {
 
     /// The resources under `/v1`.
     private enum Route {
-        case jobs, job(String), events(String), document(String), cluster
+        case jobs, job(String), cancel(String), events(String), document(String), cluster
 
         init?(_ segments: [String]) {
             switch segments.count {
             case 1 where segments[0] == "jobs": self = .jobs
             case 1 where segments[0] == "cluster": self = .cluster
+            // Google's custom-method form, as google.longrunning's `operations/{id}:cancel`.
+            case 2 where segments[0] == "jobs" && segments[1].hasSuffix(":cancel"): self = .cancel(String(segments[1].dropLast(":cancel".count)))
             case 2 where segments[0] == "jobs": self = .job(segments[1])
+            case 3 where segments[0] == "jobs" && segments[2] == "cancel": self = .cancel(segments[1])
             case 3 where segments[0] == "jobs" && segments[2] == "events": self = .events(segments[1])
             case 3 where segments[0] == "jobs" && segments[2] == "document": self = .document(segments[1])
             default: return nil
@@ -191,6 +195,7 @@ package final class HTTPGateway: Sendable {
             switch self {
             case .jobs: "GET, POST"
             case .job: "GET, DELETE"
+            case .cancel: "POST"
             default: "GET"
             }
         }

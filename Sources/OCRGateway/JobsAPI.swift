@@ -23,15 +23,23 @@ struct JobsAPI {
             let request = form.request
             let response: SubmitJobResponse = try waitFor { [link, principal] in try await link.call(.submitJob, request, as: principal) }
             let job = try getJob(response.jobId, pages: false)
-            return APIJSON.response(response.existing ? 200 : 202, JobJSON.job(job), headers: [("Location", "/v1/jobs/\(job.jobId)")])
+            var headers = [("Location", "/v1/jobs/\(job.jobId)")]
+            if !job.state.isFinal { headers.append(Self.pollAgain) }
+            return APIJSON.response(response.existing ? 200 : 202, JobJSON.job(job), headers: headers)
         }
     }
 
-    /// `GET /v1/jobs?state=RUNNING&limit=50`: newest first.
+    /// When a client polling a job that is not finished should ask again (seconds): pages take
+    /// about a second each, and the event stream tells the moment without polling.
+    static let pollAgain = (name: "Retry-After", value: "1")
+
+    /// `GET /v1/jobs?state=RUNNING&limit=50&page_token=...`: newest first, a page at a time
+    /// (`nextPageToken` in the answer, "" on the last page).
     func list(_ http: HTTPRequest) -> HTTPResponse {
         answer {
             var request = ListJobsRequest()
             request.limit = 100
+            request.pageToken = http.query["page_token"] ?? ""
             if let limit = http.query["limit"] {
                 guard let n = UInt32(limit), (1...10_000).contains(n) else { throw OCRError(.invalidArgument, "limit must be 1...10000") }
                 request.limit = n
@@ -44,7 +52,8 @@ struct JobsAPI {
                 request.states.append(state)
             }
             let response: ListJobsResponse = try waitFor { [link, principal, request] in try await link.call(.listJobs, request, as: principal) }
-            return APIJSON.response(200, .object([("jobs", .array(response.jobs.map(JobJSON.job)))]))
+            return APIJSON.response(200, .object([("jobs", .array(response.jobs.map(JobJSON.job))),
+                                                  ("nextPageToken", .string(response.nextPageToken))]))
         }
     }
 
@@ -61,7 +70,18 @@ struct JobsAPI {
         }
     }
 
-    /// `DELETE /v1/jobs/{id}`: cancels it; the job as it is after the cancel.
+    /// `DELETE /v1/jobs/{id}`: deletes a finished job and its data (204); 409 while it runs
+    /// (cancel it first), as google.longrunning's DeleteOperation.
+    func delete(_ id: String) -> HTTPResponse {
+        answer {
+            let request = DeleteJobRequest.with { $0.jobId = id }
+            let _: DeleteJobResponse = try waitFor { [link, principal] in try await link.call(.deleteJob, request, as: principal) }
+            logger.info("job deleted over HTTP", ["job": id, "principal": principal])
+            return HTTPResponse(status: 204, headers: [], body: .bytes([]))
+        }
+    }
+
+    /// `POST /v1/jobs/{id}:cancel` (or `/cancel`): cancels it; the job as it is after the cancel.
     func cancel(_ id: String) -> HTTPResponse {
         answer {
             let request = CancelJobRequest.with { $0.jobId = id }
@@ -101,18 +121,42 @@ struct JobsAPI {
             }
             let job = try getJob(id, pages: false)
             guard job.state.isFinal else {
-                throw OCRError(.failedPrecondition, "job \(id) is \(job.state.apiName) (\(job.pagesDone + job.pagesFailed) of \(job.pageCount) pages finished); "
-                               + "its document is ready when it finishes (follow /v1/jobs/\(id)/events)")
+                return APIJSON.error(OCRError(.failedPrecondition, "job \(id) is \(job.state.apiName) (\(job.pagesDone + job.pagesFailed) of \(job.pageCount) pages finished); "
+                                              + "its document is ready when it finishes (follow /v1/jobs/\(id)/events)"), extraHeaders: [Self.pollAgain])
             }
-            let document = try collect(job)
-            let disposition = ("Content-Disposition", "inline; filename=\"\(id).\(format.fileExtension)\"")
-            guard format == .pdf else {
-                return HTTPResponse(status: 200, headers: [("Content-Type", format.mediaType), disposition], body: .bytes(Array(format.render(document).utf8)))
+            // A job that ended with no page recognised has no document: say why, not a blank one.
+            guard job.pagesDone > 0 else {
+                throw OCRError(.failedPrecondition, "job \(id) ended \(job.state.apiName) with no page recognised"
+                               + (job.status.map { ": \($0.message)" } ?? ""), details: ["state": job.state.apiName])
             }
-            let (pdf, problems) = try document.searchablePDF()
-            for problem in problems { logger.warning("searchable PDF", ["job": id, "problem": problem]) }
-            return HTTPResponse(status: 200, headers: [("Content-Type", format.mediaType), disposition,
-                                                       ("X-OCR-Problems", "\(problems.count)")], body: .bytes(Array(pdf)))
+            let page = try http.query["page"].map { text throws(OCRError) -> Int in
+                guard let n = Int(text), (1...Int(job.pageCount)).contains(n) else {
+                    throw OCRError(.outOfRange, "page must be 1...\(job.pageCount), not '\(text)'")
+                }
+                return n
+            }
+            var document = try collect(job)
+            if let page { document = document.onlyPage(page - 1) }
+            // Every document says how its job ended: PARTIAL and CANCELLED ones lack pages.
+            let state = ("X-OCR-Job-State", job.state.apiName)
+            let base = page.map { "\(id)-page-\($0)" } ?? id
+            let disposition = ("Content-Disposition", "inline; filename=\"\(base).\(format.fileExtension)\"")
+            switch format {
+            case .pdf:
+                let (pdf, problems) = try document.searchablePDF()
+                for problem in problems { logger.warning("searchable PDF", ["job": id, "problem": problem]) }
+                return HTTPResponse(status: 200, headers: [("Content-Type", format.mediaType), disposition, state,
+                                                           ("X-OCR-Problems", "\(problems.count)")], body: .bytes(Array(pdf)))
+            case .page where page == nil && job.pageCount > 1:
+                // PAGE XML is one document per page: several are a zip, one file per page.
+                let files = document.pageXML().enumerated().map { (name: String(format: "%@-%04d.xml", id, $0.offset + 1), bytes: Array($0.element.utf8)) }
+                return HTTPResponse(status: 200, headers: [("Content-Type", "application/zip"), state,
+                                                           ("Content-Disposition", "attachment; filename=\"\(id)-page-xml.zip\"")],
+                                    body: .bytes(ZipArchive.stored(files)))
+            default:
+                return HTTPResponse(status: 200, headers: [("Content-Type", format.mediaType), disposition, state],
+                                    body: .bytes(Array(format.render(document).utf8)))
+            }
         }
     }
 

@@ -468,6 +468,12 @@ enum OpenAPIDocument {
                     "schema": {
                       "type": "string"
                     }
+                  },
+                  "Retry-After": {
+                    "description": "Seconds until asking about an unfinished job again is worthwhile (or follow its events).",
+                    "schema": {
+                      "type": "integer"
+                    }
                   }
                 },
                 "content": {
@@ -484,6 +490,12 @@ enum OpenAPIDocument {
                   "Location": {
                     "schema": {
                       "type": "string"
+                    }
+                  },
+                  "Retry-After": {
+                    "description": "Seconds until asking about an unfinished job again is worthwhile (or follow its events).",
+                    "schema": {
+                      "type": "integer"
                     }
                   }
                 },
@@ -552,6 +564,15 @@ enum OpenAPIDocument {
                   "maximum": 10000,
                   "default": 100
                 }
+              },
+              {
+                "name": "page_token",
+                "in": "query",
+                "required": false,
+                "schema": {
+                  "type": "string"
+                },
+                "description": "nextPageToken of the previous page; omit for the first."
               }
             ],
             "responses": {
@@ -562,7 +583,8 @@ enum OpenAPIDocument {
                     "schema": {
                       "type": "object",
                       "required": [
-                        "jobs"
+                        "jobs",
+                        "nextPageToken"
                       ],
                       "properties": {
                         "jobs": {
@@ -570,6 +592,10 @@ enum OpenAPIDocument {
                           "items": {
                             "$ref": "#/components/schemas/Job"
                           }
+                        },
+                        "nextPageToken": {
+                          "type": "string",
+                          "description": "page_token for the jobs after these; empty on the last page."
                         }
                       }
                     }
@@ -645,8 +671,97 @@ enum OpenAPIDocument {
             }
           },
           "delete": {
+            "operationId": "deleteJob",
+            "summary": "Delete a finished job and what is kept of it (DeleteJob): its results, journal rows and uploads no other job uses. 409 while it runs: cancel it first (POST /v1/jobs/{id}:cancel). As google.longrunning's DeleteOperation.",
+            "parameters": [
+              {
+                "name": "id",
+                "in": "path",
+                "required": true,
+                "schema": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "description": "The job id (`job-...`)."
+              }
+            ],
+            "responses": {
+              "204": {
+                "description": "deleted"
+              },
+              "400": {
+                "$ref": "#/components/responses/Error"
+              },
+              "401": {
+                "$ref": "#/components/responses/Error"
+              },
+              "404": {
+                "$ref": "#/components/responses/Error"
+              },
+              "409": {
+                "$ref": "#/components/responses/Error"
+              },
+              "503": {
+                "$ref": "#/components/responses/Error"
+              },
+              "504": {
+                "$ref": "#/components/responses/Error"
+              }
+            }
+          }
+        },
+        "/v1/jobs/{id}:cancel": {
+          "post": {
             "operationId": "cancelJob",
             "summary": "Cancel the job (CancelJob): queued pages are dropped, running ones stopped.",
+            "parameters": [
+              {
+                "name": "id",
+                "in": "path",
+                "required": true,
+                "schema": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "description": "The job id (`job-...`)."
+              }
+            ],
+            "responses": {
+              "200": {
+                "description": "the job after the cancel",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Job"
+                    }
+                  }
+                }
+              },
+              "400": {
+                "$ref": "#/components/responses/Error"
+              },
+              "401": {
+                "$ref": "#/components/responses/Error"
+              },
+              "404": {
+                "$ref": "#/components/responses/Error"
+              },
+              "409": {
+                "$ref": "#/components/responses/Error"
+              },
+              "503": {
+                "$ref": "#/components/responses/Error"
+              },
+              "504": {
+                "$ref": "#/components/responses/Error"
+              }
+            }
+          }
+        },
+        "/v1/jobs/{id}/cancel": {
+          "post": {
+            "operationId": "cancelJobByPath",
+            "summary": "The same as POST /v1/jobs/{id}:cancel, for clients that cannot put a colon in a path.",
             "parameters": [
               {
                 "name": "id",
@@ -779,7 +894,7 @@ enum OpenAPIDocument {
         "/v1/jobs/{id}/document": {
           "get": {
             "operationId": "jobDocument",
-            "summary": "The merged document of a finished job.",
+            "summary": "The merged document of a finished job. Several pages of PAGE XML (one document per page) come as a zip of JOB-0001.xml...; `page` gives one page in any format. A job that ended with no page recognised has none (409 saying why); every document carries its job's final state in X-OCR-Job-State (PARTIAL and CANCELLED documents lack pages).",
             "parameters": [
               {
                 "name": "id",
@@ -808,12 +923,36 @@ enum OpenAPIDocument {
                   ],
                   "default": "json"
                 }
+              },
+              {
+                "name": "page",
+                "in": "query",
+                "required": false,
+                "schema": {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                "description": "Only this page (1-based); 400 OUT_OF_RANGE past the last."
               }
             ],
             "responses": {
               "200": {
                 "description": "the document",
+                "headers": {
+                  "X-OCR-Job-State": {
+                    "description": "How the job ended: SUCCEEDED, PARTIAL, FAILED, CANCELLED or EXPIRED.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                },
                 "content": {
+                  "application/zip": {
+                    "schema": {
+                      "type": "string",
+                      "format": "binary"
+                    }
+                  },
                   "text/plain": {
                     "schema": {
                       "type": "string"
@@ -847,6 +986,24 @@ enum OpenAPIDocument {
                   }
                 }
               },
+              "409": {
+                "description": "the job is still running (Retry-After says when to ask again), or it ended with no page recognised",
+                "headers": {
+                  "Retry-After": {
+                    "description": "Seconds until asking about an unfinished job again is worthwhile (or follow its events).",
+                    "schema": {
+                      "type": "integer"
+                    }
+                  }
+                },
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Status"
+                    }
+                  }
+                }
+              },
               "400": {
                 "$ref": "#/components/responses/Error"
               },
@@ -854,9 +1011,6 @@ enum OpenAPIDocument {
                 "$ref": "#/components/responses/Error"
               },
               "404": {
-                "$ref": "#/components/responses/Error"
-              },
-              "409": {
                 "$ref": "#/components/responses/Error"
               },
               "503": {

@@ -87,7 +87,7 @@ struct HTTPTests {
         #expect(running.status == 409)
         #expect(try running.object()["code"] as? String == "FAILED_PRECONDITION")
 
-        let cancelled = try await curl(["-X", "DELETE", base + "/v1/jobs/\(id)"])
+        let cancelled = try await curl(["-X", "POST", base + "/v1/jobs/\(id):cancel"])
         #expect(cancelled.status == 200, "\(cancelled.text)")
         #expect(try cancelled.object()["state"] as? String == "CANCELLED")
 
@@ -172,6 +172,7 @@ struct HTTPTests {
         let id = try #require(try submitted.object()["id"] as? String)
         #expect(try await curl(bob + [base + "/v1/jobs/\(id)"]).status == 404, "another name's job does not exist for bob")
         #expect(try await curl(bob + ["-X", "DELETE", base + "/v1/jobs/\(id)"]).status == 404)
+        #expect(try await curl(bob + ["-X", "POST", base + "/v1/jobs/\(id):cancel"]).status == 404)
         #expect((try await curl(bob + [base + "/v1/jobs"]).object()["jobs"] as? [Any])?.count == 0)
         #expect(try await curl(alice + [base + "/v1/jobs/\(id)"]).status == 200)
         #expect(try await curl(ops + [base + "/v1/jobs/\(id)"]).status == 200, "admin sees every job")

@@ -280,7 +280,7 @@ struct SimulatedCluster {
                 jobs[response.jobId] = Int(response.pageCount)
                 jobIDs.append(response.jobId)
             }
-        case .cancelReply, .journal:
+        case .cancelReply, .deleteReply, .journal:
             break
         case .scheduleTick(let at):
             scheduledTick = at

@@ -40,7 +40,7 @@ options_props = {
   "page_timeout_ms": {"type": "integer", "minimum": 1, "maximum": 86400000},
   "pages": {"type": "string", "pattern": "^[1-9][0-9]{0,8}(-([1-9][0-9]{0,8})?)?(,[1-9][0-9]{0,8}(-([1-9][0-9]{0,8})?)?)*$", "description": "Only these pages of the job, 1-based: `1-3,7,10-` (a range's last page is not before its first)."},
   "custom_words": {"type": "array", "items": {"type": "string"}},
-  "pdf_text_layer": {"type": "string", "enum": ["report", "skip", "force_ocr"], "description": "PDF pages that already carry text: report them as failed (default), skip OCR and take their text, or OCR them anyway."},
+  "pdf_text_layer": {"type": "string", "enum": ["report", "skip", "force_ocr", "redo_ocr"], "description": "PDF pages that already carry text: report them as failed (default), skip OCR and take their text, OCR them anyway (in a PDF the page becomes its image), or replace an earlier OCR layer (redo_ocr: visible content kept, invisible text replaced)."},
   "include_pdf_page": {"type": "boolean", "description": "Keep each page's image for `format=pdf` (default true over HTTP)."},
   "engine_mode": {"type": "string", "enum": ["lstm", "legacy", "combined"], "description": "Tesseract's recogniser (default lstm); legacy and combined need the full model on the worker (`ocr-worker --legacy-tessdata`), else the page fails with FAILED_PRECONDITION."},
   "page_detection": {"type": "string", "enum": ["auto", "off"], "description": "auto (default): a photographed page (paper on a darker surround, four corners in the picture) is found, perspective-corrected, lit evenly and straightened before recognition, boxes staying in the photo's pixels and the page's corners in the result's pageQuad; scans are read as they are. off: every image as it is."}}
@@ -61,6 +61,10 @@ submit_json = {"type": "object", "additionalProperties": False, "required": ["fi
       "properties": {"name": {"type": "string"}, "content": {"type": "string", "format": "byte", "description": "The file, base64."}}}},
     "options": {"$ref": "#/components/schemas/Options"},
     "labels": {"type": "object", "additionalProperties": {"type": "string"}}}, **job_props)}
+retry_after = {"description": "Seconds until asking about an unfinished job again is worthwhile (or follow its events).", "schema": {"type": "integer"}}
+def cancel(operation, summary):
+    return {"operationId": operation, "summary": summary, "parameters": [job_id],
+            "responses": dict({"200": {"description": "the job after the cancel", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Job"}}}}}, **errs(400, 401, 404, 409, 503, 504))}
 doc = {
  "openapi": "3.0.3",
  "info": {"title": "ocr-cluster coordinator HTTP API", "version": "1.0.0",
@@ -92,25 +96,29 @@ doc = {
             "options": {"type": "string", "description": "Options as a JSON object (see Options)."}}}},
         "application/json": {"schema": {"$ref": "#/components/schemas/SubmitJSON"}}}},
       "responses": dict({
-        "202": {"description": "accepted; follow `Location`", "headers": {"Location": {"schema": {"type": "string"}}},
+        "202": {"description": "accepted; follow `Location`", "headers": {"Location": {"schema": {"type": "string"}}, "Retry-After": retry_after},
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Job"}}}},
-        "200": {"description": "`job_key` matched an earlier job: that job", "headers": {"Location": {"schema": {"type": "string"}}},
+        "200": {"description": "`job_key` matched an earlier job: that job", "headers": {"Location": {"schema": {"type": "string"}}, "Retry-After": retry_after},
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Job"}}}},
         "413": {"description": "the body is over the limit", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Status"}}}}},
         **errs(400, 401, 404, 409, 429, 503, 504))},
     "get": {"operationId": "listJobs", "summary": "The newest jobs this client may see (ListJobs).",
       "parameters": [
         {"name": "state", "in": "query", "required": False, "schema": {"type": "string", "pattern": "^(QUEUED|RUNNING|SUCCEEDED|PARTIAL|FAILED|CANCELLED|EXPIRED)(,(QUEUED|RUNNING|SUCCEEDED|PARTIAL|FAILED|CANCELLED|EXPIRED))*$"}, "description": "Only jobs in these states, comma-separated."},
-        {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 100}}],
-      "responses": dict({"200": {"description": "jobs, newest first", "content": {"application/json": {"schema": {"type": "object", "required": ["jobs"],
-          "properties": {"jobs": {"type": "array", "items": {"$ref": "#/components/schemas/Job"}}}}}}}}, **errs(400, 401, 503, 504))}},
+        {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 100}},
+        {"name": "page_token", "in": "query", "required": False, "schema": {"type": "string"}, "description": "nextPageToken of the previous page; omit for the first."}],
+      "responses": dict({"200": {"description": "jobs, newest first", "content": {"application/json": {"schema": {"type": "object", "required": ["jobs", "nextPageToken"],
+          "properties": {"jobs": {"type": "array", "items": {"$ref": "#/components/schemas/Job"}},
+                         "nextPageToken": {"type": "string", "description": "page_token for the jobs after these; empty on the last page."}}}}}}}, **errs(400, 401, 503, 504))}},
   "/v1/jobs/{id}": {
     "get": {"operationId": "getJob", "summary": "The job now (GetJob).",
       "parameters": [job_id, {"name": "pages", "in": "query", "required": False, "schema": {"type": "boolean"}, "description": "Include every page's state."}],
       "responses": dict({"200": {"description": "the job", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Job"}}}}}, **errs(400, 401, 404, 503, 504))},
-    "delete": {"operationId": "cancelJob", "summary": "Cancel the job (CancelJob): queued pages are dropped, running ones stopped.",
+    "delete": {"operationId": "deleteJob", "summary": "Delete a finished job and what is kept of it (DeleteJob): its results, journal rows and uploads no other job uses. 409 while it runs: cancel it first (POST /v1/jobs/{id}:cancel). As google.longrunning's DeleteOperation.",
       "parameters": [job_id],
-      "responses": dict({"200": {"description": "the job after the cancel", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Job"}}}}}, **errs(400, 401, 404, 409, 503, 504))}},
+      "responses": dict({"204": {"description": "deleted"}}, **errs(400, 401, 404, 409, 503, 504))}},
+  "/v1/jobs/{id}:cancel": {"post": cancel("cancelJob", "Cancel the job (CancelJob): queued pages are dropped, running ones stopped.")},
+  "/v1/jobs/{id}/cancel": {"post": cancel("cancelJobByPath", "The same as POST /v1/jobs/{id}:cancel, for clients that cannot put a colon in a path.")},
   "/v1/jobs/{id}/events": {
     "get": {"operationId": "jobEvents", "summary": "The job's events as Server-Sent Events until it finishes (WatchJob).",
       "description": "Events `page_completed`, `page_failed`, `progress`, `finished` (then the stream ends) and `error`; `data` is JSON. Each `id` is the lowest page index not yet delivered on the stream: reconnecting with `Last-Event-ID` (browsers do it themselves) resumes there; a page above it may come twice (tell them apart by `pageIndex`). A comment every 15 s keeps idle connections open.",
@@ -121,14 +129,18 @@ doc = {
           "properties": {"event": {"type": "string", "enum": ["page_completed", "page_failed", "progress", "finished", "error"]},
                          "id": {"type": "string", "pattern": "^[0-9]+$"}, "data": {"type": "string", "description": "JSON: PageCompletedEvent, PageFailedEvent, ProgressEvent, FinishedEvent or Status."}}}}}}}, **errs(400, 401, 404, 503, 504))}},
   "/v1/jobs/{id}/document": {
-    "get": {"operationId": "jobDocument", "summary": "The merged document of a finished job.",
+    "get": {"operationId": "jobDocument", "summary": "The merged document of a finished job. Several pages of PAGE XML (one document per page) come as a zip of JOB-0001.xml...; `page` gives one page in any format. A job that ended with no page recognised has none (409 saying why); every document carries its job's final state in X-OCR-Job-State (PARTIAL and CANCELLED documents lack pages).",
       "parameters": [job_id, {"name": "format", "in": "query", "required": False,
-          "schema": {"type": "string", "enum": ["txt", "json", "hocr", "alto", "tsv", "page", "pdf"], "default": "json"}}],
-      "responses": dict({"200": {"description": "the document", "content": {
+          "schema": {"type": "string", "enum": ["txt", "json", "hocr", "alto", "tsv", "page", "pdf"], "default": "json"}},
+          {"name": "page", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}, "description": "Only this page (1-based); 400 OUT_OF_RANGE past the last."}],
+      "responses": dict({"200": {"description": "the document", "headers": {"X-OCR-Job-State": {"description": "How the job ended: SUCCEEDED, PARTIAL, FAILED, CANCELLED or EXPIRED.", "schema": {"type": "string"}}}, "content": {
+          "application/zip": {"schema": {"type": "string", "format": "binary"}},
           "text/plain": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}},
           "application/xhtml+xml": {"schema": {"type": "string"}}, "application/xml": {"schema": {"type": "string"}},
-          "text/tab-separated-values": {"schema": {"type": "string"}}, "application/pdf": {"schema": {"type": "string", "format": "binary"}}}}},
-          **errs(400, 401, 404, 409, 503, 504))}},
+          "text/tab-separated-values": {"schema": {"type": "string"}}, "application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
+          "409": {"description": "the job is still running (Retry-After says when to ask again), or it ended with no page recognised",
+                  "headers": {"Retry-After": retry_after}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Status"}}}}},
+          **errs(400, 401, 404, 503, 504))}},
   "/v1/cluster": {
     "get": {"operationId": "clusterStatus", "summary": "Workers, slots, queue, throughput and recent page failures (ClusterStatus).",
       "responses": dict({"200": {"description": "the cluster", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Cluster"}}}}}, **errs(401, 503, 504))}}},

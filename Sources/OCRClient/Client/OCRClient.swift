@@ -205,10 +205,26 @@ public final class OCRClient: Sendable {
         try await call(.cancelJob, CancelJobRequest.with { $0.jobId = jobID })
     }
 
+    /// DeleteJob: forgets a finished job and everything kept of it (results, journal rows,
+    /// uploads no other job uses). A running job must be cancelled first (FAILED_PRECONDITION).
+    public func delete(jobID: String) async throws {
+        let _: DeleteJobResponse = try await call(.deleteJob, DeleteJobRequest.with { $0.jobId = jobID })
+    }
+
     /// ListJobs: the newest `limit` jobs, only those in `states` when any are given.
     public func jobs(limit: UInt32 = 100, states: [JobState] = []) async throws -> [Job] {
-        let response: ListJobsResponse = try await call(.listJobs, ListJobsRequest.with { $0.limit = limit; $0.states = states })
-        return response.jobs
+        try await jobPage(limit: limit, states: states).jobs
+    }
+
+    /// One page of ListJobs, newest first, after the page whose `nextPageToken` is `pageToken`
+    /// ("" for the first); its `nextPageToken` is "" on the last page.
+    public func jobPage(limit: UInt32 = 100, states: [JobState] = [], pageToken: String = "") async throws -> (jobs: [Job], nextPageToken: String) {
+        let response: ListJobsResponse = try await call(.listJobs, ListJobsRequest.with {
+            $0.limit = limit
+            $0.states = states
+            $0.pageToken = pageToken
+        })
+        return (response.jobs, response.nextPageToken)
     }
 
     // MARK: Cluster

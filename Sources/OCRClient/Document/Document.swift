@@ -69,6 +69,20 @@ public struct Document: Sendable {
         for failure in failures { add(failure) }
     }
 
+    /// The one-page document of page `index` (0-based), its page numbered 0 (the REST API's
+    /// `?page=N`).
+    package func onlyPage(_ index: Int) -> Document {
+        var one = Document(pageCount: 1, languages: languages, software: software)
+        if var result = results[index] {
+            result.pageIndex = 0
+            one.add(result)
+        } else if let error = failures[index] {
+            one.failures[0] = error
+            one.failureOrigins[0] = failureOrigins[index]
+        }
+        return one
+    }
+
     /// Records a page result. Results are idempotent: the first result for a page index is kept
     /// (a re-attached watcher may see a page twice), and a result replaces an earlier failure.
     public mutating func add(_ result: PageResult) {

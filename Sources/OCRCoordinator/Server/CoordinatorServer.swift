@@ -417,6 +417,12 @@ final class CoordinatorCore: @unchecked Sendable {
                 case .success(let job): call.respond(job)
                 case .failure(let error): call.fail(error)
                 }
+            case .deleteReply(let token, let result):
+                guard let call = pendingReplies.removeValue(forKey: token) else { break }
+                switch result {
+                case .success(let response): call.respond(response)
+                case .failure(let error): call.fail(error)
+                }
             case .scheduleTick(let at):
                 if let tickTimer { control.cancelTimer(tickTimer) }
                 tickTimer = control.schedule(at: started + at) { [weak self] _ in
@@ -575,6 +581,10 @@ final class CoordinatorCore: @unchecked Sendable {
         }
         rpc.handle(CoordinatorMethod.listJobs.rawValue) { [unowned self] call in
             guard let request = call.request(as: ListJobsRequest.self) else { return }
+            guard request.pageToken.isEmpty || JobListCursor(token: request.pageToken) != nil else {
+                call.fail(OCRError(.invalidArgument, "page_token is not one this coordinator gave (use next_page_token as it came)"))
+                return
+            }
             let jobs = scheduler.listJobs(request, access: access(of: call))
             whenReadable { call.respond(jobs) }
         }
@@ -588,6 +598,12 @@ final class CoordinatorCore: @unchecked Sendable {
             let token = takeToken(for: call)
             logger.info("cancel requested", ["job": request.jobId])
             apply(scheduler.handle(.cancelJob(request: token, jobID: request.jobId, access: access(of: call)), now: now))
+        }
+        rpc.handle(CoordinatorMethod.deleteJob.rawValue) { [unowned self] call in
+            guard let request = call.request(as: DeleteJobRequest.self) else { return }
+            let token = takeToken(for: call)
+            logger.info("delete requested", ["job": request.jobId, "principal": call.principal])
+            apply(scheduler.handle(.deleteJob(request: token, jobID: request.jobId, access: access(of: call)), now: now))
         }
         rpc.handle(CoordinatorMethod.watchJob.rawValue) { [unowned self] call in
             guard let request = call.request(as: WatchJobRequest.self) else { return }

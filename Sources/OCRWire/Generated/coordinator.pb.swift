@@ -195,12 +195,68 @@ public struct Ocr_V1_CancelJobRequest: ProtoMessage {
     }
 }
 
+/// `ocr.v1.DeleteJobRequest` of `proto/`.
+public struct Ocr_V1_DeleteJobRequest: ProtoMessage {
+    /// `job_id` (field 1).
+    public var jobId: String = ""  // string job_id = 1
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeString(1, jobId)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: jobId = try reader.readString(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// `ocr.v1.DeleteJobResponse` of `proto/`.
+public struct Ocr_V1_DeleteJobResponse: ProtoMessage {
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
 /// `ocr.v1.ListJobsRequest` of `proto/`.
 public struct Ocr_V1_ListJobsRequest: ProtoMessage {
-    /// 0: 100.
+    /// 0: 100; at most 10,000.
     public var limit: UInt32 = 0  // uint32 limit = 1
     /// Only jobs in these states (packed). Empty: all.
     public var states: [Ocr_V1_JobState] = []  // repeated JobState states = 2
+    /// ListJobsResponse.next_page_token of the previous page; "" for the first page. Opaque.
+    public var pageToken: String = ""  // string page_token = 3
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -213,6 +269,7 @@ public struct Ocr_V1_ListJobsRequest: ProtoMessage {
     public func encode(to writer: inout ProtoWriter) {
         writer.writeUInt32(1, limit)
         writer.writeRepeatedEnum(2, states)
+        writer.writeString(3, pageToken)
         writer.writeUnknown(unknownFields)
     }
 
@@ -222,6 +279,7 @@ public struct Ocr_V1_ListJobsRequest: ProtoMessage {
             switch tag.number {
             case 1: limit = try reader.readUInt32(tag)
             case 2: try reader.readRepeatedEnum(tag, into: &states)
+            case 3: pageToken = try reader.readString(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
@@ -232,6 +290,8 @@ public struct Ocr_V1_ListJobsRequest: ProtoMessage {
 public struct Ocr_V1_ListJobsResponse: ProtoMessage {
     /// Newest first.
     public var jobs: [Ocr_V1_Job] = []  // repeated Job jobs = 1
+    /// Give it as page_token for the jobs after these; "" when there are no more.
+    public var nextPageToken: String = ""  // string next_page_token = 2
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -243,6 +303,7 @@ public struct Ocr_V1_ListJobsResponse: ProtoMessage {
     /// Appends the fields in field-number order, then the unknown ones.
     public func encode(to writer: inout ProtoWriter) {
         writer.writeRepeatedMessage(1, jobs)
+        writer.writeString(2, nextPageToken)
         writer.writeUnknown(unknownFields)
     }
 
@@ -251,6 +312,7 @@ public struct Ocr_V1_ListJobsResponse: ProtoMessage {
         while let tag = try reader.nextTag() {
             switch tag.number {
             case 1: try reader.readRepeatedMessage(tag, into: &jobs)
+            case 2: nextPageToken = try reader.readString(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
@@ -520,6 +582,11 @@ public enum Ocr_V1_CoordinatorMethod: String, CaseIterable, Sendable {
     /// Cancel a job; pages already running on workers are cancelled too.
     /// CancelJobRequest -> Job
     case cancelJob = "/ocr.v1.Coordinator/CancelJob"
+    /// Delete a finished job and everything kept of it (its results, its journal rows, its
+    /// uploaded files once no other job uses them): NOT_FOUND afterwards. FAILED_PRECONDITION
+    /// while it runs (cancel it first). As google.longrunning's DeleteOperation.
+    /// DeleteJobRequest -> DeleteJobResponse
+    case deleteJob = "/ocr.v1.Coordinator/DeleteJob"
     /// ListJobsRequest -> ListJobsResponse
     case listJobs = "/ocr.v1.Coordinator/ListJobs"
     /// ClusterStatusRequest -> ClusterStatusResponse
@@ -543,6 +610,8 @@ package typealias SubmitJobResponse = Ocr_V1_SubmitJobResponse
 package typealias WatchJobRequest = Ocr_V1_WatchJobRequest
 package typealias GetJobRequest = Ocr_V1_GetJobRequest
 package typealias CancelJobRequest = Ocr_V1_CancelJobRequest
+package typealias DeleteJobRequest = Ocr_V1_DeleteJobRequest
+package typealias DeleteJobResponse = Ocr_V1_DeleteJobResponse
 package typealias ListJobsRequest = Ocr_V1_ListJobsRequest
 package typealias ListJobsResponse = Ocr_V1_ListJobsResponse
 package typealias ClusterStatusRequest = Ocr_V1_ClusterStatusRequest
