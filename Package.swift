@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "OCRGateway", dependencies: ["OCRBasics", "OCRHTTP", "OCRCoordinator", "OCRClient", "OCRWire", "OCRLog"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
-        .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRCoordinator", "OCRClient", "OCRLocalCluster", "OCRWorker", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire"]),
+        .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRCoordinator", "OCRClient", "OCRLocalCluster", "OCRWorker", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire", "OCRPages"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWebhook", "OCRGateway", "OCRHTTP", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-bench", dependencies: ["OCRBasics", "OCRClient", "OCRCommandLine", "OCRZeroMQ", "OCRWire", "OCREngine", "OCRPages"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire", "OCRCommandLine"]),

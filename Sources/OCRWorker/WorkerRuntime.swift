@@ -59,8 +59,8 @@ package struct WorkerConfiguration: Sendable {
 /// carries out its directives and feeds it events from the socket, the timer, the engine threads
 /// and `shutdown()`.
 package final class WorkerRuntime: Sendable {
-    /// The ocr-worker version announced in `Ready`.
-    package static let version = "0.1.0"
+    /// The ocr-worker version announced in `Ready`: the product's, as `--version` prints it.
+    package static let version = ProductVersion.current
 
     package let configuration: WorkerConfiguration
     package let engine: PageEngineFactory

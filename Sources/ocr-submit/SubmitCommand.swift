@@ -6,6 +6,7 @@ import OCRCommandLine
 import OCRCoordinator
 import OCRLocalCluster
 import OCRLog
+import OCRPages
 import OCRZeroMQ
 import OCRWire
 import OCRWorker
@@ -70,6 +71,9 @@ struct SubmitCommand: Sendable {
             throw UsageError("--local and --coordinator exclude each other", command: name)
         }
         endpoint = a.flag("--local") ? nil : (a.string("--coordinator") ?? environment)
+        if let endpoint, let problem = EndpointSyntax.problem(endpoint, option: a.string("--coordinator") != nil ? "--coordinator" : "OCR_COORDINATOR") {
+            throw UsageError(problem, command: name)
+        }
         if action.needsCoordinator, endpoint == nil {
             throw UsageError("\(words[0]) needs a coordinator: give --coordinator ENDPOINT or set OCR_COORDINATOR "
                              + "(an embedded cluster would start empty)", command: name)
@@ -305,11 +309,18 @@ struct SubmitCommand: Sendable {
             return try await withCheckedThrowingContinuation { continuation in
                 Thread.detachNewThread {
                     continuation.resume(with: Result {
-                        try files.flatMap { url -> [InputFile] in
+                        let inputs = try files.flatMap { url -> [InputFile] in
                             guard url.isStandardInput else { return try InputFile.load([url]) }
                             let content = FileHandle.standardInput.readDataToEndOfFile()
                             return [InputFile.with { $0.name = Self.standardInputName; $0.content = [UInt8](content) }]
                         }
+                        // Not a scan at all: said now, as a file that cannot be read (66), not
+                        // as a job that failed.
+                        if let odd = inputs.first(where: { ImageFormat.sniff($0.content) == nil }) {
+                            throw OCRError(.invalidArgument, "\(odd.name) is not an image or a PDF (ocr-cluster reads TIFF, PNG, JPEG, "
+                                           + "JPEG 2000, GIF, BMP, WebP, PNM and PDF)", file: odd.name)
+                        }
+                        return inputs
                     })
                 }
             }

@@ -79,8 +79,8 @@ struct Options {
         guard let coordinator = arguments.string("--coordinator"), !coordinator.isEmpty else {
             throw UsageError("--coordinator ENDPOINT is required", command: spec.name)
         }
-        guard coordinator.contains("://") else {
-            throw UsageError("--coordinator expects an endpoint like tcp://HOST:5556, got '\(coordinator)'", command: spec.name)
+        if let problem = EndpointSyntax.problem(coordinator, option: "--coordinator") {
+            throw UsageError(problem, command: spec.name)
         }
         configuration = WorkerConfiguration(coordinator: coordinator, slots: try arguments.int("--slots", range: 1...1024) ?? cores)
         configuration.heartbeatInterval = .milliseconds(try arguments.int("--heartbeat-ms", range: 10...3_600_000) ?? 1000)

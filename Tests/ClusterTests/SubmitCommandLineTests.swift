@@ -89,7 +89,28 @@ import Testing
         #expect(!looped.stderr.contains("NSCocoaErrorDomain"))
         let missing = try await cluster.submit(["--quiet", dir.appendingPathComponent("missing.tif").path])
         #expect(missing.status == 66 && missing.stderr.contains("no such file or directory"), "\(missing.stderr)")
+        // Not a scan at all: refused before submitting, as an input that cannot be read.
+        let notes = dir.appendingPathComponent("notes.txt")
+        try Data("meeting notes, not a scan\n".utf8).write(to: notes)
+        let text = try await cluster.submit(["--quiet", notes.path])
+        #expect(text.status == 66, "EX_NOINPUT; stderr: \(text.stderr)")
+        #expect(text.stderr.contains("notes.txt is not an image or a PDF"), "\(text.stderr)")
         await cluster.stop()
+    }
+
+    /// A coordinator endpoint that is not one is a usage error (64) with a sentence, for
+    /// ocr-submit (option or OCR_COORDINATOR) and ocr-worker; not a transport error (70).
+    @Test func aMalformedCoordinatorEndpointIsAUsageError() async throws {
+        let sample = Binaries.fixtures.appendingPathComponent("text.png").path
+        for (tool, arguments, environment) in [("ocr-submit", ["--coordinator", "bogus", sample], [String: String]()),
+                                               ("ocr-submit", ["--coordinator", "tcp://localhost", sample], [:]),
+                                               ("ocr-submit", [sample], ["OCR_COORDINATOR": "localhost:5555"]),
+                                               ("ocr-worker", ["--coordinator", "bogus"], [:])] {
+            let run = try await runAsync([Binaries.path(tool)] + arguments, environment: environment)
+            #expect(run.status == 64, "\(tool) \(arguments) \(environment): \(run.status) \(run.stderr)")
+            #expect(run.stderr.hasPrefix("\(tool): ") && run.stderr.contains("tcp://HOST:PORT") && !run.stderr.contains("TransportError"),
+                    "\(run.stderr)")
+        }
     }
 
     @Test func pageXMLIsOneFilePerPage() async throws {
