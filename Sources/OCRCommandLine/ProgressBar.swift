@@ -14,6 +14,7 @@ package final class ProgressBar: Sendable {
     private struct State {
         var lastDraw: ContinuousClock.Instant?
         var drewSomething = false
+        var stopped = false
     }
     private let state = Mutex(State())
 
@@ -23,14 +24,17 @@ package final class ProgressBar: Sendable {
     }
 
     /// The text of the bar for `done` of `total` pages; separated from drawing so it can be tested.
-    package static func render(done: Int, failed: Int, total: Int, elapsed: Duration, width: Int = 30) -> String {
+    package static func render(done: Int, failed: Int, total: Int, running: Int = 0, elapsed: Duration, width: Int = 30) -> String {
         let fraction = total > 0 ? Double(done + failed) / Double(total) : 0
         let filled = Int((fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: max(0, width - filled))
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rate = seconds > 0 ? Double(done + failed) / seconds : 0
-        var text = "[\(bar)] \(done + failed)/\(total) pages"
+        var text = "[\(bar)] \(done + failed)/\(total) \(total == 1 ? "page" : "pages")"
         if failed > 0 { text += " (\(failed) failed)" }
+        // Before the first page is done, say what is happening rather than show nothing.
+        let waiting = total - done - failed
+        if waiting > 0, done + failed == 0 { text += running > 0 ? ", \(running) running" : ", queued" }
         text += String(format: "  %.2f pages/s", rate)
         if rate > 0, done + failed < total {
             text += "  ETA \(Int((Double(total - done - failed) / rate).rounded(.up)))s"
@@ -40,14 +44,24 @@ package final class ProgressBar: Sendable {
 
     /// Redraws for `done` and `failed` of `total` pages (at most 10 times a second, and always
     /// for the last page).
-    package func update(done: Int, failed: Int, total: Int) {
+    package func update(done: Int, failed: Int, total: Int, running: Int = 0) {
         guard enabled else { return }
         state.withLock { state in
+            guard !state.stopped else { return }
             let now = ContinuousClock.now
             if let lastDraw = state.lastDraw, now - lastDraw < .milliseconds(100), done + failed < total { return }
             state.lastDraw = now
             state.drewSomething = true
-            draw(Self.render(done: done, failed: failed, total: total, elapsed: now - start, width: width))
+            draw(Self.render(done: done, failed: failed, total: total, running: running, elapsed: now - start, width: width))
+        }
+    }
+
+    /// Clears the line and draws nothing more (an interrupt's message must be the last line).
+    package func stop() {
+        guard enabled else { return }
+        state.withLock { state in
+            if state.drewSomething, !state.stopped { draw("") }
+            state.stopped = true
         }
     }
 

@@ -51,6 +51,11 @@ final class TessAPI {
     init(datapath: String, language: String, mode: TessEngineMode, variables: [(String, String)]) throws(OCRError) {
         // TessBaseAPICreate: never NULL in practice (operator new), checked anyway.
         handle = try CheckC.nonNull(TessBaseAPICreate(), "creating a Tesseract instance")
+        // Tesseract's own messages (tprintf: "Detected 12 diacritics", "Estimating resolution",
+        // "WARNING! LEAK!" at exit) would land on stderr among our key=value log lines and under
+        // ocr-submit --quiet. debug_file is a global that tprintf checks on every call; "/dev/null"
+        // makes it return at once. Failures reach us through the API's return codes.
+        _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
         let names = variables.map { strdup($0.0) }, values = variables.map { strdup($0.1) }
         defer { names.forEach { free($0) }; values.forEach { free($0) } }
         var namePtrs = names, valuePtrs = values

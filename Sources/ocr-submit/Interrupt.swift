@@ -14,6 +14,7 @@ import OCRCommandLine
 final class Interrupt: Sendable {
     private struct State: Sendable {
         var jobID: String?
+        var bar: ProgressBar?
         var interrupted = false
         var stopped = false
     }
@@ -45,9 +46,10 @@ final class Interrupt: Sendable {
     }
 
     /// The job is accepted: an interrupt from now on (or one that came already) cancels it.
-    func follow(_ jobID: String) {
+    func follow(_ jobID: String, bar: ProgressBar? = nil) {
         let cancelNow = state.withLock { state -> Bool in
             state.jobID = jobID
+            state.bar = bar
             return state.interrupted
         }
         if cancelNow { cancelAndExit(jobID) }
@@ -77,6 +79,7 @@ final class Interrupt: Sendable {
     }
 
     private func cancelAndExit(_ jobID: String) {
+        state.withLock { $0.bar }?.stop()  // the cancel's sentence is the last line
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<String>("")
         Task { [client] in

@@ -36,7 +36,7 @@ let spec = CommandSpec(
         .option("--curve-secret-key", value: "FILE", help: "CURVE: this client's secret key (default: a fresh key; else $OCR_CURVE_SECRET_KEY)."),
         .flag("--math", help: "MathSolver: read the arithmetic on each page and print 'expression = value'."),
         .flag("--all-lines", help: "With --math: every line is an expression (default: the largest text region)."),
-        .option("--log-level", value: "LEVEL", default: "warning", help: "Log level of the embedded cluster (stderr)."),
+        .option("--log-level", value: "LEVEL", help: "Log level of the embedded cluster (stderr; default warning, error with --quiet: page failures are reported once, by ocr-submit)."),
     ] + RecognitionFlags.options,
     footer: """
     Subcommands (they need a coordinator: --coordinator or $OCR_COORDINATOR): status (cluster view),

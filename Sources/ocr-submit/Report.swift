@@ -4,6 +4,9 @@ import OCRWire
 
 /// Plain-text views for the status, jobs and cancel subcommands.
 enum Report {
+    /// "1 page", "3 pages".
+    static func pages(_ count: Int) -> String { count == 1 ? "1 page" : "\(count) pages" }
+
     static func status(_ s: ClusterStatusResponse) -> String {
         var text = String(format: "workers %d  slots %d  busy %d  queued pages %d  active jobs %d  %.2f pages/s  %llu pages done\n",
                           s.workers.count, s.totalSlots, s.busySlots, s.queueDepth, s.activeJobs, s.pagesPerSecond, s.pagesDone)

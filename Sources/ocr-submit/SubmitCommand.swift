@@ -114,7 +114,7 @@ struct SubmitCommand: Sendable {
         quiet = a.flag("--quiet")
         showProgress = !quiet && isatty(STDERR_FILENO) == 1
         math = try MathFlags.make(a, options: options)
-        guard let level = LogLevel(name: a.string("--log-level")!) else {
+        guard let level = LogLevel(name: a.string("--log-level") ?? (quiet ? "error" : "warning")) else {
             throw UsageError("--log-level must be one of trace, debug, info, warning, error", command: name)
         }
         logLevel = level
@@ -199,19 +199,20 @@ struct SubmitCommand: Sendable {
                                           callbackURL: callbackURL)
         if detach {
             print(job.jobId)
-            if showProgress || isatty(STDERR_FILENO) == 1 { report("job \(job.jobId) accepted: \(job.pageCount) pages; 'ocr-submit result \(job.jobId)' fetches its document") }
+            if showProgress || isatty(STDERR_FILENO) == 1 { report("job \(job.jobId) accepted: \(Report.pages(Int(job.pageCount))); 'ocr-submit result \(job.jobId)' fetches its document") }
             return .success
         }
-        if !quiet { report("job \(job.jobId) accepted: \(job.pageCount) pages") }
-        interrupt?.follow(job.jobId)
-        defer { interrupt?.stop() }
+        if !quiet { report("job \(job.jobId) accepted: \(Report.pages(Int(job.pageCount)))") }
         let bar = ProgressBar(enabled: showProgress)
+        interrupt?.follow(job.jobId, bar: bar)
+        defer { interrupt?.stop() }
         let counts = ProgressCounts()
+        bar.update(done: 0, failed: 0, total: Int(job.pageCount))
         let document: Document
         do {
             document = try await client.document(for: job) { event in
                 counts.update(event)
-                bar.update(done: counts.done, failed: counts.failed, total: Int(job.pageCount))
+                bar.update(done: counts.done, failed: counts.failed, total: Int(job.pageCount), running: counts.running)
             }
         } catch {
             await interrupt?.holdIfInterrupted()
@@ -348,9 +349,10 @@ struct SubmitCommand: Sendable {
 /// Counts pages from job events for the progress bar and the exit code (events come from the
 /// client's threads).
 final class ProgressCounts: Sendable {
-    private struct Counts { var done = 0, failed = 0; var state: JobState? }
+    private struct Counts { var done = 0, failed = 0, running = 0; var state: JobState? }
     private let counts = Mutex(Counts())
     var done: Int { counts.withLock { $0.done } }
+    var running: Int { counts.withLock { $0.running } }
     var failed: Int { counts.withLock { $0.failed } }
     var finalState: JobState? { counts.withLock { $0.state } }
 
@@ -359,7 +361,7 @@ final class ProgressCounts: Sendable {
             switch event.event {
             case .pageCompleted?: c.done += 1
             case .pageFailed?: c.failed += 1
-            case .progress(let p)?: (c.done, c.failed) = (Int(p.pagesDone), Int(p.pagesFailed))
+            case .progress(let p)?: (c.done, c.failed, c.running) = (Int(p.pagesDone), Int(p.pagesFailed), Int(p.pagesRunning))
             case .finished(let f)?: c.state = f.state
             case nil: break
             }

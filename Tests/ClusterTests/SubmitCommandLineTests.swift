@@ -98,6 +98,55 @@ import Testing
         await cluster.stop()
     }
 
+    /// Tesseract's own chatter ("Detected 329 diacritics", "Estimating resolution") never
+    /// reaches the terminal: `-q` leaves stderr empty with the embedded cluster, and a worker's
+    /// stderr is its key=value log and nothing else.
+    @Test func quietMeansQuietAndWorkerLogsAreOurs() async throws {
+        let noisy = [Binaries.fixtures.appendingPathComponent("noise.png").path,
+                     Binaries.realTestdata.appendingPathComponent("multipage/testpage.png").path]
+        let plain = try await runAsync(["tesseract", noisy[0], "-"])
+        #expect(plain.stderr.contains("diacritics"), "the plain tool does print on this page: \(plain.stderr)")
+        let quiet = try await runAsync([Binaries.path("ocr-submit"), "-q"] + noisy)
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stderr.isEmpty, "stderr under -q: \(quiet.stderr)")
+        let cluster = try await TestCluster()
+        let worker = try await cluster.addWorker(slots: 1, engine: "tesseract")
+        #expect(try await cluster.submit(["--quiet"] + noisy).status == 0)
+        await cluster.stop()
+        let stray = worker.stderr.split(separator: "\n").filter { !$0.hasPrefix("ts=") }
+        #expect(stray.isEmpty && worker.stderr.contains("msg="), "lines in the worker's log that are not ours: \(stray)")
+    }
+
+    /// Ctrl-C on a TTY (a real pseudo-terminal, util-linux's `script`): the job is cancelled,
+    /// the cancel's sentence is the last thing on the terminal (no bar drawn after it, no
+    /// Tesseract LEAK warnings), and the bar showed the job from the start.
+    @Test func ctrlCOnATerminalCancelsAndSaysSoLast() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-tty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("tty.log"), marker = dir.appendingPathComponent("out.txt").path
+        let scan = Binaries.realTestdata.appendingPathComponent("multipage/aim916.tiff").path
+        let session = try ExternalProcess(["script", "-qfec", "\(Binaries.path("ocr-submit")) -o \(marker) \(scan)", log.path])
+        var text = ""
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, !text.contains("1/28 pages") {
+            try await Task.sleep(for: .milliseconds(200))
+            text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        }
+        #expect(text.contains("accepted: 28 pages") && text.contains("0/28 pages, queued"), "the bar at once: \(text)")
+        // Ctrl-C goes to ocr-submit itself (not to `script` or its shell, whose command lines
+        // name it too).
+        let signalled = try await runAsync(["pkill", "-INT", "-f", "^\(Binaries.path("ocr-submit")) -o \(marker)"])
+        #expect(signalled.status == 0, "pkill found ocr-submit")
+        let end = ContinuousClock.now + .seconds(30)
+        while session.process.isRunning, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(100)) }
+        text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let shown = text.replacingOccurrences(of: "\u{1B}[2K", with: "").split(whereSeparator: { $0.isNewline })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("Script ") }
+        #expect(shown.last?.hasPrefix("ocr-submit: interrupted: job ") == true && shown.last?.contains("cancelled") == true, "\(shown.suffix(4))")
+        #expect(!text.contains("LEAK"), "\(text)")
+    }
+
     /// A coordinator endpoint that is not one is a usage error (64) with a sentence, for
     /// ocr-submit (option or OCR_COORDINATOR) and ocr-worker; not a transport error (70).
     @Test func aMalformedCoordinatorEndpointIsAUsageError() async throws {

@@ -249,8 +249,8 @@ public final class OCRClient: Sendable {
         let limit = maxMessageBytes.withLock { $0 }
         let size = inputs.reduce(64 << 10) { $0 + $1.content.count + $1.name.utf8.count + 16 }  // options and framing: well under 64 KiB
         guard limit > 0, UInt64(size) > limit else { return }
-        throw OCRError(.resourceExhausted, "the submission is \(size >> 20) MB; the coordinator at \(endpoint) accepts messages of at most "
-                       + "\(limit >> 20) MB (its --max-message-mb): submit the files as several jobs",
+        throw OCRError(.resourceExhausted, "the submission is \(ByteCount.text(size)); the coordinator at \(endpoint) accepts messages of at most "
+                       + "\(ByteCount.text(limit)) (its --max-message-mb): submit the files as several jobs",
                        details: ["submission_bytes": "\(size)", "max_message_bytes": "\(limit)"])
     }
 

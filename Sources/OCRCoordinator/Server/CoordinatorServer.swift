@@ -695,7 +695,7 @@ final class CoordinatorCore: @unchecked Sendable {
             return
         }
         if let budget = configuration.journalBudgetBytes, journalBytes >= budget {
-            call.fail(OCRError(.resourceExhausted, "the journal is at its budget (\(journalBytes >> 20) of \(budget >> 20) MB, --journal-max-mb): "
+            call.fail(OCRError(.resourceExhausted, "the journal is at its budget (\(ByteCount.text(journalBytes)) of \(ByteCount.text(budget)), --journal-max-mb): "
                                + "running jobs finish and the oldest finished jobs are dropped; new jobs are refused until there is room",
                                details: ["journal_bytes": "\(journalBytes)", "journal_budget_bytes": "\(budget)"]))
             return
@@ -754,8 +754,8 @@ final class CoordinatorCore: @unchecked Sendable {
         let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
         let needed = UInt64(bytes) + UInt64(bytes) / 5 + (64 << 20)
         guard free < needed else { return .success(()) }
-        return .failure(OCRError(.resourceExhausted, "the journal's disk is full: \(free >> 20) MB free in \(directory), "
-                                 + "\(needed >> 20) MB needed for this submission", details: ["free_bytes": "\(free)", "needed_bytes": "\(needed)"]))
+        return .failure(OCRError(.resourceExhausted, "the journal's disk is full: \(ByteCount.text(free)) free in \(directory), "
+                                 + "\(ByteCount.text(needed)) needed for this submission", details: ["free_bytes": "\(free)", "needed_bytes": "\(needed)"]))
     }
 
     /// A submission decoded and validated, the pages of its files selected by its page ranges,
