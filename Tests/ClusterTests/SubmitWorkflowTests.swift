@@ -74,10 +74,12 @@ struct SubmitWorkflowTests {
         }
         let cluster = try await TestCluster(coordinatorArguments: ["--max-message-mb", "1", "--http-endpoint", "none"])
         let big = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-big-\(UUID().uuidString).tif")
-        try Data(count: 2 << 20).write(to: big)
+        try (Data("II*\u{0}".utf8) + Data(count: (2 << 20) - 4)).write(to: big)  // a TIFF's signature, 2 MiB
         let refused = try await cluster.submit([big.path])
         #expect(refused.status == 3, "\(refused.stderr)")
-        #expect(refused.stderr.contains("RESOURCE_EXHAUSTED") && refused.stderr.contains("at most 1 MB"), "\(refused.stderr)")
+        // Sizes that tell the truth: it was "the submission is 1 MB ... at most 1 MB" for 2 MB.
+        #expect(refused.stderr.contains("RESOURCE_EXHAUSTED") && refused.stderr.contains("the submission is 2.1 MiB (2,1")
+                && refused.stderr.contains("at most 1.0 MiB (1,048,576 bytes)"), "\(refused.stderr)")
         await cluster.stop()
     }
 
