@@ -57,7 +57,7 @@ package final class HTTPGateway: Sendable {
         }
         let server = try HTTPServer(serverConfiguration) { request in
             guard let gateway = box.withLock({ $0.gateway }) else { return HTTPResponse(status: 503, contentType: "text/plain", text: "starting\n") }
-            return gateway.handle(request)
+            return gateway.logged(request) { gateway.handle(request) }
         }
         var probes: HTTPServer?
         if let probeAddress = configuration.probeAddress {
@@ -67,7 +67,7 @@ package final class HTTPGateway: Sendable {
             do {
                 probes = try HTTPServer(probeConfiguration) { request in
                     guard let gateway = box.withLock({ $0.gateway }) else { return HTTPResponse(status: 503, contentType: "text/plain", text: "starting\n") }
-                    return gateway.probe(request)
+                    return gateway.logged(request) { gateway.probe(request) }
                 }
             } catch {
                 server.stop()
@@ -108,6 +108,23 @@ package final class HTTPGateway: Sendable {
 
     /// Paths outside `/v1`, all read-only.
     private static let staticPaths: Set<String> = ["/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/status.js"]
+
+    /// Serves `request` with `serve` and logs one access line: method, path (never the query,
+    /// which may carry an access token), status, principal, body bytes and milliseconds to the
+    /// response (to its start, for an event stream).
+    private func logged(_ request: HTTPRequest, _ serve: () -> HTTPResponse) -> HTTPResponse {
+        let start = ContinuousClock.now
+        let response = serve()
+        let principal = (try? authenticate(request).get()).map { $0.isEmpty ? "-" : $0 } ?? "-"
+        let bytes: String = switch response.body {
+        case .bytes(let body): "\(body.count)"
+        case .stream: "stream"
+        }
+        configuration.logger.info("http request", ["method": request.method, "path": request.path, "status": response.status,
+                                                   "principal": principal, "bytes": bytes,
+                                                   "ms": (ContinuousClock.now - start).milliseconds])
+        return response
+    }
 
     /// The probe listener: `/healthz` and `/readyz`, nothing else.
     private func probe(_ request: HTTPRequest) -> HTTPResponse {

@@ -1447,7 +1447,8 @@ enum OpenAPIDocument {
                     "languages",
                     "version",
                     "pagesDone",
-                    "lastSeenMsAgo"
+                    "lastSeenMsAgo",
+                    "labels"
                   ],
                   "properties": {
                     "uid": {
@@ -1481,6 +1482,13 @@ enum OpenAPIDocument {
                     },
                     "lastSeenMsAgo": {
                       "type": "integer"
+                    },
+                    "labels": {
+                      "type": "object",
+                      "additionalProperties": {
+                        "type": "string"
+                      },
+                      "description": "The worker's --label KEY=VALUE pairs."
                     }
                   }
                 }

@@ -132,6 +132,9 @@ do {
 setenv("OMP_THREAD_LIMIT", "1", 1)
 
 let logger = Logger(component: "worker", level: options.logLevel)
+logger.info("worker starting", ["version": WorkerRuntime.version, "coordinator": options.configuration.coordinator,
+                                 "slots": options.configuration.slots, "engine": options.engine.name,
+                                 "curve": options.configuration.security != nil])
 for (key, source) in options.keySources { logger.info(key, ["from": source]) }
 if options.engine.name != "tesseract" {
     logger.warning("running a test engine: pages get no real text", ["engine": options.engine.name])

@@ -63,7 +63,7 @@ struct StatusPageTests {
         let tokens = scratch.appendingPathComponent("http.tokens")
         try "ops status-page-token-0123456789ab\n".write(to: tokens, atomically: true, encoding: .utf8)
         let cluster = try await TestCluster(coordinatorArguments: ["--http-tokens", tokens.path])
-        try await cluster.addWorker(slots: 1, engine: "null")
+        try await cluster.addWorker(slots: 1, engine: "null", extra: ["--label", "zone=eu-1"])
         try await cluster.waitForWorkers(1)
         let base = try #require(cluster.httpURL)
         let curl = Curl(scratch: scratch)
@@ -75,6 +75,7 @@ struct StatusPageTests {
         let dump = try await runAsync(browser + ["--dump-dom", base + "/?access_token=status-page-token-0123456789ab"])
         #expect(dump.status == 0, "\(dump.stderr.suffix(2000))")
         #expect(dump.stdout.contains("<td>\(ProcessInfo.processInfo.hostName)</td>"), "the worker is listed:\n\(dump.stdout)")
+        #expect(dump.stdout.contains("<td>zone=eu-1</td>"), "with its labels:\n\(dump.stdout)")
         #expect(!dump.stdout.contains("HTTP 401") && !dump.stdout.contains("cannot reach the coordinator"), "\(dump.stdout)")
         await cluster.stop()
     }

@@ -48,7 +48,7 @@ package final class CoordinatorServer: Sendable {
         clientEndpoint = core.rpc.endpoint
         workerEndpoint = core.workerEndpoint
         gatewayEndpoint = core.gatewayRPC.endpoint
-        logger.info("coordinator listening", ["clients": clientEndpoint, "workers": workerEndpoint])
+        logger.info("coordinator listening", ["clients": clientEndpoint, "workers": workerEndpoint, "version": ProductVersion.current])
     }
 
     /// The scheduler's figures for `/metrics` and `/readyz`, read on the loop thread; nil when
@@ -407,7 +407,8 @@ final class CoordinatorCore: @unchecked Sendable {
                 guard let call = pendingReplies.removeValue(forKey: token) else { break }
                 switch result {
                 case .success(let response):
-                    logger.info("job accepted", ["job": response.jobId, "pages": response.pageCount, "existing": response.existing])
+                    logger.info("job accepted", ["job": response.jobId, "pages": response.pageCount, "existing": response.existing,
+                                                 "principal": call.principal.isEmpty ? "-" : call.principal])
                     call.respond(response)
                 case .failure(let error): call.fail(error)
                 }

@@ -17,6 +17,7 @@ package enum JobJSON {
                     ("held", .int(Int(worker.busy))),
                     ("languages", .array(worker.languages.map(JSON.string))), ("version", .string(worker.version)),
                     ("pagesDone", .int(Int(worker.pagesDone))), ("lastSeenMsAgo", .int(Int(worker.lastSeenMsAgo))),
+                    ("labels", .object(worker.labels.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })),
                 ])
             })),
             ("totalSlots", .int(Int(status.totalSlots))), ("busySlots", .int(Int(status.busySlots))),
