@@ -336,10 +336,13 @@ enum Fixtures {
         Fixture("WatchJobRequest", WatchJobRequest.with { $0.jobId = "j"; $0.fromPage = UInt32.max }),
         Fixture("GetJobRequest", GetJobRequest.with { $0.jobId = Sample.emoji; $0.includePageStates = true }),
         Fixture("CancelJobRequest", CancelJobRequest.with { $0.jobId = Sample.text }),
+        Fixture("DeleteJobRequest", DeleteJobRequest.with { $0.jobId = Sample.emoji }),
+        Fixture("DeleteJobResponse", DeleteJobResponse()),
         Fixture("ListJobsRequest", ListJobsRequest.with {
             $0.limit = UInt32.max; $0.states = [.queued, .unrecognized(Int32.min), .unrecognized(Int32.max), .unspecified]
+            $0.pageToken = Sample.text
         }),
-        Fixture("ListJobsResponse", ListJobsResponse.with { $0.jobs = [job(), Job(), job()] }),
+        Fixture("ListJobsResponse", ListJobsResponse.with { $0.jobs = [job(), Job(), job()]; $0.nextPageToken = "MTcwMDAwMDAwMDAwMC5qb2ItYQ" }),
         Fixture("ClusterStatusRequest", ClusterStatusRequest()),
         Fixture("WorkerInfo", workerInfo()),
         Fixture("ClusterStatusResponse", ClusterStatusResponse.with {
