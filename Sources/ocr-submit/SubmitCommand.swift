@@ -29,10 +29,11 @@ struct SubmitCommand: Sendable {
     let endpoint: String?      // nil: embedded cluster
     let localWorkers: Int
     let localEngine: PageEngineFactory
-    let format: DocumentFormat
+    /// The documents to write: each format with its file (nil: standard output). One
+    /// recognition gives them all, as `tesseract in out pdf txt` does.
+    let documents: [(format: DocumentFormat, path: String?)]
     /// `--pdfa`: the searchable PDF as PDF/A-2b.
     let pdfa: Bool
-    let output: String?
     let options: RecognitionOptions
     let timeout: Duration?
     let priority: Int32
@@ -92,21 +93,43 @@ struct SubmitCommand: Sendable {
             throw UsageError("unknown --engine '\(a.string("--engine")!)'", command: name)
         }
         localEngine = engine
-        guard let format = DocumentFormat(rawValue: try a.choice("--format", DocumentFormat.allCases.map(\.rawValue))!) else {
-            throw UsageError("unknown --format", command: name)
+        var formats: [DocumentFormat] = []
+        for word in a.string("--format")!.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+            guard let format = DocumentFormat(rawValue: word) else {
+                throw UsageError("--format takes \(DocumentFormat.allCases.map(\.rawValue).joined(separator: ", ")) or several joined by commas, not '\(word)'",
+                                 command: name)
+            }
+            if !formats.contains(format) { formats.append(format) }
         }
-        self.format = format
         pdfa = a.flag("--pdfa")
-        if pdfa, format != .pdf { throw UsageError("--pdfa is for --format pdf", command: name) }
+        if pdfa, !formats.contains(.pdf) { throw UsageError("--pdfa is for --format pdf", command: name) }
         // "-o -" is standard output, as without -o.
-        output = a.string("--output").flatMap { $0 == "-" ? nil : $0 }
-        if format == .pdf, output == nil, isatty(STDOUT_FILENO) == 1, !a.flag("--detach") {
+        let output = a.string("--output").flatMap { $0 == "-" ? nil : $0 }
+        var documents: [(format: DocumentFormat, path: String?)]
+        if formats.count > 1 {
+            // Several documents: -o names their base, as tesseract's outputbase does.
+            guard let base = output else {
+                throw UsageError("several formats need -o BASE: each is written to BASE.EXT (BASE.pdf, BASE.txt, ...)", command: name)
+            }
+            documents = formats.map { ($0, base + "." + $0.fileExtension) }
+        } else {
+            documents = [(formats[0], output)]
+        }
+        if formats == [.pdf], output == nil, isatty(STDOUT_FILENO) == 1, !a.flag("--detach") {
             throw UsageError("a PDF is not for a terminal: write it with -o FILE, or redirect standard output", command: name)
         }
+        if let sidecar = a.string("--sidecar") {
+            guard !documents.contains(where: { $0.path == sidecar }) else { throw UsageError("--sidecar \(sidecar) is also -o", command: name) }
+            documents.append((.txt, sidecar == "-" ? nil : sidecar))
+        }
+        if documents.filter({ $0.path == nil }).count > 1 {
+            throw UsageError("only one document can go to standard output", command: name)
+        }
+        self.documents = documents
         var options = try RecognitionFlags.make(a)
         // A searchable PDF shows each page as it was: the workers send it back with its text (a
         // detached job too, for a later `result -f pdf`).
-        options.includePdfPage = format == .pdf || a.flag("--detach")
+        options.includePdfPage = formats.contains(.pdf) || a.flag("--detach")
         self.options = options
         timeout = try a.double("--timeout", range: 0.001...31_536_000).map { .milliseconds(Int64($0 * 1000)) }
         priority = Int32(try a.int("--priority", range: -1000...1000)!)
@@ -131,9 +154,11 @@ struct SubmitCommand: Sendable {
     }
 
     func run() async -> ExitCode {
-        if !detach, let output, let problem = OutputFile(output).problem, action.writesDocument {
-            report("cannot create \(output): \(problem)")
-            return .cannotCreate
+        for case let (_, output?) in documents where !detach && action.writesDocument {
+            if let problem = OutputFile(output).problem {
+                report("cannot create \(output): \(problem)")
+                return .cannotCreate
+            }
         }
         var cluster: LocalCluster?
         let target: String
@@ -259,15 +284,19 @@ struct SubmitCommand: Sendable {
     /// Renders `document` in `format` and writes it to `output` (or standard output); the exit
     /// code when that failed, nil when it was written.
     private func deliver(_ document: Document, originals: [InputFile]) async throws -> ExitCode? {
-        let rendered: Data
-        if format == .pdf {
-            let (pdf, problems) = try await document.writingSearchablePDF(originals: originals, pdfa: pdfa)
-            for problem in problems { report(problem) }
-            rendered = pdf
-        } else {
-            rendered = format.renderData(document)
-        }
-        if let output {
+        for (format, output) in documents {
+            let rendered: Data
+            if format == .pdf {
+                let (pdf, problems) = try await document.writingSearchablePDF(originals: originals, pdfa: pdfa)
+                for problem in problems { report(problem) }
+                rendered = pdf
+            } else {
+                rendered = format.renderData(document)
+            }
+            guard let output else {
+                FileHandle.standardOutput.write(rendered)
+                continue
+            }
             // PAGE XML is one document per page: FILE for a 1-page job, else FILE-0001.xml, ...
             let files = format == .page ? Self.numbered(output, document.pageXML().map { Data($0.utf8) })
                                         : [(output, rendered)]
@@ -277,8 +306,6 @@ struct SubmitCommand: Sendable {
                     return .software
                 }
             }
-        } else {
-            FileHandle.standardOutput.write(rendered)
         }
         return nil
     }

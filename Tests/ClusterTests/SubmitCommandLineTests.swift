@@ -147,6 +147,34 @@ import Testing
         #expect(!text.contains("LEAK"), "\(text)")
     }
 
+    /// Several documents from one recognition, as `tesseract in out pdf txt` and OCRmyPDF's
+    /// --sidecar: `-f pdf,txt,page -o BASE` writes BASE.pdf, BASE.txt and BASE-0001.xml...; the
+    /// text is the PDF's text; one job was submitted per run.
+    @Test func severalFormatsFromOneRecognition() async throws {
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 2, engine: "tesseract")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-multi-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = dir.appendingPathComponent("scan").path
+        let run = try await cluster.submit(["--quiet", "-f", "pdf,txt,page", "-o", base, Binaries.fixtures.appendingPathComponent("multipage.tif").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(names == ["scan-0001.xml", "scan-0002.xml", "scan-0003.xml", "scan.pdf", "scan.txt"], "\(names)")
+        let text = try String(contentsOfFile: base + ".txt", encoding: .utf8)
+        let pdfText = try runProcess(["pdftotext", base + ".pdf", "-"]).stdout
+        #expect(text.contains("quick brown fox") && Self.words(text) == Self.words(pdfText), "\(text) vs \(pdfText)")
+        let sidecar = dir.appendingPathComponent("side.txt").path
+        let withSidecar = try await cluster.submit(["--quiet", "-f", "pdf", "-o", dir.appendingPathComponent("one.pdf").path, "--sidecar", sidecar,
+                                                    Binaries.fixtures.appendingPathComponent("text.png").path])
+        #expect(withSidecar.status == 0, "\(withSidecar.stderr)")
+        #expect(try String(contentsOfFile: sidecar, encoding: .utf8).contains("quick brown fox"))
+        #expect(cluster.coordinator.stderr.matches(of: /msg="job accepted"/).count == 2, "one job per run")
+        let noBase = try await cluster.submit(["-f", "pdf,txt", Binaries.fixtures.appendingPathComponent("text.png").path])
+        #expect(noBase.status == 64 && noBase.stderr.contains("several formats need -o BASE"), "\(noBase.stderr)")
+        await cluster.stop()
+    }
+
     /// A coordinator endpoint that is not one is a usage error (64) with a sentence, for
     /// ocr-submit (option or OCR_COORDINATOR) and ocr-worker; not a transport error (70).
     @Test func aMalformedCoordinatorEndpointIsAUsageError() async throws {
