@@ -9,7 +9,9 @@ struct EngineWork: Sendable {
     var task: PageTask
     var key: WorkerLink.TaskKey
     /// The connection the task arrived on (its results are dropped if that connection ended).
-    var uid: UInt64
+    var connection: UInt64
+    /// The worker's `worker_uid`, stamped on the result.
+    var workerID: UInt64
     var control: PageControl
     var receivedAt: ContinuousClock.Instant
 }
@@ -58,7 +60,7 @@ final class EngineThreads: Sendable {
             page.pageIndex = task.pageIndex
             if page.file.isEmpty { page.file = task.file }
             if page.filePage == 0 { page.filePage = task.filePage }
-            page.workerUid = work.uid
+            page.workerUid = work.workerID
             page.attempt = task.attempt
             var timings = page.timings ?? Timings()
             timings.queueUs = task.queuedUs &+ UInt64(clamping: (started - work.receivedAt).microseconds)

@@ -12,14 +12,17 @@ import OCRWire
 /// States and the legal moves between them:
 ///
 /// ```
-/// idle --start--> connected(uid) --silence >= liveness x interval--> backingOff(until)
+/// idle --start--> connected(connection) --silence >= liveness x interval--> backingOff(until)
 ///                   |   ^   \--Disconnect received / socket failure--> backingOff(until)
-///                   |   \--------------- tick at `until` (new socket, new uid) --/
+///                   |   \--------------- tick at `until` (new socket, next connection) --/
 ///                   \--drained (shutdown and nothing held)--> stopped
 /// draining: no new tasks (refused with UNAVAILABLE), no reconnect; a lost connection -> stopped.
 /// ```
 ///
-/// A task belongs to the connection (uid) it arrived on. When that connection ends, its tasks are
+/// The worker announces one `worker_uid` for the life of its process, on every connection, so
+/// that logs, `ClusterStatus` and documents name it the same way throughout. Connections are
+/// numbered 1, 2, ... inside the link.
+/// A task belongs to the connection it arrived on. When that connection ends, its tasks are
 /// cancelled with UNAVAILABLE and forgotten: the coordinator requeues them, and a result that
 /// comes back later is dropped.
 ///
@@ -62,7 +65,7 @@ struct WorkerLink {
 
     /// A task queued for or running on an engine thread, and what the link knows of its timing.
     struct Held {
-        var uid: UInt64
+        var connection: UInt64
         var control: PageControl
         /// When the task is due (its `remaining_ms` from arrival); nil: no deadline.
         var deadline: Duration?
@@ -86,7 +89,7 @@ struct WorkerLink {
 
     enum Phase: Equatable {
         case idle
-        case connected(uid: UInt64)
+        case connected(connection: UInt64)
         case backingOff(until: Duration)
         case stopped
     }
@@ -99,10 +102,10 @@ struct WorkerLink {
         case received(CoordinatorMessage)
         /// Frames from the coordinator that are not a valid envelope.
         case malformed(String)
-        /// An engine thread began a task that arrived on connection `uid`.
-        case began(TaskKey, uid: UInt64)
-        /// An engine thread finished a task that arrived on connection `uid`.
-        case finished(TaskKey, uid: UInt64, Result<PageResult, OCRError>)
+        /// An engine thread began a task that arrived on `connection`.
+        case began(TaskKey, connection: UInt64)
+        /// An engine thread finished a task that arrived on `connection`.
+        case finished(TaskKey, connection: UInt64, Result<PageResult, OCRError>)
         /// SIGTERM/SIGINT: drain. A second one gives back what is still running.
         case shutdown
         /// The shell could not open or use the socket: the connection is lost.
@@ -111,13 +114,13 @@ struct WorkerLink {
 
     enum Directive {
         /// Close the current socket (if any), open a new DEALER and connect it.
-        case connect(uid: UInt64)
+        case connect(connection: UInt64)
         /// Close the current socket; `lingerMilliseconds` gives queued messages time to leave.
         case closeSocket(lingerMilliseconds: Int)
         case send(WorkerMessage)
         /// Queue the task for an engine thread, due at `deadline` (nil: no deadline; the shell
         /// turns it into the control's clock time) and limited to `maxPageTime` once begun.
-        case run(PageTask, TaskKey, uid: UInt64, PageControl, deadline: Duration?)
+        case run(PageTask, TaskKey, connection: UInt64, PageControl, deadline: Duration?)
         case cancel(PageControl, StatusCode)
         case log(@Sendable (Logger) -> Void)
         /// Everything is done: stop the loop and the engine threads.
@@ -125,7 +128,9 @@ struct WorkerLink {
     }
 
     let configuration: Configuration
-    private let makeUID: () -> UInt64
+    /// The `worker_uid` every `Ready` of this process announces (non-zero).
+    let workerID: UInt64
+    private var connections: UInt64 = 0
     private(set) var phase = Phase.idle
     private(set) var held: [TaskKey: Held] = [:]
     /// Tasks given back with their connection whose engine has not returned yet.
@@ -142,11 +147,11 @@ struct WorkerLink {
     private(set) var linkInterval: Duration
     private(set) var linkLiveness: Int
 
-    /// - Parameter makeUID: a fresh random non-zero uid per connection (injected so tests can
-    ///   predict them).
-    init(configuration: Configuration, makeUID: @escaping () -> UInt64) {
+    /// - Parameter workerID: this process's `worker_uid`, random and non-zero (injected so tests
+    ///   can predict it).
+    init(configuration: Configuration, workerID: UInt64) {
         self.configuration = configuration
-        self.makeUID = makeUID
+        self.workerID = workerID
         self.backoff = configuration.reconnectInitial
         self.linkInterval = configuration.heartbeatInterval
         self.linkLiveness = configuration.liveness
@@ -155,9 +160,9 @@ struct WorkerLink {
     /// Silence after which the coordinator is dead.
     var silenceLimit: Duration { linkInterval * linkLiveness }
 
-    /// The uid of the current connection, `nil` while not connected.
-    var currentUID: UInt64? {
-        if case .connected(let uid) = phase { return uid }
+    /// The number of the current connection, `nil` while not connected.
+    var currentConnection: UInt64? {
+        if case .connected(let connection) = phase { return connection }
         return nil
     }
 
@@ -170,21 +175,21 @@ struct WorkerLink {
         case .tick:
             return tick(now: now)
         case .received(let message):
-            guard case .connected(let uid) = phase else { return [] }
+            guard case .connected(let connection) = phase else { return [] }
             lastReceived = now
             backoff = configuration.reconnectInitial
-            return received(message, uid: uid, now: now)
+            return received(message, connection: connection, now: now)
         case .malformed(let why):
-            guard currentUID != nil else { return [] }
+            guard currentConnection != nil else { return [] }
             // Still a sign of life; a worker does not assert on its peer's input.
             lastReceived = now
             return [.log { $0.warning("ignored a malformed message from the coordinator", ["error": why]) }]
-        case .began(let key, let uid):
-            if held[key]?.uid == uid { held[key]!.beganAt = held[key]!.beganAt ?? now }
-            if abandoned[key]?.uid == uid { abandoned[key]!.beganAt = abandoned[key]!.beganAt ?? now }
+        case .began(let key, let connection):
+            if held[key]?.connection == connection { held[key]!.beganAt = held[key]!.beganAt ?? now }
+            if abandoned[key]?.connection == connection { abandoned[key]!.beganAt = abandoned[key]!.beganAt ?? now }
             return []
-        case .finished(let key, let uid, let outcome):
-            return finished(key, uid: uid, outcome, now: now)
+        case .finished(let key, let connection, let outcome):
+            return finished(key, connection: connection, outcome, now: now)
         case .shutdown:
             return shutdown(now: now)
         case .connectionFailed(let why):
@@ -195,14 +200,15 @@ struct WorkerLink {
     // MARK: Connection
 
     private mutating func connect(now: Duration) -> [Directive] {
-        let uid = makeUID()
-        phase = .connected(uid: uid)
+        connections += 1
+        let connection = connections
+        phase = .connected(connection: connection)
         lastReceived = now
         linkInterval = configuration.heartbeatInterval
         linkLiveness = configuration.liveness
         let ready = WorkerMessage.with {
             $0.command = .ready(Ready.with {
-                $0.workerUid = uid
+                $0.workerUid = workerID
                 $0.slots = UInt32(clamping: configuration.slots)
                 $0.languages = configuration.languages
                 $0.version = configuration.version
@@ -212,17 +218,18 @@ struct WorkerLink {
                 $0.maxTasks = UInt32(clamping: configuration.maxHeldTasks)
             })
         }
-        let slots = configuration.slots
-        return [.connect(uid: uid), send(ready, now: now),
-                .log { $0.info("connecting", ["worker": uid.paddedHex, "slots": slots]) }]
+        let slots = configuration.slots, worker = workerID.paddedHex
+        return [.connect(connection: connection), send(ready, now: now),
+                .log { $0.info("connecting", ["worker": worker, "connection": connection, "slots": slots]) }]
     }
 
     /// Ends the current connection: its tasks are given back (cancelled with UNAVAILABLE, their
     /// results dropped) and, unless draining, the worker reconnects after the backoff.
     private mutating func lose(now: Duration, reason: String, level: LogLevel) -> [Directive] {
-        guard case .connected(let uid) = phase else { return [] }
+        guard case .connected(let connection) = phase else { return [] }
+        let worker = workerID.paddedHex
         var directives: [Directive] = [.closeSocket(lingerMilliseconds: 0)]
-        let lost = held.filter { $0.value.uid == uid }
+        let lost = held.filter { $0.value.connection == connection }
         for key in lost.keys {
             directives.append(stop(key, .unavailable, now: now))
             abandoned[key] = held.removeValue(forKey: key)
@@ -231,7 +238,7 @@ struct WorkerLink {
         if draining != nil {
             phase = .stopped
             directives.append(.log { $0.log(level, "connection lost while draining; stopping",
-                                            ["worker": uid.paddedHex, "reason": reason, "abandoned": count]) })
+                                            ["worker": worker, "connection": connection, "reason": reason, "abandoned": count]) })
             directives.append(.stop)
             return directives
         }
@@ -239,7 +246,7 @@ struct WorkerLink {
         phase = .backingOff(until: now + delay)
         backoff = min(backoff * 2, configuration.reconnectMax)
         directives.append(.log { $0.log(level, "connection lost; reconnecting",
-                                        ["worker": uid.paddedHex, "reason": reason, "abandoned": count,
+                                        ["worker": worker, "connection": connection, "reason": reason, "abandoned": count,
                                          "backoff_ms": delay.milliseconds]) })
         return directives
     }
@@ -280,7 +287,7 @@ struct WorkerLink {
 
     // MARK: Messages
 
-    private mutating func received(_ message: CoordinatorMessage, uid: UInt64, now: Duration) -> [Directive] {
+    private mutating func received(_ message: CoordinatorMessage, connection: UInt64, now: Duration) -> [Directive] {
         switch message.command {
         case .task(let task):
             let key = TaskKey(jobID: task.jobId, pageIndex: task.pageIndex, attempt: task.attempt)
@@ -296,11 +303,11 @@ struct WorkerLink {
             }
             let deadline = task.remainingMs > 0 ? now + .milliseconds(Int64(clamping: task.remainingMs)) : nil
             let control = PageControl()
-            held[key] = Held(uid: uid, control: control, deadline: deadline)
-            return [.run(task, key, uid: uid, control, deadline: deadline), .log { $0.debug("task received", ["task": key]) }]
+            held[key] = Held(connection: connection, control: control, deadline: deadline)
+            return [.run(task, key, connection: connection, control, deadline: deadline), .log { $0.debug("task received", ["task": key]) }]
         case .cancel(let cancel):
             let matching = held.filter {
-                $0.key.jobID == cancel.jobId && $0.key.pageIndex == cancel.pageIndex && $0.value.uid == uid
+                $0.key.jobID == cancel.jobId && $0.key.pageIndex == cancel.pageIndex && $0.value.connection == connection
             }
             return matching.keys.sorted(by: Self.order).map { stop($0, .cancelled, now: now) }
         case .disconnect(let disconnect):
@@ -326,15 +333,15 @@ struct WorkerLink {
 
     // MARK: Tasks
 
-    private mutating func finished(_ key: TaskKey, uid: UInt64, _ outcome: Result<PageResult, OCRError>,
+    private mutating func finished(_ key: TaskKey, connection: UInt64, _ outcome: Result<PageResult, OCRError>,
                                    now: Duration) -> [Directive] {
         var directives: [Directive] = []
-        if let task = held[key], task.uid == uid {
+        if let task = held[key], task.connection == connection {
             held[key] = nil
-            if currentUID == uid { directives.append(send(Self.result(for: key, outcome), now: now)) }
+            if currentConnection == connection { directives.append(send(Self.result(for: key, outcome), now: now)) }
         } else {
             abandoned[key] = nil
-            directives.append(.log { $0.debug("dropped the result of an abandoned task", ["task": key, "worker": uid.paddedHex]) })
+            directives.append(.log { $0.debug("dropped the result of an abandoned task", ["task": key, "connection": connection]) })
         }
         if draining != nil, held.isEmpty { directives += finish() }
         return directives
@@ -373,7 +380,7 @@ struct WorkerLink {
             let code = task.stopCode ?? .deadlineExceeded
             let error = OCRError(code, "the engine did not stop within \(grace) of being asked to (\(Self.reason(code))); "
                                  + "the worker restarts to free the slot", page: Int(key.pageIndex))
-            if currentUID == task.uid { directives.append(send(Self.result(for: key, .failure(error)), now: now)) }
+            if currentConnection == task.connection { directives.append(send(Self.result(for: key, .failure(error)), now: now)) }
         }
         for key in stuckAbandoned.keys { abandoned[key] = nil }
         let pages = (stuckHeld.map(\.key) + stuckAbandoned.map(\.key)).map(\.description)
@@ -432,7 +439,7 @@ struct WorkerLink {
     /// Drained: say goodbye on a live connection, then stop.
     private mutating func finish() -> [Directive] {
         var directives: [Directive] = []
-        if currentUID != nil {
+        if currentConnection != nil {
             directives.append(.send(WorkerMessage.with { $0.command = .disconnect(Disconnect.with { $0.reason = "worker shutting down" }) }))
             directives.append(.closeSocket(lingerMilliseconds: 1_000))
         }

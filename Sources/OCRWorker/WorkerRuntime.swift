@@ -64,6 +64,8 @@ package final class WorkerRuntime: Sendable {
 
     package let configuration: WorkerConfiguration
     package let engine: PageEngineFactory
+    /// The `worker_uid` this process announces on every connection.
+    package let workerID: UInt64
     let logger: Logger
     private let context: ZMQContext
     private let loop: SocketLoop
@@ -78,11 +80,13 @@ package final class WorkerRuntime: Sendable {
     /// `WorkerConfiguration.stuckGrace`); read it after `wait()`.
     package var wedged: Bool { wedgedFlag.withLock { $0 } }
 
-    /// - Parameter makeUID: fresh connection uids (random and non-zero by default).
+    /// - Parameter workerID: the `worker_uid` this process announces on every connection
+    ///   (random and non-zero by default).
     package init(configuration: WorkerConfiguration, engine: PageEngineFactory, logger: Logger,
-                makeUID: @escaping @Sendable () -> UInt64 = { UInt64.random(in: 1...UInt64.max) }) throws {
+                workerID: UInt64 = UInt64.random(in: 1...UInt64.max)) throws {
         self.configuration = configuration
         self.engine = engine
+        self.workerID = workerID
         self.logger = logger
         self.context = try ZMQContext()
         let link = WorkerLink(configuration: .init(
@@ -93,7 +97,7 @@ package final class WorkerRuntime: Sendable {
             reconnectInitial: configuration.reconnectInitial, reconnectMax: configuration.reconnectMax,
             drainTimeout: configuration.drainTimeout,
             maxHeldTasks: configuration.maxHeldTasks ?? (configuration.slots + 64),
-            maxPageTime: configuration.maxPageTime, stuckGrace: configuration.stuckGrace), makeUID: makeUID)
+            maxPageTime: configuration.maxPageTime, stuckGrace: configuration.stuckGrace), workerID: workerID)
         self.shell = Shell(link: link)
         let logger = logger
         self.loop = SocketLoop(context: context, name: "ocr.worker.io") { error in
@@ -111,12 +115,12 @@ package final class WorkerRuntime: Sendable {
         guard first else { throw TransportError(code: .invalidState, message: "WorkerRuntime.start called twice") }
         let finished: @Sendable (EngineWork, Result<PageResult, OCRError>) -> Void = { [loop, shell, logger] work, outcome in
             loop.execute { control in
-                shell.process(.finished(work.key, uid: work.uid, outcome), control: control, runtime: self, logger: logger)
+                shell.process(.finished(work.key, connection: work.connection, outcome), control: control, runtime: self, logger: logger)
             }
         }
         let began: @Sendable (EngineWork) -> Void = { [loop, shell, logger] work in
             loop.execute { control in
-                shell.process(.began(work.key, uid: work.uid), control: control, runtime: self, logger: logger)
+                shell.process(.began(work.key, connection: work.connection), control: control, runtime: self, logger: logger)
             }
         }
         let tick = max(.milliseconds(5), min(.milliseconds(100), configuration.heartbeatInterval / 10))
@@ -253,7 +257,7 @@ private final class Shell: @unchecked Sendable {
     private func execute(_ directive: WorkerLink.Directive, control: SocketLoop.Control,
                          runtime: WorkerRuntime, logger: Logger) -> WorkerLink.Event? {
         switch directive {
-        case .connect(let uid):
+        case .connect(let connection):
             closeSocket(control, linger: 0)
             do {
                 let dealer = try control.context.makeSocket(.dealer)
@@ -267,7 +271,7 @@ private final class Shell: @unchecked Sendable {
             } catch {
                 if !started { startupError = error }
                 started = true
-                return .connectionFailed("cannot connect \(runtime.configuration.coordinator) (uid \(uid.paddedHex)): \(error)")
+                return .connectionFailed("cannot connect \(runtime.configuration.coordinator) (connection \(connection)): \(error)")
             }
             started = true
         case .closeSocket(let linger):
@@ -281,9 +285,9 @@ private final class Shell: @unchecked Sendable {
             } catch {
                 return .connectionFailed("send failed: \(error)")
             }
-        case .run(let task, let key, let uid, let pageControl, let deadline):
+        case .run(let task, let key, let connection, let pageControl, let deadline):
             pageControl.arm(deadline: deadline.map { epoch + $0 }, maxRunTime: runtime.configuration.maxPageTime)
-            runtime.enqueue(EngineWork(task: task, key: key, uid: uid, control: pageControl, receivedAt: control.now))
+            runtime.enqueue(EngineWork(task: task, key: key, connection: connection, workerID: runtime.workerID, control: pageControl, receivedAt: control.now))
         case .cancel(let pageControl, let code):
             pageControl.cancel(code)
         case .log(let write):

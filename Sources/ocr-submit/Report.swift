@@ -1,4 +1,5 @@
 import Foundation
+import OCRBasics
 import OCRCoordinator
 import OCRWire
 
@@ -13,7 +14,7 @@ enum Report {
         for w in s.workers {
             let labels = w.labels.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             let host = (w.hostname.isEmpty ? "-" : w.hostname) + (labels.isEmpty ? "" : " [\(labels)]")
-            text += "  \(String(w.uid, radix: 16))  \(host)  slots \(w.slots)  busy \(w.busy)  done \(w.pagesDone)  langs \(w.languages.joined(separator: "+"))  seen \(w.lastSeenMsAgo) ms ago\n"
+            text += "  \(w.uid.paddedHex)  \(host)  slots \(w.slots)  busy \(w.busy)  done \(w.pagesDone)  langs \(w.languages.joined(separator: "+"))  seen \(w.lastSeenMsAgo) ms ago\n"
         }
         return text
     }

@@ -27,6 +27,10 @@ struct OperatorTests {
         let workers = try #require(try status.object()["workers"] as? [[String: Any]])
         #expect(workers.first?["version"] as? String == number, "the worker announces \(number): \(workers)")
         #expect(workers.first?["labels"] as? [String: String] == ["zone": "eu-1", "gpu": "none"], "\(workers)")
+        // One spelling of the worker's id: 16 hex digits in its log, the coordinator's and ClusterStatus.
+        let logged = try #require(worker.stderr.firstMatch(of: /msg=connecting worker=([0-9a-f]{16})/).map { String($0.1) }, "\(worker.stderr.prefix(800))")
+        #expect(workers.first?["uid"] as? String == logged, "\(workers)")
+        #expect(cluster.coordinator.stderr.contains("msg=\"worker ready\" worker=\(logged)"))
         let cli = try await cluster.submit(["status", "--json"])
         #expect(cli.stdout.contains("\"zone\"") && cli.stdout.contains("\"eu-1\""), "status --json: \(cli.stdout)")
         let text = try await cluster.submit(["status"])

@@ -66,7 +66,7 @@ struct EngineTests {
     func maxRunTime() throws {
         let control = PageControl(deadline: nil, maxRunTime: .milliseconds(60))
         #expect(control.deadline == nil, "queued pages do not use up the limit")
-        let work = EngineWork(task: pageTask(3), key: .init(jobID: "job-1", pageIndex: 3, attempt: 1), uid: 9, control: control, receivedAt: .now)
+        let work = EngineWork(task: pageTask(3), key: .init(jobID: "job-1", pageIndex: 3, attempt: 1), connection: 9, workerID: 9, control: control, receivedAt: .now)
         let before = ContinuousClock.now
         let outcome = EngineThreads.execute(work, on: HangingEngine(page: 3))
         let took = ContinuousClock.now - before
@@ -93,7 +93,7 @@ struct EngineTests {
         }
         let control = PageControl()
         control.cancel(.unavailable)
-        let work = EngineWork(task: pageTask(2), key: .init(jobID: "job-1", pageIndex: 2, attempt: 1), uid: 9, control: control, receivedAt: .now)
+        let work = EngineWork(task: pageTask(2), key: .init(jobID: "job-1", pageIndex: 2, attempt: 1), connection: 9, workerID: 9, control: control, receivedAt: .now)
         let outcome = EngineThreads.execute(work, on: MustNotRun())
         #expect(throws: OCRError.self) { try outcome.get() }
         if case .failure(let error) = outcome {
@@ -114,7 +114,7 @@ struct EngineTests {
         task.filePage = 1
         task.content = bytes
         task.format = .png
-        let work = EngineWork(task: task, key: .init(jobID: "job-1", pageIndex: 3, attempt: 1), uid: 77, control: PageControl(), receivedAt: .now)
+        let work = EngineWork(task: task, key: .init(jobID: "job-1", pageIndex: 3, attempt: 1), connection: 1, workerID: 77, control: PageControl(), receivedAt: .now)
         let page = try EngineThreads.execute(work, on: engine).get()
         #expect(page.pageIndex == 3)
         #expect(page.workerUid == 77)
@@ -124,7 +124,7 @@ struct EngineTests {
         // Cancelled up front: the adapter's token is tripped and the page reports CANCELLED.
         let control = PageControl()
         control.cancel()
-        let cancelled = EngineThreads.execute(EngineWork(task: task, key: work.key, uid: 77, control: control, receivedAt: .now), on: engine)
+        let cancelled = EngineThreads.execute(EngineWork(task: task, key: work.key, connection: 1, workerID: 77, control: control, receivedAt: .now), on: engine)
         #expect(throws: OCRError.self) { try cancelled.get() }
     }
 }

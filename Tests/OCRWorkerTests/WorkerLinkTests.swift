@@ -9,23 +9,24 @@ struct WorkerLinkTests {
     /// Link time: a `Duration` since the shell started (no clock is read in these tests).
     static func at(_ ms: Int) -> Duration { .milliseconds(ms) }
 
-    static func makeLink(uids: [UInt64] = Array(1...20), stuckGrace: Duration = .seconds(60)) -> WorkerLink {
-        var remaining = uids
-        return WorkerLink(configuration: .init(slots: 2, languages: ["eng"], version: "t", hostname: "h",
+    static let workerID: UInt64 = 0xABCD_0000_1234
+
+    static func makeLink(stuckGrace: Duration = .seconds(60)) -> WorkerLink {
+        WorkerLink(configuration: .init(slots: 2, languages: ["eng"], version: "t", hostname: "h",
                                                heartbeatInterval: .milliseconds(1000), liveness: 3,
                                                drainTimeout: .milliseconds(5000), maxHeldTasks: 3,
                                                stuckGrace: stuckGrace),
-                          makeUID: { remaining.removeFirst() })
+                          workerID: workerID)
     }
 
     static func sent(_ directives: [WorkerLink.Directive]) -> [WorkerMessage] {
         directives.compactMap { if case .send(let m) = $0 { m } else { nil } }
     }
     static func connects(_ directives: [WorkerLink.Directive]) -> [UInt64] {
-        directives.compactMap { if case .connect(let uid) = $0 { uid } else { nil } }
+        directives.compactMap { if case .connect(let connection) = $0 { connection } else { nil } }
     }
     static func runs(_ directives: [WorkerLink.Directive]) -> [(WorkerLink.TaskKey, UInt64, PageControl)] {
-        directives.compactMap { if case .run(_, let key, let uid, let control, _) = $0 { (key, uid, control) } else { nil } }
+        directives.compactMap { if case .run(_, let key, let connection, let control, _) = $0 { (key, connection, control) } else { nil } }
     }
     static func stops(_ directives: [WorkerLink.Directive]) -> Bool {
         directives.contains { if case .stop = $0 { true } else { false } }
@@ -35,12 +36,12 @@ struct WorkerLinkTests {
     }
     static let heartbeat = WorkerLink.Event.received(CoordinatorMessage.with { $0.command = .heartbeat(Heartbeat()) })
 
-    @Test("start: connect with a fresh uid and send Ready")
+    @Test("start: connection 1, and Ready announces the process's worker uid")
     func start() {
         var link = Self.makeLink()
         let directives = link.handle(.start, now: Self.at(0))
         #expect(Self.connects(directives) == [1])
-        #expect(Self.sent(directives).first?.ready?.workerUid == 1)
+        #expect(Self.sent(directives).first?.ready?.workerUid == Self.workerID)
         #expect(Self.sent(directives).first?.ready?.heartbeatIntervalMs == 1000)
         #expect(link.handle(.start, now: Self.at(1)).isEmpty, "a link starts once")
     }
@@ -56,9 +57,9 @@ struct WorkerLinkTests {
         #expect(link.silenceLimit == .seconds(12))
         // Our own heartbeats keep their 1 s pace (never slower than the link asks).
         #expect(Self.sent(link.handle(.tick, now: Self.at(3000))).first?.heartbeat != nil)
-        #expect(link.currentUID == 1, "still connected after 3 s of coordinator silence")
+        #expect(link.currentConnection == 1, "still connected after 3 s of coordinator silence")
         _ = link.handle(Self.heartbeat, now: Self.at(4000))
-        #expect(link.currentUID == 1)
+        #expect(link.currentConnection == 1)
         #expect(link.handle(.tick, now: Self.at(15_999)).allSatisfy { if case .closeSocket = $0 { false } else { true } })
         let lost = link.handle(.tick, now: Self.at(16_000))
         #expect(lost.contains { if case .closeSocket = $0 { true } else { false } })
@@ -82,7 +83,7 @@ struct WorkerLinkTests {
         _ = link.handle(Self.heartbeat, now: Self.at(1800))
         let busy = Self.sent(link.handle(.tick, now: Self.at(2000)))
         #expect(busy.first?.heartbeat?.busy == 1, "busy counts the held task")
-        let result = Self.sent(link.handle(.finished(run[0].0, uid: 1, .success(PageResult())), now: Self.at(2500)))
+        let result = Self.sent(link.handle(.finished(run[0].0, connection: 1, .success(PageResult())), now: Self.at(2500)))
         #expect(result.first?.result?.pageIndex == 0)
         _ = link.handle(Self.heartbeat, now: Self.at(2600))
         #expect(Self.sent(link.handle(.tick, now: Self.at(3400))).isEmpty)
@@ -117,9 +118,10 @@ struct WorkerLinkTests {
         let lost = link.handle(.received(CoordinatorMessage.with { $0.command = .disconnect(Disconnect()) }), now: Self.at(20))
         #expect(lost.contains { if case .cancel(_, .unavailable) = $0 { true } else { false } })
         #expect(run[0].2.stopCode == nil, "the link only asks; the shell cancels")
-        _ = link.handle(.tick, now: Self.at(300))
-        #expect(link.currentUID == 2)
-        let late = link.handle(.finished(run[0].0, uid: 1, .success(PageResult())), now: Self.at(400))
+        let reconnect = link.handle(.tick, now: Self.at(300))
+        #expect(link.currentConnection == 2)
+        #expect(Self.sent(reconnect).first?.ready?.workerUid == Self.workerID, "one worker uid for the life of the process")
+        let late = link.handle(.finished(run[0].0, connection: 1, .success(PageResult())), now: Self.at(400))
         #expect(Self.sent(late).isEmpty)
     }
 
@@ -170,7 +172,7 @@ struct WorkerLinkTests {
         _ = link.handle(Self.heartbeat, now: Self.at(4000))
         let timeout = link.handle(.tick, now: Self.at(5010))
         #expect(timeout.contains { if case .cancel(_, .unavailable) = $0 { true } else { false } })
-        let done = link.handle(.finished(run[0].0, uid: 1, .failure(OCRError(.unavailable, "given back"))), now: Self.at(5020))
+        let done = link.handle(.finished(run[0].0, connection: 1, .failure(OCRError(.unavailable, "given back"))), now: Self.at(5020))
         let messages = Self.sent(done)
         #expect(messages.count == 2)
         #expect(messages.first?.result?.error?.code == .unavailable)
@@ -195,7 +197,7 @@ struct WorkerLinkTests {
         var link = Self.makeLink()
         _ = link.handle(.start, now: Self.at(0))
         _ = link.handle(.malformed("bad signature"), now: Self.at(2900))
-        #expect(link.currentUID == 1)
+        #expect(link.currentConnection == 1)
         #expect(Self.connects(link.handle(.tick, now: Self.at(3000))).isEmpty)
     }
 
@@ -205,7 +207,7 @@ struct WorkerLinkTests {
         _ = link.handle(.start, now: Self.at(0))
         let due = Self.runs(link.handle(.received(CoordinatorMessage.with { $0.command = .task(pageTask(0, remainingMs: 500)) }), now: Self.at(1)))
         let other = Self.runs(link.handle(Self.task(1), now: Self.at(1)))
-        _ = link.handle(.began(due[0].0, uid: 1), now: Self.at(2))  // an engine thread took the page
+        _ = link.handle(.began(due[0].0, connection: 1), now: Self.at(2))  // an engine thread took the page
         _ = link.handle(Self.heartbeat, now: Self.at(1000))
         // 899 ms past the deadline: still within the grace.
         let early = link.handle(.tick, now: Self.at(1400))
@@ -225,8 +227,8 @@ struct WorkerLinkTests {
         #expect(link.phase == .stopped)
         #expect(due.count == 1)
         // Late results, should they ever come, change nothing.
-        #expect(link.handle(.finished(other[0].0, uid: 1, .failure(OCRError(.unavailable, "given back"))), now: Self.at(1510)).isEmpty)
-        #expect(link.handle(.finished(due[0].0, uid: 1, .success(PageResult())), now: Self.at(1600)).isEmpty)
+        #expect(link.handle(.finished(other[0].0, connection: 1, .failure(OCRError(.unavailable, "given back"))), now: Self.at(1510)).isEmpty)
+        #expect(link.handle(.finished(due[0].0, connection: 1, .success(PageResult())), now: Self.at(1600)).isEmpty)
     }
 
     @Test("a cancelled page whose engine keeps running past the grace is stuck too")
@@ -234,7 +236,7 @@ struct WorkerLinkTests {
         var link = Self.makeLink(stuckGrace: .milliseconds(200))
         _ = link.handle(.start, now: Self.at(0))
         let run = Self.runs(link.handle(Self.task(0), now: Self.at(0)))
-        _ = link.handle(.began(run[0].0, uid: 1), now: Self.at(5))
+        _ = link.handle(.began(run[0].0, connection: 1), now: Self.at(5))
         let cancel = link.handle(.received(CoordinatorMessage.with {
             $0.command = .cancel(CancelTask.with { $0.jobId = "job-1"; $0.pageIndex = 0 })
         }), now: Self.at(10))
@@ -250,17 +252,16 @@ struct WorkerLinkTests {
 
     @Test("the worker's running-time limit counts from the engine's begin: past it and the grace, the page is stuck")
     func wedgedPastMaxPageTime() {
-        var remaining = Array(UInt64(1)...20)
         var link = WorkerLink(configuration: .init(slots: 1, languages: [], version: "t", hostname: "h",
                                                    heartbeatInterval: .seconds(1), liveness: 3, drainTimeout: .seconds(5),
                                                    maxHeldTasks: 3, maxPageTime: .milliseconds(1000), stuckGrace: .milliseconds(500)),
-                              makeUID: { remaining.removeFirst() })
+                              workerID: Self.workerID)
         _ = link.handle(.start, now: Self.at(0))
         let run = Self.runs(link.handle(Self.task(0), now: Self.at(0)))
         _ = link.handle(Self.heartbeat, now: Self.at(2000))
         _ = link.handle(.tick, now: Self.at(2000))
         #expect(!link.wedged, "queued for 2 s without an engine: the limit has not started")
-        _ = link.handle(.began(run[0].0, uid: 1), now: Self.at(2000))
+        _ = link.handle(.began(run[0].0, connection: 1), now: Self.at(2000))
         _ = link.handle(Self.heartbeat, now: Self.at(3400))
         _ = link.handle(.tick, now: Self.at(3499))
         #expect(!link.wedged)
@@ -274,7 +275,7 @@ struct WorkerLinkTests {
         var link = Self.makeLink(stuckGrace: .milliseconds(500))
         _ = link.handle(.start, now: Self.at(0))
         let run = Self.runs(link.handle(Self.task(0), now: Self.at(1)))
-        _ = link.handle(.began(run[0].0, uid: 1), now: Self.at(2))
+        _ = link.handle(.began(run[0].0, connection: 1), now: Self.at(2))
         let lost = link.handle(.tick, now: Self.at(3100))  // coordinator silent: reconnect later
         #expect(lost.contains { if case .cancel(let c, .unavailable) = $0 { c === run[0].2 } else { false } })
         _ = link.handle(.tick, now: Self.at(3340))  // still backing off (reconnect due at 3350)
@@ -291,7 +292,7 @@ struct WorkerLinkTests {
         _ = link.handle(.start, now: Self.at(0))
         let running = Self.runs(link.handle(Self.task(0), now: Self.at(0)))
         let queued = Self.runs(link.handle(Self.task(1), now: Self.at(0)))
-        _ = link.handle(.began(running[0].0, uid: 1), now: Self.at(0))
+        _ = link.handle(.began(running[0].0, connection: 1), now: Self.at(0))
         _ = link.handle(.received(CoordinatorMessage.with {
             $0.command = .cancel(CancelTask.with { $0.jobId = "job-1"; $0.pageIndex = 1 })
         }), now: Self.at(10))
@@ -300,7 +301,7 @@ struct WorkerLinkTests {
         #expect(!link.wedged)
         #expect(!Self.stops(later))
         // Once an engine takes it and still does not return within the grace, it is.
-        _ = link.handle(.began(queued[0].0, uid: 1), now: Self.at(2100))
+        _ = link.handle(.began(queued[0].0, connection: 1), now: Self.at(2100))
         _ = link.handle(.tick, now: Self.at(2199))
         #expect(!link.wedged)
         _ = link.handle(.tick, now: Self.at(2200))

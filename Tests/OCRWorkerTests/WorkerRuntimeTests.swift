@@ -87,7 +87,7 @@ struct WorkerRuntimeTests {
         #expect(sequences == sequences.sorted())
     }
 
-    @Test("a coordinator that goes silent is dropped: new socket, new Ready with a new uid; old results abandoned")
+    @Test("a coordinator that goes silent is dropped: new socket, new Ready with the same worker uid; old results abandoned")
     func silentCoordinatorMeansReconnect() throws {
         let fake = try FakeCoordinator()
         let worker = try startWorker(fake, engine: .sleep(.seconds(5)), slots: 1, liveness: 3)
@@ -98,7 +98,7 @@ struct WorkerRuntimeTests {
         let silentSince = ContinuousClock.now
         let (secondIdentity, second) = try #require(fake.ready(2))
         let gap = ContinuousClock.now - silentSince
-        #expect(second.workerUid != first.workerUid)
+        #expect(second.workerUid == first.workerUid, "one worker uid for the life of the process")
         #expect(second.workerUid != 0)
         #expect(secondIdentity != firstIdentity, "a new socket has a new routing identity")
         // Not before liveness x interval (300 ms) plus the first backoff (250 ms).
@@ -120,7 +120,7 @@ struct WorkerRuntimeTests {
         let (identity, first) = try #require(fake.ready())
         fake.send(CoordinatorMessage.with { $0.command = .disconnect(Disconnect.with { $0.reason = "test" }) }, to: identity)
         let (newIdentity, second) = try #require(fake.ready(2, timeout: .seconds(3)))
-        #expect(second.workerUid != first.workerUid)
+        #expect(second.workerUid == first.workerUid)
         #expect(newIdentity != identity)
         fake.sendTask(pageTask(4), to: newIdentity)
         #expect(fake.results(1).first?.pageIndex == 4)

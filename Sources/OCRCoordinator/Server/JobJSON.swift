@@ -12,7 +12,7 @@ package enum JobJSON {
         [
             ("workers", .array(status.workers.map { worker in
                 .object([
-                    ("uid", .string(String(worker.uid, radix: 16))), ("host", .string(worker.hostname)),
+                    ("uid", .string(worker.uid.paddedHex)), ("host", .string(worker.hostname)),
                     ("slots", .int(Int(worker.slots))), ("busy", .int(Int(min(worker.busy, worker.slots)))),
                     ("held", .int(Int(worker.busy))),
                     ("languages", .array(worker.languages.map(JSON.string))), ("version", .string(worker.version)),

@@ -346,7 +346,7 @@ public struct Ocr_V1_ClusterStatusRequest: ProtoMessage {
 
 /// `ocr.v1.WorkerInfo` of `proto/`.
 public struct Ocr_V1_WorkerInfo: ProtoMessage {
-    /// Ready.worker_uid of its current connection.
+    /// Its Ready.worker_uid (one per worker process).
     public var uid: UInt64 = 0  // fixed64 uid = 1
     /// The peer's network address. Empty: libzmq's ROUTER does not report it to this coordinator
     /// (see hostname for what the worker says it is).

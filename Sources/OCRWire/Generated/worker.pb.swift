@@ -3,7 +3,8 @@
 
 /// First message of a worker: who it is and what it can take.
 public struct Ocr_V1_Ready: ProtoMessage {
-    /// A fresh random id per worker process (never reused across restarts), non-zero.
+    /// A random id per worker process (a new process picks a new one), non-zero, the same on every
+    /// connection of the process.
     public var workerUid: UInt64 = 0  // fixed64 worker_uid = 1
     /// Pages it recognises at the same time (engine threads).
     public var slots: UInt32 = 0  // uint32 slots = 2
