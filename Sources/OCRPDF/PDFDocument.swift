@@ -1,5 +1,4 @@
 import CQPDF
-import Glibc
 import OCRWire
 
 // OCRPDF is the one module that touches qpdf's C API. `PDFDocument` owns one qpdf_data (cleaned
@@ -49,6 +48,31 @@ package final class PDFDocument {
     /// references (content streams, resources inherited from the page tree, fonts, images) into
     /// an empty PDF, and nothing of the other pages.
     package func page(_ filePage: Int) throws(OCRError) -> [UInt8] {
+        try onePage(filePage) { _, _ in true }!
+    }
+
+    /// Page `filePage` as a PDF of its own without the text its content stream shows (all of it:
+    /// `ContentStreamText`), for rasterising what is left; nil when it shows none.
+    package func pageWithoutText(_ filePage: Int) throws(OCRError) -> [UInt8]? {
+        try onePage(filePage) { out, page throws(OCRError) -> Bool in
+            let content: [UInt8]
+            switch qpdfPageContent(out, page) {
+            case .success(let bytes): content = bytes
+            case .failure(let error): throw OCRError(.invalidArgument, "\(file) page \(filePage): reading its content failed: \(error.reason)", file: file)
+            }
+            guard let kept = ContentStreamText.removing(.all, from: content) else { return false }
+            let stream = qpdf_oh_new_stream(out)
+            kept.withUnsafeBufferPointer { data in
+                qpdf_oh_replace_stream_data(out, stream, data.baseAddress, data.count, qpdf_oh_new_null(out), qpdf_oh_new_null(out))
+            }
+            qpdf_oh_replace_key(out, page, "/Contents", stream)
+            return true
+        }
+    }
+
+    /// Page `filePage` copied into an empty PDF, changed by `edit` (given the new PDF and its
+    /// page), and written; nil when `edit` says there was nothing to change.
+    private func onePage(_ filePage: Int, edit: (qpdf_data?, qpdf_oh) throws(OCRError) -> Bool) throws(OCRError) -> [UInt8]? {
         let count = try pageCount()
         guard (1...count).contains(filePage) else {
             throw OCRError(.invalidArgument, "\(file) has \(count) pages, not \(filePage)", file: file)
@@ -60,6 +84,7 @@ package final class PDFDocument {
         try check(qpdf_empty_pdf(out), "creating the page's PDF", filePage, handle: out)
         let source = qpdf_get_page_n(qpdf, filePage - 1)
         try check(qpdf_add_page(out, qpdf, source, QPDF_FALSE), "copying page \(filePage)", filePage, handle: out)
+        guard try edit(out, qpdf_get_page_n(out, 0)) else { return nil }
         try check(qpdf_init_write_memory(out), "writing page \(filePage)", filePage, handle: out)
         qpdf_set_decode_level(out, qpdf_dl_none)
         qpdf_set_compress_streams(out, QPDF_FALSE)  // Streams pass through as they were stored.
@@ -71,43 +96,6 @@ package final class PDFDocument {
             throw OCRError(.internal, "\(file) page \(filePage): qpdf wrote no bytes", file: file)
         }
         return [UInt8](UnsafeBufferPointer(start: bytes, count: length))
-    }
-
-    /// Page `filePage` as a PDF of its own without the text its content stream shows (all of it:
-    /// `ContentStreamText`), for rasterising what is left; nil when it shows none.
-    package func pageWithoutText(_ filePage: Int) throws(OCRError) -> [UInt8]? {
-        let count = try pageCount()
-        guard (1...count).contains(filePage) else {
-            throw OCRError(.invalidArgument, "\(file) has \(count) pages, not \(filePage)", file: file)
-        }
-        var out = qpdf_init()
-        defer { qpdf_cleanup(&out) }
-        qpdf_silence_errors(out)
-        qpdf_set_suppress_warnings(out, QPDF_TRUE)
-        try check(qpdf_empty_pdf(out), "creating the page's PDF", filePage, handle: out)
-        try check(qpdf_add_page(out, qpdf, qpdf_get_page_n(qpdf, filePage - 1), QPDF_FALSE), "copying page \(filePage)", filePage, handle: out)
-        let page = qpdf_get_page_n(out, 0)
-        var buffer: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        let status = qpdf_oh_get_page_content_data(out, page, &buffer, &length)
-        defer { free(buffer) }
-        try check(status, "reading page \(filePage)'s content", filePage, handle: out)
-        guard let buffer, let kept = ContentStreamText.removing(.all, from: [UInt8](UnsafeBufferPointer(start: buffer, count: length))) else {
-            return nil
-        }
-        let stream = qpdf_oh_new_stream(out)
-        kept.withUnsafeBufferPointer { data in
-            qpdf_oh_replace_stream_data(out, stream, data.baseAddress, data.count, qpdf_oh_new_null(out), qpdf_oh_new_null(out))
-        }
-        qpdf_oh_replace_key(out, page, "/Contents", stream)
-        try check(qpdf_init_write_memory(out), "writing page \(filePage)", filePage, handle: out)
-        qpdf_set_deterministic_ID(out, QPDF_TRUE)
-        try check(qpdf_write(out), "writing page \(filePage)", filePage, handle: out)
-        let written = qpdf_get_buffer_length(out)
-        guard let bytes = qpdf_get_buffer(out), written > 0 else {
-            throw OCRError(.internal, "\(file) page \(filePage): qpdf wrote no bytes", file: file)
-        }
-        return [UInt8](UnsafeBufferPointer(start: bytes, count: written))
     }
 
     /// Throws qpdf's error message, naming the file (and page), when `status` has the error bit.

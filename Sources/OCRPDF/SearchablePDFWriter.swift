@@ -93,9 +93,9 @@ package final class SearchablePDFWriter {
         let contents = qpdf_oh_new_array(qpdf)
         qpdf_oh_append_item(qpdf, contents, stream("q\n" + textLayer(lines, placement) + "Q\n"))
         let original = qpdf_oh_get_key(qpdf, page, "/Contents")
-        if let visible = try pageContent(page, file: file, number: number).flatMap({ ContentStreamText.removing(.invisible, from: $0) }) {
+        if case .success(let content) = qpdfPageContent(qpdf, page), let visible = ContentStreamText.removing(.invisible, from: content) {
             // An earlier OCR layer (invisible text, --redo-ocr) is replaced by ours: the page's
-            // content without it, visible text kept.
+            // content without it, visible text kept. Content qpdf cannot decode stays as it is.
             qpdf_oh_append_item(qpdf, contents, stream(bytes: visible))
         } else if qpdf_oh_is_array(qpdf, original) == QPDF_TRUE {
             for i in 0..<qpdf_oh_get_array_n_items(qpdf, original) { qpdf_oh_append_item(qpdf, contents, qpdf_oh_get_array_item(qpdf, original, i)) }
@@ -245,18 +245,6 @@ package final class SearchablePDFWriter {
     private func append(_ page: qpdf_oh, from source: qpdf_data?) throws(OCRError) {
         try check(qpdf_add_page(qpdf, source, page, QPDF_FALSE), "adding page \(pages + 1)")
         pages += 1
-    }
-
-    /// The page's content streams decoded and joined; nil when they cannot be decoded (the
-    /// page is then kept as it is).
-    private func pageContent(_ page: qpdf_oh, file: String, number: Int) throws(OCRError) -> [UInt8]? {
-        var buffer: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        let status = qpdf_oh_get_page_content_data(qpdf, page, &buffer, &length)
-        defer { free(buffer) }
-        if qpdf_has_error(qpdf) == QPDF_TRUE { _ = qpdf_get_error(qpdf) }
-        guard status & QPDF_ERRORS == 0, let buffer else { return nil }
-        return [UInt8](UnsafeBufferPointer(start: buffer, count: length))
     }
 
     /// The crop box (else the media box, else US Letter), normalised so ll < ur.
