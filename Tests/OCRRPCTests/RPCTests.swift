@@ -55,6 +55,12 @@ import OCRWire
                         })
                     }
                 }
+                server.handle(CoordinatorMethod.cancelJob.rawValue) { call in
+                    call.fail(OCRError(.resourceExhausted, "the queue is full"))
+                }
+                server.handle(CoordinatorMethod.deleteJob.rawValue) { call in
+                    call.fail(OCRError(.unavailable, "busy", details: ["retry_after_ms": "250"]))
+                }
                 server.handle(CoordinatorMethod.listJobs.rawValue) { call in
                     Thread.detachNewThread {
                         call.respond(ListJobsResponse.with { $0.jobs = [Job.with { $0.jobId = "from-a-thread" }] })
@@ -80,6 +86,18 @@ import OCRWire
         #expect(try HealthCheckResponse(serializedBytes: bytes).status == .serving)
         let list = try await client.unary(CoordinatorMethod.listJobs.rawValue, request: [])
         #expect(try ListJobsResponse(serializedBytes: list).jobs.map(\.jobId) == ["from-a-thread"])
+    }
+
+    @Test func refusalsThatPassSayWhenToTryAgain() async throws {
+        let h = try Harness()
+        let client = try RPCClient(endpoint: h.endpoint)
+        defer { client.close() }
+        let full = await #expect(throws: OCRError.self) { _ = try await client.unary(CoordinatorMethod.cancelJob.rawValue, request: []) }
+        #expect(full?.code == .resourceExhausted && full?.details["retry_after_ms"] == "5000", "\(String(describing: full))")
+        let busy = await #expect(throws: OCRError.self) { _ = try await client.unary(CoordinatorMethod.deleteJob.rawValue, request: []) }
+        #expect(busy?.details["retry_after_ms"] == "250", "the handler's own hint is kept")
+        let bad = await #expect(throws: OCRError.self) { _ = try await client.unary(CoordinatorMethod.health.rawValue, request: [0x0A, 0x05, 0x41]) }
+        #expect(bad?.code == .invalidArgument && bad?.details["retry_after_ms"] == nil, "no hint where retrying cannot help")
     }
 
     @Test func unknownMethodIsUnimplemented() async throws {
