@@ -400,7 +400,7 @@ package struct Scheduler: Sendable {
         guard let job = store.summary(jobID) else { return .failure(OCRError(.notFound, "no job \(jobID)")) }
         guard job.isFinal else {
             return .failure(OCRError(.failedPrecondition, "job \(jobID) is still running (\(job.done + job.failed) of \(job.pageCount) pages finished): "
-                                     + "cancel it first, then delete it"))
+                                     + "cancel it first, then delete it", details: ["state": store.job(jobID)?.state.apiName ?? "RUNNING"]))
         }
         commit(.evicted(jobID: jobID), &out)
         return .success(DeleteJobResponse())

@@ -15,7 +15,7 @@ let spec = CommandSpec(
            ocr-submit [--coordinator ... | --local] --math [--all-lines] FILES...
            ocr-submit [--coordinator ...] --detach [options] FILES...     (prints the job id and returns)
            ocr-submit [--coordinator ...] result JOB [-f FORMAT] [-o FILE]
-           ocr-submit [--coordinator ...] status | jobs [--json] | cancel JOB | watch JOB
+           ocr-submit [--coordinator ...] status | jobs [--json] | cancel JOB | delete JOB | watch JOB
     """,
     options: [
         .option("--coordinator", short: "-c", value: "ENDPOINT", help: "Coordinator client endpoint (else $OCR_COORDINATOR; with neither, runs --local)."),
@@ -41,7 +41,7 @@ let spec = CommandSpec(
     ] + RecognitionFlags.options,
     footer: """
     Subcommands (they need a coordinator: --coordinator or $OCR_COORDINATOR): status (cluster view),
-    jobs (recent jobs with times and durations), cancel JOB, watch JOB (follow a job), result JOB (the
+    jobs (recent jobs with times and durations), cancel JOB, delete JOB (a finished job and its data), watch JOB (follow a job), result JOB (the
     document of a finished job). The job id is printed on stderr when the job is accepted; Ctrl-C then
     cancels the job (unless --detach) and says so.
     FILES may include '-': one file read from standard input (named 'stdin' in the document).

@@ -14,7 +14,7 @@ import OCRWorker
 /// What one invocation of ocr-submit does, validated before anything starts.
 struct SubmitCommand: Sendable {
     enum Action: Sendable {
-        case submit([URL]), status, jobs, cancel(String), watch(String), result(String)
+        case submit([URL]), status, jobs, cancel(String), delete(String), watch(String), result(String)
 
         /// The subcommands, which look at a coordinator's jobs: an embedded cluster has none.
         var needsCoordinator: Bool {
@@ -57,9 +57,10 @@ struct SubmitCommand: Sendable {
         case "status"? where words.count == 1: action = .status
         case "jobs"? where words.count == 1: action = .jobs
         case "cancel"? where words.count == 2: action = .cancel(words[1])
+        case "delete"? where words.count == 2: action = .delete(words[1])
         case "watch"? where words.count == 2: action = .watch(words[1])
         case "result"? where words.count == 2: action = .result(words[1])
-        case "cancel"?, "watch"?, "result"?: throw UsageError("\(words[0]) takes exactly one JOB id", command: name)
+        case "cancel"?, "delete"?, "watch"?, "result"?: throw UsageError("\(words[0]) takes exactly one JOB id", command: name)
         case nil: throw UsageError("no input files", command: name)
         default:
             if words.filter({ $0 == Self.standardInputPath }).count > 1 {
@@ -197,6 +198,9 @@ struct SubmitCommand: Sendable {
                 let jobs = try await client.jobs()
                 print(json ? JSON.object([("jobs", .array(jobs.map(JobJSON.job)))]).text : Report.jobs(jobs), terminator: json ? "\n" : "")
             case .cancel(let id): print(Report.jobLine(try await client.cancel(jobID: id)))
+            case .delete(let id):
+                try await client.delete(jobID: id)
+                print("job \(id) deleted")
             case .watch(let id): return try await watch(id, client)
             case .result(let id): return try await result(id, client)
             }

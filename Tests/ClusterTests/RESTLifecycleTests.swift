@@ -107,6 +107,15 @@ struct RESTLifecycleTests {
         let ids = (try listed.object()["jobs"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         #expect(!ids.contains(id) && ids.contains(partial), "\(ids)")
         #expect(cluster.coordinator.stderr.contains("job deleted over HTTP"))
+        // The same from the command line: a running job is "not yet" (75), a finished one goes.
+        let (_, running) = try await submit(base)
+        let notYet = try await cluster.submit(["delete", running])
+        #expect(notYet.status == 75 && notYet.stderr.contains("cancel it first"), "\(notYet.status) \(notYet.stderr)")
+        #expect(try await cluster.submit(["cancel", running]).status == 0)
+        let gone = try await cluster.submit(["delete", running])
+        #expect(gone.status == 0 && gone.stdout.contains("job \(running) deleted"), "\(gone.stderr)")
+        let after = try await cluster.submit(["result", running])
+        #expect(after.status == 3 && after.stderr.contains("NOT_FOUND"), "gone afterwards: \(after.stderr)")
         await cluster.stop()
     }
 
