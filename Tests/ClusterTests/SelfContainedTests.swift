@@ -31,6 +31,24 @@ import Testing
         #expect(offenders.isEmpty, "\(offenders)")
     }
 
+    /// `make run` (and build, release, install) installs what running needs; the test stack
+    /// (browser, Prometheus, validators) comes only with `make test`. Read from make's own
+    /// expansion of the rules (`make -n`), not from the Makefile's text.
+    @Test func runningInstallsNoTestStack() async throws {
+        let run = try await runAsync(["make", "-n", "-C", Binaries.repoRoot.path, "deps"])
+        let test = try await runAsync(["make", "-n", "-C", Binaries.repoRoot.path, "test-deps"])
+        #expect(run.status == 0 && test.status == 0, "\(run.stderr) \(test.stderr)")
+        for tool in ["chromium", "prometheus", "docker-compose", "schemathesis", "imagemagick", "protobuf-compiler"] {
+            #expect(!run.stdout.contains(tool), "make deps (what make run uses) installs \(tool)")
+            #expect(test.stdout.contains(tool), "make test-deps installs \(tool)")
+        }
+        for needed in ["libtesseract-dev", "tesseract-ocr-eng", "poppler-utils", "mupdf-tools", "libgs-common"] {
+            #expect(run.stdout.contains(needed), "make deps installs \(needed)")
+        }
+        let install = try await runAsync(["make", "-n", "-C", Binaries.repoRoot.path, "install", "PREFIX=/opt/ocr", "DESTDIR=/tmp/staged"])
+        #expect(install.stdout.contains("/tmp/staged/opt/ocr/bin/") && install.stdout.contains("ocr-worker"), "\(install.stdout.suffix(800))")
+    }
+
     @Test(arguments: ["real/unlv-isri/phototest.tif", "real/unlv-isri/LICENSE", "real/multipage/aim916.tiff", "real/multipage/LICENSE",
                       "real/pdf/multipage.pdf", "real/pdf/REUSE.toml", "real/uw3-lines/uw3-500.tgz", "real/uw3-lines/LICENSE",
                       "real/README.md", "schemas/page-2019-07-15.xsd", "schemas/alto-4-4.xsd", "schemas/catalog.xml", "schemas/PAGE-LICENSE.txt"])
