@@ -39,26 +39,24 @@ enum BestLevel {
 
     /// What `accurate` spends on a page whose text was lost (``LostText``): one text block (the
     /// layout analysis dropped a column) and background normalised (a dark corner or shading
-    /// swallowed a region), within ``recoveryBudgetFactor``.
+    /// swallowed a region).
     static let recoveryPasses: [Pass] = [.singleBlock, .backgroundNormalized]
-    static let recoveryBudgetFactor = 3.0
 
     static let minimumWords = 60
     static let lowConfidence: Float = 0.8
     static let unsureShare = 0.01
-    /// Extra passes stop once they have taken this many times the first pass's recognition time
-    /// (so a page costs at most about 1 + this, whatever the passes do).
-    static let budgetFactor = 5.0
 }
 
 extension Recognizer {
-    /// The `best` level's extra passes over `pix` (already preprocessed as the first pass read
-    /// it) and their combination with `primary`. Passes stop at the budget or the page deadline,
-    /// keeping what was read so far; cancellation throws.
-    func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], budgetFactor: Double, pix: Pix, dpi: Int, options: RecognitionOptions, settings: PageSettings,
-                firstPass: Duration, deadline: ContinuousClock.Instant?, cancellation: PageControl?) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
-        let budget = ContinuousClock.now.advanced(by: firstPass * budgetFactor)
-        let state = Monitor.State(deadline: min(deadline ?? budget, budget), cancellation: cancellation)
+    /// The extra passes over `pix` (already preprocessed as the first pass read it) and their
+    /// combination with `primary`. Their cost is bounded in work, not time: each pass is one
+    /// reading of the page, and there are at most `passes.count`, so the same page gives the same
+    /// words on a busy machine as on an idle one (a budget of 5x the first pass's time used to
+    /// cut passes short under load). Only the caller's page deadline stops them, keeping what
+    /// was read so far; cancellation throws.
+    func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], pix: Pix, dpi: Int, options: RecognitionOptions, settings: PageSettings,
+                deadline: ContinuousClock.Instant?, cancellation: PageControl?) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
+        let state = Monitor.State(deadline: deadline, cancellation: cancellation)
         var readings = [primary]
         for pass in passes {
             if pass == .legacyWords, !BestLevel.looksRunTogether(primary) { continue }

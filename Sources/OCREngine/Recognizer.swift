@@ -388,7 +388,6 @@ package final class Recognizer {
                 blocks = api.results(choices: settings.candidates > 1)
                 text = api.text()
                 meanConfidence = Float(api.meanConfidence()) / 100
-                let firstPass = clock.now - preprocessed
                 // Text the layout analysis dropped (LostText.swift), before `clear` forgets the
                 // thresholded image it is counted in.
                 var lost = false
@@ -399,15 +398,15 @@ package final class Recognizer {
                     splits = split.splits
                 }
                 // Extra passes: `best` on a page it is unsure of, `accurate` where text was lost.
-                var extra: (passes: [BestLevel.Pass], budget: Double)?
+                var extra: [BestLevel.Pass]?
                 if settings.best, lost || BestLevel.isUnsure(blocks) {
-                    extra = (BestLevel.Pass.allCases, BestLevel.budgetFactor)
+                    extra = BestLevel.Pass.allCases
                 } else if !settings.fast, lost {
-                    extra = (BestLevel.recoveryPasses, BestLevel.recoveryBudgetFactor)
+                    extra = BestLevel.recoveryPasses
                 }
                 if let extra {
-                    let refined = try refine(blocks, passes: extra.passes, budgetFactor: extra.budget, pix: pix, dpi: dpi, options: options, settings: settings,
-                                             firstPass: firstPass, deadline: deadline, cancellation: cancellation)
+                    let refined = try refine(blocks, passes: extra, pix: pix, dpi: dpi, options: options, settings: settings,
+                                             deadline: deadline, cancellation: cancellation)
                     blocks = refined.blocks
                     passes = refined.passes
                     meanConfidence = Self.meanWordConfidence(blocks)

@@ -9,7 +9,7 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     /// be lost to the global threshold (every level), words the LSTM ran together cut at the
     /// word gaps of Tesseract's layout analysis, and where the layout analysis left a tenth of the
     /// page's letters outside every word, the page read again (one text block, background
-    /// normalised) and combined as BEST combines, within three times the first pass's time.
+    /// normalised) and combined as BEST combines: two more readings, never cut short by time.
     case accurate  // RECOGNITION_LEVEL_ACCURATE = 1
     /// Lower cost per page: the fast model when installed; pages over 250 dpi read at 200 (not bilevel ones, nor pages whose letters would be under 15 px there).
     case fast  // RECOGNITION_LEVEL_FAST = 2
@@ -18,7 +18,8 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     /// (background normalised, median filtered, one text block, the combined engine when the full
     /// model is installed), plus the legacy recogniser's word boxes on a page whose words look run
     /// together; combined word by word by box overlap, agreement, confidence and dictionary.
-    /// Extra passes stop after five times the first pass's time, or at the page deadline.
+    /// The extra passes are bounded in number, not time (the same words on a busy machine as on an
+    /// idle one); only the page deadline stops them.
     /// Not a Vision level.
     case best  // RECOGNITION_LEVEL_BEST = 3
     /// A value this build does not know, kept so it survives a round trip.
