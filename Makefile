@@ -18,7 +18,7 @@ TEST_APT_PACKAGES := protobuf-compiler libxml2-utils imagemagick ghostscript qpd
 # hocr-spec, schemathesis for the OpenAPI document, kubernetes-validate for the manifests).
 PIP_PACKAGES := protobuf pyzmq hocr-spec schemathesis kubernetes-validate pillow rapidfuzz
 
-.PHONY: all deps test-deps legacy-model build release install test bench accuracy run generate clean fuzz fuzz-build
+.PHONY: all deps test-deps legacy-model build release install test bench accuracy accuracy-real run generate clean fuzz fuzz-build
 
 all: build
 
@@ -83,6 +83,14 @@ ACCURACY_WORK ?= .build/accuracy
 accuracy: release
 	python3 scripts/accuracy/run.py .build/release $(ACCURACY_WORK)
 	python3 scripts/accuracy/report.py $(ACCURACY_WORK)/accuracy.json BENCHMARKS.md "make accuracy"
+
+## accuracy-real: the real-layout corpus (scripts/accuracy/corpus): plain tesseract and each level side by
+## side, per page; the dev half is for choosing parameters, the heldout half for reporting (BENCHMARKS.md).
+accuracy-real: release
+	python3 scripts/accuracy/real_layout.py build $(ACCURACY_WORK)/real-layout
+	python3 scripts/accuracy/real_layout.py run .build/release $(ACCURACY_WORK)/real-layout --levels fast,accurate --half all
+	python3 scripts/accuracy/real_layout.py report $(ACCURACY_WORK)/real-layout --half dev
+	python3 scripts/accuracy/real_layout.py report $(ACCURACY_WORK)/real-layout --half heldout
 
 ## bench: every figure of issues 2, 3 and 5 side by side -> BENCHMARKS.md + bench/*.png; exits 1 when a goal
 ## is missed. BENCH_QUICK=1 for a smoke run under 5 minutes. Peers from PyPI: OCRmyPDF (img2pdf), matplotlib.

@@ -147,7 +147,9 @@ def report(work, half):
     """A Markdown summary of real-layout-HALF.json: per level, the mean per-page word accuracy,
     CPU against plain tesseract in the same run, and the pages below plain tesseract by more than
     0.5 point (the worst named); then per kind."""
-    rows = json.load(open(os.path.join(work, f"real-layout-{half}.json")))
+    own = os.path.join(work, f"real-layout-{half}.json")
+    rows = json.load(open(own if os.path.exists(own) else os.path.join(work, "real-layout-all.json")))
+    rows = [row for row in rows if half in ("all", row["half"])]
     by_page = {}
     for row in rows:
         by_page.setdefault(row["page"], {})[row["variant"]] = row
