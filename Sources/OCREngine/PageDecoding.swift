@@ -62,7 +62,7 @@ package struct PageDecoder: Sendable {
             let limit = options.maxPagePixels == 0 ? maxPixels : min(options.maxPagePixels, maxPixels)
             let where_ = "\(page.file) page \(page.filePage)"
             guard !page.content.isEmpty else { throw OCRError(.invalidArgument, "\(page.file) is empty (0 bytes)") }
-            let format = page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format
+            let format = page.resolvedFormat
             guard let format else { throw OCRError(.invalidArgument, "\(page.file) is not an image this engine reads (unknown format)") }
             let pix: Pix
             do throws(OCRError) {

@@ -165,7 +165,7 @@ package final class Recognizer {
     /// it was recognised from, as OCRmyPDF's --force-ocr makes it: its old text would otherwise
     /// sit beside ours, and every word be found twice.
     private func attachPDFPage(_ result: inout PageResult, _ page: PageDescriptor, _ decoded: DecodedPage?, forced: Bool) throws(OCRError) {
-        let format = page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format
+        let format = page.resolvedFormat
         if format == .pdf, let decoded, forced,
            try !decoder.pdf.textLayer(page.content, page: page.filePage).allSatisfy(\.isWhitespace) {
             var image = try decoded.pix.pdfImage()
@@ -205,7 +205,7 @@ package final class Recognizer {
     /// The page to rasterise: with `--redo-ocr`, a PDF page without the text it shows (visible
     /// text stays in the output page and must not be read into our layer a second time).
     private func withoutTextForRedo(_ page: PageDescriptor, options: RecognitionOptions) throws(OCRError) -> PageDescriptor {
-        guard options.pdfTextLayer == .redoOcr, (page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format) == .pdf else {
+        guard options.pdfTextLayer == .redoOcr, page.resolvedFormat == .pdf else {
             return page
         }
         return try page.context.stamp { () throws(OCRError) -> PageDescriptor in
@@ -223,7 +223,7 @@ package final class Recognizer {
     /// PriorOcrFoundError: text is not OCRed twice unless asked). nil: recognise the page.
     private func priorText(_ page: PageDescriptor, options: RecognitionOptions) throws(OCRError) -> PageResult? {
         guard options.pdfTextLayer != .forceOcr, options.pdfTextLayer != .redoOcr, !options.detectOnly,
-              (page.format == .unspecified ? ImageFormat.sniff(page.content) : page.format) == .pdf else { return nil }
+              page.resolvedFormat == .pdf else { return nil }
         return try page.context.stamp { () throws(OCRError) -> PageResult? in
             let start = ContinuousClock.now
             let text = try decoder.pdf.textLayer(page.content, page: page.filePage)

@@ -17,8 +17,10 @@ enum APIJSON {
         if status.pageIndex < 0 { status.pageIndex = -1 }
         let headers: [(name: String, value: String)] = switch error.code {
         case .unauthenticated: [("WWW-Authenticate", "Bearer realm=\"ocr-cluster\"")]
-        // The RPC's own hint (RPCServerCall), in whole seconds.
-        case .unavailable, .resourceExhausted: [("Retry-After", "\((Int(error.details["retry_after_ms"] ?? "") ?? 5_000 + 999) / 1000)")]
+        // The RPC's own hint (RPCServerCall; 5 s for the gateway's own errors), in whole seconds
+        // rounded up: never "0".
+        case .unavailable, .resourceExhausted:
+            [("Retry-After", "\(max(1, ((Int(error.details["retry_after_ms"] ?? "") ?? 5_000) + 999) / 1000))")]
         default: []
         }
         return response(httpStatus ?? Self.httpStatus(error.code), JobJSON.status(status), headers: headers + extraHeaders)

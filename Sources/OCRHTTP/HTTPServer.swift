@@ -104,9 +104,6 @@ package final class HTTPServer: @unchecked Sendable {  // the daemon pointer is 
         self.state = Locked(DaemonBox(daemon: daemon, keptStrings: kept))
     }
 
-    /// Connections cut so far for not sending their request in time.
-    package var connectionsCutForSlowness: Int { deadlines.cutConnections }
-
     /// Connections open right now.
     package var openConnections: Int {
         state.withLock { box in box.daemon.map { Int(ocr_mhd_connections($0)) } ?? 0 }

@@ -25,7 +25,6 @@ final class RequestDeadlines: Sendable {
     private struct State {
         var connections: [UInt: Watched] = [:]
         var stopped = false
-        var cut = 0
     }
 
     let limits: Limits
@@ -37,9 +36,6 @@ final class RequestDeadlines: Sendable {
         thread.name = "http-deadlines"
         thread.start()
     }
-
-    /// Connections cut for missing their deadline so far.
-    var cutConnections: Int { state.withLock { $0.cut } }
 
     /// A connection was accepted: its first header is due.
     func opened(_ connection: UInt, fd: Int32) {
@@ -80,7 +76,6 @@ final class RequestDeadlines: Sendable {
                     // cannot have run, so the descriptor is still this connection's.
                     shutdown(watched.fd, Int32(SHUT_RDWR))
                     state.connections[key]!.deadline = nil
-                    state.cut += 1
                 }
                 return state.stopped
             }

@@ -1,5 +1,10 @@
 import OCRWire
 
+extension PageDescriptor {
+    /// The page's format: as declared, else sniffed from its bytes (nil when unknown).
+    package var resolvedFormat: ImageFormat? { format == .unspecified ? ImageFormat.sniff(content) : format }
+}
+
 extension ImageFormat {
     /// The format named by the first bytes of a file, or `nil` when no known signature matches.
     /// The proto lets clients leave `format` unspecified; this is how it is filled in.

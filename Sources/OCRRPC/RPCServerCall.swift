@@ -138,12 +138,14 @@ package final class RPCServerCall: @unchecked Sendable {
         }
     }
 
-    /// Ends the call with an error status: a RESPONSE for unary calls, a STREAM_END for streams.
     /// How long a client should wait before trying again after RESOURCE_EXHAUSTED or
     /// UNAVAILABLE, when the handler gave no hint of its own: `details["retry_after_ms"]`, as
     /// gRPC's RetryInfo and the HTTP API's Retry-After say it.
     package static let defaultRetryAfterMs = 5_000
 
+    /// Ends the call with an error status: a RESPONSE for unary calls, a STREAM_END for streams.
+    /// RESOURCE_EXHAUSTED and UNAVAILABLE carry `retry_after_ms` (``defaultRetryAfterMs`` unless
+    /// the error has its own).
     package func fail(_ error: OCRError) {
         var error = error
         if error.code == .resourceExhausted || error.code == .unavailable, error.details["retry_after_ms"] == nil {

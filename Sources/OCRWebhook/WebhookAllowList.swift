@@ -64,7 +64,7 @@ package struct WebhookAllowList: Sendable {
                 || "-._~".unicodeScalars.contains(decoded) {
                 out.unicodeScalars.append(decoded)
             } else {
-                out += "%" + String(value, radix: 16, uppercase: true).leftPadded(to: 2)
+                out += String(format: "%%%02X", value)
             }
         }
         if out.isEmpty { out = "/" }
@@ -92,10 +92,6 @@ package struct WebhookAllowList: Sendable {
         guard let high = digits[0], let low = digits[1] else { return nil }
         return high << 4 | low
     }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 /// A webhook setting that cannot be used.

@@ -34,6 +34,7 @@ struct JournalBudgetTests {
         #expect(ready.text.contains("budget"))
         let refused = try await curl.run(["-X", "POST", "--data-binary", "@" + big, base + "/v1/jobs?filename=again.tif"])
         #expect(refused.status == 429, "\(refused.text)")
+        #expect(refused.headers.contains("Retry-After: 5"), "the RPC's retry_after_ms in whole seconds: \(refused.headers)")
         #expect(try refused.object()["code"] as? String == "RESOURCE_EXHAUSTED")
         #expect((try refused.object()["message"] as? String ?? "").contains("--journal-max-mb"))
         let metrics = try await curl.run([base + "/metrics"])
