@@ -19,6 +19,17 @@ enum BestLevel {
         /// The legacy recogniser alone, for its word boxes: only on pages that look run
         /// together (``looksRunTogether(_:)``); it reads degraded pages badly, so not elsewhere.
         case legacyWords
+
+        /// Its name in `Timings.steps`.
+        var stepName: String {
+            switch self {
+            case .backgroundNormalized: "pass_background_normalized"
+            case .medianFiltered: "pass_median_filtered"
+            case .singleBlock: "pass_single_block"
+            case .otherEngine: "pass_other_engine"
+            case .legacyWords: "pass_legacy_words"
+            }
+        }
     }
 
     /// Run together: at least one word in twenty of the first pass is ten characters or more
@@ -55,18 +66,21 @@ extension Recognizer {
     /// cut passes short under load). Only the caller's page deadline stops them, keeping what
     /// was read so far; cancellation throws.
     func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], pix: Pix, dpi: Int, options: RecognitionOptions, settings: PageSettings,
-                deadline: ContinuousClock.Instant?, cancellation: PageControl?) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
+                deadline: ContinuousClock.Instant?, cancellation: PageControl?, costs: inout StepCosts) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
         let state = Monitor.State(deadline: deadline, cancellation: cancellation)
         var readings = [primary]
         for pass in passes {
             if pass == .legacyWords, !BestLevel.looksRunTogether(primary) { continue }
             if state.shouldStop() { break }
-            guard let reading = try read(pass, pix: pix, dpi: dpi, options: options, settings: settings, state) else { continue }
+            guard let reading = try costs.measure(pass.stepName, { () throws(OCRError) in
+                try read(pass, pix: pix, dpi: dpi, options: options, settings: settings, state)
+            }) else { continue }
             if state.stopReason != nil { break }  // Cut short: its words are partial.
             readings.append(reading)
         }
         if state.stopReason == .cancelled { throw OCRError(.cancelled, "recognition was cancelled") }
-        return (WordCombination().combine(readings), readings.count)
+        let combined = try costs.measure("combine") { WordCombination().combine(readings) }
+        return (combined, readings.count)
     }
 
     /// One extra pass's words, or nil when the pass does not apply to this page.

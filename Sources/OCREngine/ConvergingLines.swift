@@ -20,8 +20,6 @@ import OCRWire
 /// dense page's third holds lines of several angles, and Leptonica's confidence in its skew
 /// falls to 1.3 (`make accuracy`'s photo-angled).
 enum ConvergingLines {
-    /// The longest side of the reduced copy the lines are measured on.
-    static let searchSide = 1000.0
     /// Horizontal bands the text is cut into.
     static let bands = 5
     /// Skews are searched within this many degrees either way.
@@ -37,13 +35,14 @@ enum ConvergingLines {
     /// photo's dark surround, pictures, rules).
     static let largestComponentShare = 0.05
 
-    /// The vertical shifts that make `page`'s text lines parallel and level, sampled every
-    /// `step` pixels of `page`; nil when its lines do not converge (or it has too little text).
-    static func find(in page: Pix, step: Int = 16) throws(OCRError) -> VerticalDisparity? {
+    /// The vertical shifts that make the text lines of `reduced.source` (the page) parallel
+    /// and level, sampled every `step` pixels of the page; nil when its lines do not converge (or
+    /// it has too little text).
+    static func find(in reducedPage: ReducedPage, step: Int = 16) throws(OCRError) -> VerticalDisparity? {
+        let page = reducedPage.source, factor = reducedPage.factor
         guard page.depth > 1 else { return nil }  // Bilevel: a scan, or already thresholded.
-        let factor = min(1, searchSide / Double(max(page.width, page.height)))
         // Evened out first (a photo's light falls off), then thresholded below the paper's 200.
-        let reduced = try page.toGray().scaled(factor).backgroundNormalized().toBinary(threshold: PhotoCorrection.dewarpThreshold)
+        let reduced = try reducedPage.pix.backgroundNormalized().toBinary(threshold: PhotoCorrection.dewarpThreshold)
         let limit = Int(largestComponentShare * Double(max(reduced.width, reduced.height)))
         let text = try reduced.withoutComponents(widerThan: limit, orTallerThan: limit)
         let letters = try text.componentBoxes().filter { $0.height >= 3 && Double($0.width) <= LostText.maximumAspect * Double($0.height) }

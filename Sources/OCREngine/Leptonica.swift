@@ -244,12 +244,19 @@ final class Pix {
     /// The pixels of an 8 bpp image without a colour map, as bytes (for analysis in Swift).
     func grayGrid() throws(OCRError) -> GrayGrid {
         guard depth == 8, pixGetColormap(raw) == nil else { throw OCRError(.internal, "grayGrid needs an 8 bpp image without a colour map") }
-        var pixels = [UInt8](repeating: 0, count: width * height)
-        var value: UInt32 = 0
-        for y in 0..<height {
-            for x in 0..<width where pixGetPixel(raw, Int32(x), Int32(y), &value) == 0 { pixels[y * width + x] = UInt8(truncatingIfNeeded: value) }  // 0 ok.
+        guard let data = pixGetData(raw) else { throw OCRError(.internal, "image without pixels") }
+        let (w, h, rowBytes) = (width, height, Int(pixGetWpl(raw)) * 4)
+        let bytes = UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self)
+        // Leptonica keeps 8 bpp pixels in 32-bit words, the leftmost in the most significant
+        // byte: byte x of a row is at x ^ 3 on a little-endian host (as shiftedVertically reads).
+        let pixels = [UInt8](unsafeUninitializedCapacity: w * h) { buffer, count in
+            for y in 0..<h {
+                let row = bytes + y * rowBytes
+                for x in 0..<w { buffer[y * w + x] = row[x ^ 3] }
+            }
+            count = w * h
         }
-        return GrayGrid(width: width, height: height, pixels: pixels)
+        return withExtendedLifetime(self) { GrayGrid(width: w, height: h, pixels: pixels) }
     }
 
     /// 8 bpp gray closed (dilated, then eroded) with a `size` x `size` brick: dark marks narrower

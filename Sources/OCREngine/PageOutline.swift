@@ -78,7 +78,10 @@ enum PageOutline {
         var regionSum = 0
         for index in region {
             let x = index % w, y = index / w
-            for (k, score) in [-x - y, x - y, x + y, y - x].enumerated() where score > best[k].score { best[k] = (score, x, y) }
+            if -x - y > best[0].score { best[0] = (-x - y, x, y) }
+            if x - y > best[1].score { best[1] = (x - y, x, y) }
+            if x + y > best[2].score { best[2] = (x + y, x, y) }
+            if y - x > best[3].score { best[3] = (y - x, x, y) }
             if original.pixels[index] >= threshold { paper += 1 }
             regionSum += Int(closed.pixels[index])
         }
@@ -112,14 +115,19 @@ enum PageOutline {
             var region: [Int] = []
             seen[start] = true
             stack.append(start)
-            while let i = stack.popLast() {
-                region.append(i)
-                let x = i % grid.width
-                for (n, ok) in [(i - 1, x > 0), (i + 1, x < grid.width - 1), (i - grid.width, i >= grid.width), (i + grid.width, i + grid.width < grid.pixels.count)]
-                where ok && !seen[n] && Int(grid.pixels[n]) >= threshold {
+            func visit(_ n: Int) {
+                if !seen[n], Int(grid.pixels[n]) >= threshold {
                     seen[n] = true
                     stack.append(n)
                 }
+            }
+            while let i = stack.popLast() {
+                region.append(i)
+                let x = i % grid.width
+                if x > 0 { visit(i - 1) }
+                if x < grid.width - 1 { visit(i + 1) }
+                if i >= grid.width { visit(i - grid.width) }
+                if i + grid.width < grid.pixels.count { visit(i + grid.width) }
             }
             if region.count > largest.count { largest = region }
         }

@@ -24,17 +24,14 @@ struct PhotoCorrection: Equatable {
     /// The straightening applied to the flat page, nil when its lines were straight enough.
     var disparity: VerticalDisparity?
 
-    /// The longest side of the reduced copy the page is looked for in.
-    static let searchSide = 1000.0
     /// The closing brick that makes text vanish into the paper, as a share of that side.
     static let closingShare = 0.02
 
-    /// The page in `photo`; nil when there is none (``PageOutline`` says why).
-    static func find(in photo: Pix) throws(OCRError) -> PhotoCorrection? {
-        let factor = min(1, searchSide / Double(max(photo.width, photo.height)))
-        let reduced = try photo.toGray().scaled(factor)
-        let closed = try reduced.grayClosed(size: Int(closingShare * Double(max(reduced.width, reduced.height))))
-        switch PageOutline.find(closed: try closed.grayGrid(), original: try reduced.grayGrid()) {
+    /// The page in `reduced.source`; nil when there is none (``PageOutline`` says why).
+    static func find(in reduced: ReducedPage) throws(OCRError) -> PhotoCorrection? {
+        let photo = reduced.source, factor = reduced.factor
+        let closed = try reduced.pix.grayClosed(size: Int(closingShare * Double(max(reduced.pix.width, reduced.pix.height))))
+        switch PageOutline.find(closed: try closed.grayGrid(), original: reduced.grid) {
         case .none:
             return nil
         case .page(let found):

@@ -292,8 +292,16 @@ package final class Recognizer {
         var geometry = PageGeometry(width: page.width, height: page.height)
         var pix = page.pix
         var dpi = page.dpi
-        if settings.pageDetection, var photo = try PhotoCorrection.find(in: pix) {
-            pix = try photo.flattened(pix)
+        var costs = StepCosts()
+        var reduced: ReducedPage?  // The last image's reduced copy, shared by the checks that read it.
+        func reduce(_ pix: Pix) throws(OCRError) -> ReducedPage {
+            let copy = try costs.measure("reduce") { () throws(OCRError) in try ReducedPage.of(pix, reusing: reduced) }
+            reduced = copy
+            return copy
+        }
+        if settings.pageDetection, case let page = try reduce(pix),
+           var photo = try costs.measure("find_photo", { () throws(OCRError) in try PhotoCorrection.find(in: page) }) {
+            pix = try costs.measure("flatten_photo") { () throws(OCRError) in try photo.flattened(pix) }
             result.dewarped = photo.disparity != nil
             geometry = PageGeometry(width: photo.flatWidth, height: photo.flatHeight, photo: photo)
             // A photo's tag (72 dpi, or none) says nothing about the page: the flat page's own size does.
@@ -309,14 +317,18 @@ package final class Recognizer {
             result.rotationDegrees = Int32((4 - page.quarterTurns) % 4 * 90)
         }
         if options.autoRotate || settings.osdOnly {
-            if let (degrees, _) = try orientation(of: pix, dpi: dpi), degrees % 360 != 0 {
+            if let (degrees, _) = try costs.measure("find_orientation", { () throws(OCRError) in try orientation(of: pix, dpi: dpi) }), degrees % 360 != 0 {
                 let turns = (4 - degrees / 90) % 4
                 let turned = try pix.rotatedOrth(turns)
                 // OSD's confidence does not tell a right turn from a wrong one (5-12 for the
                 // right ones on our pages, 7 for an upright table it turned upside down): a turn
                 // is taken only when the page loses no text to it (osd-only reports it as found).
                 var take = settings.osdOnly
-                if !take { take = try keepsText(pix, turned: turns, dpi: dpi, api: api, settings: settings, monitorState) }
+                if !take {
+                    take = try costs.measure("check_turn") { () throws(OCRError) in
+                        try keepsText(pix, turned: turns, dpi: dpi, api: api, settings: settings, monitorState)
+                    }
+                }
                 if take {
                     geometry.quarterTurns = (geometry.quarterTurns + turns) % 4
                     pix = turned
@@ -326,20 +338,23 @@ package final class Recognizer {
         }
         // A photo whose page was not found but whose text lines converge (ConvergingLines.swift):
         // the lines made parallel, the columns moved in from outside filled with the paper's gray.
-        if settings.pageDetection, geometry.photo == nil, let lines = try ConvergingLines.find(in: pix) {
-            pix = try pix.shiftedVertically(by: lines, fill: try pix.paperLevel())
+        if settings.pageDetection, geometry.photo == nil, case let page = try reduce(pix),
+           let lines = try costs.measure("find_converging_lines", { () throws(OCRError) in try ConvergingLines.find(in: page) }) {
+            pix = try costs.measure("straighten_lines") { () throws(OCRError) in try pix.shiftedVertically(by: lines, fill: try pix.paperLevel()) }
             geometry.lines = lines
             result.dewarped = true
         }
-        if options.deskew, let skew = try pix.findSkew(), abs(skew.degrees) >= 0.1, skew.confidence >= 3 {
-            pix = try pix.rotated(degrees: skew.degrees)
+        if options.deskew, let skew = try costs.measure("find_skew", { () throws(OCRError) in try pix.findSkew() }),
+           abs(skew.degrees) >= 0.1, skew.confidence >= 3 {
+            pix = try costs.measure("deskew") { () throws(OCRError) in try pix.rotated(degrees: skew.degrees) }
             geometry.skewDegrees = skew.degrees
             result.skewDegrees = skew.degrees
         }
         // Uneven light (UnevenLighting.swift): not on a flattened photo (already evened out),
         // nor when the caller chose a binarisation.
-        if result.pageQuad.isEmpty, options.binarization == .unspecified, try UnevenLighting.check(pix) {
-            pix = try pix.backgroundNormalized()
+        if result.pageQuad.isEmpty, options.binarization == .unspecified, case let page = try reduce(pix),
+           try costs.measure("check_lighting", { () throws(OCRError) in try UnevenLighting.check(page) }) {
+            pix = try costs.measure("even_lighting") { () throws(OCRError) in try pix.backgroundNormalized() }
         }
         if settings.globalThreshold { pix = try pix.toBinary(threshold: 128) }
         // Not a bilevel page: reduced, a dithered or fine-print scan reads nothing (to gray as
@@ -349,10 +364,10 @@ package final class Recognizer {
         // speckled JPEG 65% and tightly set text 53%, against 96%, 51%, 71% and 59% as given
         // (`make accuracy`; 15 chosen on those pages: 12-14 px there, 15.3 on the clean page).
         if settings.fast, dpi > 250, pix.depth > 1,
-           let letters = try pix.medianComponentHeight(minimum: dpi / 40, maximum: dpi / 2),
+           let letters = try costs.measure("measure_letters", { () throws(OCRError) in try pix.medianComponentHeight(minimum: dpi / 40, maximum: dpi / 2) }),
            Double(letters) * 200 / Double(dpi) >= Double(Self.fastMinimumLetterHeight) {
             geometry.scale = 200 / Double(dpi)
-            pix = try pix.scaled(geometry.scale)
+            pix = try costs.measure("scale") { () throws(OCRError) in try pix.scaled(geometry.scale) }
             dpi = 200
         }
         if let roi = options.regionOfInterest {
@@ -379,21 +394,25 @@ package final class Recognizer {
             try settings.apply(to: api)
             api.setImage(pix, dpi: dpi)
             if settings.detectOnly {
-                blocks = api.analyseLayout(symbols: options.reportCharacterBoxes)
+                blocks = try costs.measure("analyse_layout") { api.analyseLayout(symbols: options.reportCharacterBoxes) }
             } else {
                 let monitor = try Monitor(state: monitorState)
-                let ok = api.recognize(monitor)
+                let ok = try costs.measure("recognize") { api.recognize(monitor) }
                 try checkStop()
                 guard ok else { throw OCRError(.internal, "Tesseract failed to recognise the page") }
-                blocks = api.results(choices: settings.candidates > 1)
-                text = api.text()
-                meanConfidence = Float(api.meanConfidence()) / 100
+                try costs.measure("read_results") { () throws(OCRError) in
+                    blocks = api.results(choices: settings.candidates > 1)
+                    text = api.text()
+                    meanConfidence = Float(api.meanConfidence()) / 100
+                }
                 // Text the layout analysis dropped (LostText.swift), before `clear` forgets the
                 // thresholded image it is counted in.
                 var lost = false
                 if !settings.fast {
-                    if let thresholded = api.thresholdedImage() { lost = try LostText.isLost(thresholded: thresholded, blocks: blocks) }
-                    let split = try splitRunTogetherWords(blocks, pix: pix, dpi: dpi, api: api, settings: settings, state: monitorState)
+                    if let thresholded = api.thresholdedImage() {
+                        lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.isLost(thresholded: thresholded, blocks: blocks) }
+                    }
+                    let split = try splitRunTogetherWords(blocks, pix: pix, dpi: dpi, api: api, settings: settings, state: monitorState, costs: &costs)
                     blocks = split.blocks
                     splits = split.splits
                 }
@@ -406,7 +425,7 @@ package final class Recognizer {
                 }
                 if let extra {
                     let refined = try refine(blocks, passes: extra, pix: pix, dpi: dpi, options: options, settings: settings,
-                                             deadline: deadline, cancellation: cancellation)
+                                             deadline: deadline, cancellation: cancellation, costs: &costs)
                     blocks = refined.blocks
                     passes = refined.passes
                     meanConfidence = Self.meanWordConfidence(blocks)
@@ -435,6 +454,7 @@ package final class Recognizer {
         timings.preprocessUs = UInt64(clamping: (preprocessed - start).microseconds)
         timings.recognizeUs = UInt64(clamping: (recognized - preprocessed).microseconds)
         timings.totalUs = page.decodeMicroseconds + UInt64(clamping: (clock.now - start).microseconds)
+        timings.steps = costs.steps
         result.timings = timings
         return result
     }

@@ -15,8 +15,6 @@ import OCRWire
 /// threshold. Measured on a reduced copy: Leptonica's background map gives each tile's paper
 /// level, and a tile holds text when one pixel in fifty is ``markContrast`` levels darker.
 enum UnevenLighting {
-    /// The longest side of the reduced copy that is measured.
-    static let searchSide = 1000.0
     /// Background tiles of the reduced copy, pixels (about 5 mm on a letter page).
     static let tile = 20
     /// Pixels above this gray level count as paper when the background is mapped (Leptonica's
@@ -55,12 +53,10 @@ enum UnevenLighting {
         return text > 0 && Double(lost) >= minimumLostTextShare * Double(text)
     }
 
-    /// Whether `page` (any depth but 1) is lit unevenly enough to need normalising.
-    static func check(_ page: Pix) throws(OCRError) -> Bool {
-        guard page.depth > 1 else { return false }  // Bilevel: already thresholded.
-        let factor = min(1, searchSide / Double(max(page.width, page.height)))
-        let reduced = try page.toGray().scaled(factor)
-        guard let background = try reduced.backgroundMap(tile: tile, threshold: paperLevel) else { return false }
-        return isUneven(gray: try reduced.grayGrid(), background: background)
+    /// Whether `reduced.source` (any depth but 1) is lit unevenly enough to need normalising.
+    static func check(_ reduced: ReducedPage) throws(OCRError) -> Bool {
+        guard reduced.source.depth > 1 else { return false }  // Bilevel: already thresholded.
+        guard let background = try reduced.pix.backgroundMap(tile: tile, threshold: paperLevel) else { return false }
+        return isUneven(gray: reduced.grid, background: background)
     }
 }

@@ -91,14 +91,14 @@ extension Recognizer {
     /// analysis is roughly a fifth of a page's recognition time and cannot be interrupted.
     /// Returns the blocks and how many words were split.
     func splitRunTogetherWords(_ blocks: [RawBlock], pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
-                               state: Monitor.State) throws(OCRError) -> (blocks: [RawBlock], splits: Int) {
+                               state: Monitor.State, costs: inout StepCosts) throws(OCRError) -> (blocks: [RawBlock], splits: Int) {
         let suspect = blocks.contains { $0.paragraphs.contains { $0.lines.contains { $0.words.contains(where: WordSplitting.isSuspect) } } }
         guard suspect, !state.shouldStop() else { return (blocks, 0) }
         api.clear()
         defer { api.clear() }
         try settings.apply(to: api)
         api.setImage(pix, dpi: dpi)
-        let segmented = RawBlock.allWords(api.analyseLayout(symbols: false))
+        let segmented = try costs.measure("word_gaps") { RawBlock.allWords(api.analyseLayout(symbols: false)) }
         var out = blocks
         var splits = 0
         for b in out.indices {

@@ -21,6 +21,24 @@ extension EngineTests {
             #expect(result.file == "text.png" && result.pageIndex == 0 && result.filePage == 1)
         }
 
+        /// Each step's CPU time is in the result, in the order the steps ran, and the steps add
+        /// up to no more than the page's own time on the engine thread.
+        @Test func stepCostsAreReported() async throws {
+            var options = RecognitionOptions()
+            options.deskew = true
+            let result = try await recognize(Fixtures.page("text.png"), options)
+            let steps = try #require(result.timings?.steps)
+            let names = steps.map(\.step)
+            #expect(names.starts(with: ["reduce", "find_photo", "find_converging_lines", "find_skew"]))
+            #expect(Set(names).isSuperset(of: ["check_lighting", "recognize", "read_results", "lost_text"]))
+            #expect(names.firstIndex(of: "check_lighting")! < names.firstIndex(of: "recognize")!)
+            #expect(Set(names).count == names.count)
+            let recognize = try #require(steps.first { $0.step == "recognize" })
+            #expect(recognize.cpuUs > 10_000)  // Recognising a page is tens of milliseconds at least.
+            let total = steps.reduce(UInt64(0)) { $0 + $1.cpuUs }
+            #expect(total <= result.timings!.totalUs + 5_000)  // CPU of one thread within the page's wall time.
+        }
+
         @Test(arguments: ["blank.png", "tiny.png"])
         func emptyPagesAreEmptyResultsNotErrors(name: String) async throws {
             for detectOnly in [false, true] {

@@ -123,12 +123,15 @@ def run_pages(bin_dir, work, levels, half, jobs):
         name, truth = item
         image = os.path.join(pages_dir, truth["image"])
         runs = {"tesseract": run.tesseract_words(image)}
+        steps = {level: {} for level in levels}
         for level in levels:
-            runs[level] = run.cluster_words(bin_dir, image, level)
+            runs[level] = run.cluster_words(bin_dir, image, level, steps=steps[level])
         rows = []
         for variant, (words, cpu) in runs.items():
             row = {"set": "real-layout", "page": name, "kind": truth["kind"], "degradation": truth["variant"], "half": truth["half"],
                    "variant": variant, "cpu_s": round(cpu, 2)}
+            if variant in steps:
+                row["steps"] = {step: round(seconds, 3) for step, seconds in steps[variant].items()}
             row.update(score.score(truth["words"], words))
             rows.append(row)
         return rows

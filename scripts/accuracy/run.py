@@ -51,7 +51,9 @@ def tesseract_words(image, psm=None):
     return score.tesseract_tsv_words(done.stdout.decode("utf-8", "replace")), cpu
 
 
-def cluster_words(bin_dir, image, level, psm=None):
+def cluster_words(bin_dir, image, level, psm=None, steps=None):
+    """The words ocr-submit reads on `image` at `level`, and its CPU seconds; `steps` (a dict),
+    when given, receives each pipeline step's CPU seconds (the page's Timings.steps)."""
     # A level may name an engine mode too: "accurate+combined".
     level, _, mode = level.partition("+")
     command = [os.path.join(bin_dir, "ocr-submit"), "--local", "--workers", "1", "--quiet", "--format", "json",
@@ -59,7 +61,12 @@ def cluster_words(bin_dir, image, level, psm=None):
     done, cpu, _ = cpu_of(command)
     if done.returncode not in (0, 2):
         raise SystemExit(f"ocr-submit failed on {image}: {done.stderr.decode()}")
-    return score.document_words(done.stdout.decode()), cpu
+    document = json.loads(done.stdout.decode())
+    if steps is not None:
+        for page in document["pages"]:
+            for step in ((page.get("result") or {}).get("timings") or {}).get("steps", []):
+                steps[step["step"]] = steps.get(step["step"], 0) + int(step["cpuUs"]) / 1e6
+    return score.document_words(document), cpu
 
 
 def rendered_set(bin_dir, pages_dir, levels):

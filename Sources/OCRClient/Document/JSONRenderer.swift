@@ -72,6 +72,7 @@ enum JSONRenderer {
                     ("recognizeUs", .string(String(t.recognizeUs))),
                     ("totalUs", .string(String(t.totalUs))),
                     ("queueUs", .string(String(t.queueUs))),
+                    ("steps", .array(t.steps.map { .object([("step", .string($0.step)), ("cpuUs", .string(String($0.cpuUs)))]) })),
                 ])
             } ?? .null),
             ("workerUid", .string(String(r.workerUid))),

@@ -426,6 +426,10 @@ public struct Ocr_V1_Timings: ProtoMessage {
     public var totalUs: UInt64 = 0  // uint64 total_us = 4
     /// Time the task waited on the coordinator before dispatch.
     public var queueUs: UInt64 = 0  // uint64 queue_us = 5
+    /// What each step of the level's pipeline cost on this page, in the order they ran: only the
+    /// steps that ran (a trigger that was checked and did not fire costs its check, under the
+    /// check's own name). CPU time of the engine's thread, so the same on a busy or idle machine.
+    public var steps: [Ocr_V1_StepCost] = []  // repeated StepCost steps = 6
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -441,6 +445,7 @@ public struct Ocr_V1_Timings: ProtoMessage {
         writer.writeUInt64(3, recognizeUs)
         writer.writeUInt64(4, totalUs)
         writer.writeUInt64(5, queueUs)
+        writer.writeRepeatedMessage(6, steps)
         writer.writeUnknown(unknownFields)
     }
 
@@ -453,6 +458,46 @@ public struct Ocr_V1_Timings: ProtoMessage {
             case 3: recognizeUs = try reader.readUInt64(tag)
             case 4: totalUs = try reader.readUInt64(tag)
             case 5: queueUs = try reader.readUInt64(tag)
+            case 6: try reader.readRepeatedMessage(tag, into: &steps)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// One step of a page's recognition and its CPU time on the engine's thread.
+public struct Ocr_V1_StepCost: ProtoMessage {
+    /// The step, in lower_snake_case. Checks: `reduce` (the reduced copy the checks read),
+    /// `find_photo`, `find_orientation`, `check_turn`, `find_converging_lines`, `find_skew`,
+    /// `check_lighting`, `measure_letters`, `lost_text`. Work: `flatten_photo`,
+    /// `straighten_lines`, `deskew`, `even_lighting`, `scale`, `recognize` (or `analyse_layout`
+    /// for detect-only), `read_results`, `word_gaps`, the extra readings `pass_single_block`,
+    /// `pass_background_normalized`, `pass_median_filtered`, `pass_other_engine`,
+    /// `pass_legacy_words`, and `combine`. Readers must accept names not listed here.
+    public var step: String = ""  // string step = 1
+    /// `cpu_us` (field 2).
+    public var cpuUs: UInt64 = 0  // uint64 cpu_us = 2
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeString(1, step)
+        writer.writeUInt64(2, cpuUs)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: step = try reader.readString(tag)
+            case 2: cpuUs = try reader.readUInt64(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
@@ -646,5 +691,6 @@ package typealias TextLine = Ocr_V1_TextLine
 package typealias Paragraph = Ocr_V1_Paragraph
 package typealias Block = Ocr_V1_Block
 package typealias Timings = Ocr_V1_Timings
+package typealias StepCost = Ocr_V1_StepCost
 package typealias PageResult = Ocr_V1_PageResult
 package typealias PdfImage = Ocr_V1_PdfImage

@@ -78,7 +78,14 @@ enum Fixtures {
     }
 
     static func timings() -> Timings {
-        Timings.with { $0.decodeUs = UInt64.max; $0.preprocessUs = 1 << 63; $0.recognizeUs = 127; $0.totalUs = 128; $0.queueUs = 1 }
+        Timings.with {
+            $0.decodeUs = UInt64.max; $0.preprocessUs = 1 << 63; $0.recognizeUs = 127; $0.totalUs = 128; $0.queueUs = 1
+            $0.steps = [stepCost(), StepCost.with { $0.step = "recognize"; $0.cpuUs = UInt64.max }]
+        }
+    }
+
+    static func stepCost() -> StepCost {
+        StepCost.with { $0.step = "pass_" + Sample.emoji; $0.cpuUs = 1 << 32 }
     }
 
     static func pageResult(skew: Double = -0.0) -> PageResult {
@@ -292,6 +299,7 @@ enum Fixtures {
         Fixture("Block", block()),
         Fixture("Block-unknown-type", block(.unrecognized(Int32.min))),
         Fixture("Timings", timings()),
+        Fixture("StepCost", stepCost()),
         Fixture("PageResult", pageResult()),
         Fixture("PageResult-nan-skew", pageResult(skew: Sample.nanDouble)),
         Fixture("PageResult-subnormal-skew", pageResult(skew: -Double.leastNonzeroMagnitude)),
