@@ -178,6 +178,27 @@ final class Pix {
         return Pix(owning: try CheckC.nonNull(pixConvertTo1(raw, Int32(threshold)), "binarising"))  // NULL on error.
     }
 
+    /// For each column of `rect` (clipped to the image) of this 1 bpp image, whether any pixel
+    /// of the column inside `rect` is set (ink, in Tesseract's thresholded image).
+    func inkedColumns(in rect: RawRect) throws(OCRError) -> [Bool] {
+        guard depth == 1 else { throw OCRError(.internal, "inkedColumns needs a 1 bpp image") }
+        let (left, right) = (max(0, rect.left), min(width, rect.right))
+        let (top, bottom) = (max(0, rect.top), min(height, rect.bottom))
+        guard right > left, bottom > top, let data = pixGetData(raw) else { return [] }
+        let wordsPerLine = Int(pixGetWpl(raw))
+        // 1 bpp rows are 32-bit words, the leftmost pixel in the most significant bit: the rows
+        // are OR-ed word by word, then each column's bit is read once.
+        let (first, last) = (left >> 5, (right - 1) >> 5)
+        var ink = [UInt32](repeating: 0, count: last - first + 1)
+        for y in top..<bottom {
+            let row = data + y * wordsPerLine
+            for w in first...last { ink[w - first] |= row[w] }
+        }
+        return withExtendedLifetime(self) {
+            (left..<right).map { x in (ink[(x >> 5) - first] >> (31 - UInt32(x & 31))) & 1 != 0 }
+        }
+    }
+
     /// 8 bpp grayscale (colour maps removed).
     func toGray() throws(OCRError) -> Pix {
         Pix(owning: try CheckC.nonNull(pixConvertTo8(raw, 0), "converting to grayscale"))  // NULL on error.

@@ -88,8 +88,7 @@ package struct EngineConfiguration: Sendable {
 /// **Levels.** `accurate` recognises the page once, with ``EngineConfiguration/accurateTessdataPath``
 /// models when configured, after evening out the light where the page's text would otherwise be
 /// lost to Tesseract's global threshold (``UnevenLighting``, every level), and then cuts words the
-/// LSTM recogniser ran together at the word gaps of Tesseract's layout analysis
-/// (``WordSplitting``); where the layout analysis left text unread (``LostText``), the page is
+/// LSTM recogniser ran together where the page shows a space inside them (``WordSplitting``); where the layout analysis left text unread (``LostText``), the page is
 /// read again with ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses ``EngineConfiguration/fastTessdataPath`` models when
 /// configured and scales pages above 250 dpi down to 200 dpi (not bilevel ones, nor pages whose
 /// letters would be under 15 px there); it keeps Tesseract's retry of
@@ -387,7 +386,7 @@ package final class Recognizer {
         var text = ""
         var meanConfidence: Float = 0
         var passes = 1
-        var splits = 0  // Run-together words cut at layout analysis's word gaps.
+        var splits = 0  // Run-together words cut where the page shows a space.
         if !settings.osdOnly {
             api.clear()
             defer { api.clear() }
@@ -405,16 +404,16 @@ package final class Recognizer {
                     text = api.text()
                     meanConfidence = Float(api.meanConfidence()) / 100
                 }
-                // Text the layout analysis dropped (LostText.swift), before `clear` forgets the
-                // thresholded image it is counted in.
+                // Text the layout analysis dropped (LostText.swift) and run-together words
+                // (WordSplitting.swift), from the thresholded image, before `clear` forgets it.
                 var lost = false
                 if !settings.fast {
                     if let thresholded = api.thresholdedImage() {
                         lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.isLost(thresholded: thresholded, blocks: blocks) }
+                        let split = try costs.measure("word_gaps") { () throws(OCRError) in try splitRunTogetherWords(blocks, thresholded: thresholded, api: api) }
+                        blocks = split.blocks
+                        splits = split.splits
                     }
-                    let split = try splitRunTogetherWords(blocks, pix: pix, dpi: dpi, api: api, settings: settings, state: monitorState, costs: &costs)
-                    blocks = split.blocks
-                    splits = split.splits
                 }
                 // Extra passes: `best` on a page it is unsure of, `accurate` where text was lost.
                 var extra: [BestLevel.Pass]?

@@ -1,25 +1,23 @@
 import Foundation
 import OCRWire
 
-/// Run-together words split at the word gaps of Tesseract's layout analysis: the `accurate`
-/// level's "legacy word boxes with LSTM text" (what Scribe.js calls its combined mode).
-/// Pure: an LSTM word and the layout analysis's words over the same place in, pieces out.
+/// Run-together words split where the page shows a space inside them: the `accurate` level's
+/// word boundaries from the image. Pure: an LSTM word and the places of the spaces in, pieces out.
 ///
 /// The LSTM recogniser reads tightly set text well but often loses the spaces between tokens
-/// ("onceistoo8535", "both59A"). Tesseract's layout analysis (its textord stage, which is the
-/// legacy engine's word segmentation before any classifier runs) segments words by the gaps
-/// between their blobs, against the spacing of the whole block. So the LSTM characters are kept
-/// and cut at those gaps: a gap between two segmented words that falls between two of the
-/// LSTM word's symbols splits the word there. On the tight-words page of `make accuracy` this
-/// read 89.1% of the words, against 86.5% for the legacy recogniser's own word boxes (read line
-/// by line at 2.7 times the CPU) and 59.4% for the LSTM words alone; it needs no legacy model,
-/// so it works for every language.
+/// ("onceistoo8535", "both59A"). The page still shows them: a run of blank columns inside the
+/// word, in Tesseract's own thresholded image, as wide as the line's other spaces
+/// (``WordGaps``). So the LSTM characters are kept and cut there, at the symbol boxes either
+/// side. This used to take Tesseract's layout analysis run a second time for its word gaps
+/// (20-50% of a page's recognition on the real-layout corpus); the thresholded image is already
+/// there, and on the corpus's development half the two read the same words but on three pages
+/// (83.54% against 83.53% mean per page).
 ///
 /// A split is taken only when at least half of its pieces, and at least one, are plausible
 /// (dictionary words, numbers or short codes: ``WordCombination/isPlausible(_:)``), so a name
 /// or a code cut at a wide letter gap into pieces that are not words ("Wojcie" "chowski") stays
-/// whole. Requiring every piece to be
-/// plausible read 86.5% of the tight-words page ("73Cnot6A" stayed whole).
+/// whole; and when at most one piece is a single character (letter-spaced text, or a drawing
+/// read as letters, falls apart into letters, and the words were not run together).
 enum WordSplitting {
     /// Whether `word` may be run-together tokens: not plausible as it is, with at least
     /// ``minimumCharacters`` letters or digits and a symbol box for each character.
@@ -30,24 +28,6 @@ enum WordSplitting {
 
     /// Five: "he69C" and "Forfor" are run together; a three-letter token is as likely a code.
     static let minimumCharacters = 5
-
-    /// The x positions of the gaps between consecutive `segmented` words (layout analysis's) that
-    /// lie on `word`'s line and inside its width (the middle of each gap).
-    static func gaps(in word: RawWord, segmented: [RawWord]) -> [Int] {
-        let r = word.rect
-        let onLine = segmented.filter { l in
-            let shared = min(l.rect.bottom, r.bottom) - max(l.rect.top, r.top)
-            let overlap = min(l.rect.right, r.right) - max(l.rect.left, r.left)
-            return overlap > 0 && Double(shared) >= 0.5 * Double(min(l.rect.height, r.height))
-        }.sorted { $0.rect.left < $1.rect.left }
-        var gaps: [Int] = []
-        // Touching or slightly overlapping boxes (tight or italic text) still end one word.
-        for (a, b) in zip(onLine, onLine.dropFirst()) {
-            let middle = (a.rect.right + b.rect.left) / 2
-            if middle > r.left, middle < r.right { gaps.append(middle) }
-        }
-        return gaps
-    }
 
     /// `word` cut at `gaps` between its symbols, or nil when no gap falls between two symbols or
     /// the pieces are not plausible enough. `isWord` says whether a piece (without surrounding
@@ -79,35 +59,33 @@ enum WordSplitting {
         }
         let plausible = pieces.filter(WordCombination.isPlausible).count
         guard plausible >= 1, 2 * plausible >= pieces.count else { return nil }
+        // Letter-spaced text, or a drawing read as letters, has a gap after every character:
+        // cut there, it falls apart into letters. Run-together words leave pieces of several.
+        guard pieces.filter({ $0.symbols.count == 1 }).count <= 1 else { return nil }
         return pieces
     }
 }
 
 extension Recognizer {
-    /// The `accurate` (and `best`) level's word gaps: on a page with a suspect word
-    /// (``WordSplitting/isSuspect(_:)``), Tesseract's layout analysis is run once more on the
-    /// image the first pass read, through `api` (the first pass's engine, so its dictionary
-    /// judges the pieces), and every suspect word is cut at that analysis's word gaps. Layout
-    /// analysis is roughly a fifth of a page's recognition time and cannot be interrupted.
-    /// Returns the blocks and how many words were split.
-    func splitRunTogetherWords(_ blocks: [RawBlock], pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
-                               state: Monitor.State, costs: inout StepCosts) throws(OCRError) -> (blocks: [RawBlock], splits: Int) {
-        let suspect = blocks.contains { $0.paragraphs.contains { $0.lines.contains { $0.words.contains(where: WordSplitting.isSuspect) } } }
-        guard suspect, !state.shouldStop() else { return (blocks, 0) }
-        api.clear()
-        defer { api.clear() }
-        try settings.apply(to: api)
-        api.setImage(pix, dpi: dpi)
-        let segmented = try costs.measure("word_gaps") { RawBlock.allWords(api.analyseLayout(symbols: false)) }
+    /// The `accurate` (and `best`) level's word gaps: every suspect word
+    /// (``WordSplitting/isSuspect(_:)``) is cut where the page shows a space inside it, a run of
+    /// blank columns in Tesseract's own thresholded image (``WordGaps``); `api` (the first
+    /// pass's engine) judges the pieces with its dictionary. Returns the blocks and how many
+    /// words were split.
+    func splitRunTogetherWords(_ blocks: [RawBlock], thresholded: Pix, api: TessAPI) throws(OCRError) -> (blocks: [RawBlock], splits: Int) {
         var out = blocks
         var splits = 0
         for b in out.indices {
             for p in out[b].paragraphs.indices {
                 for l in out[b].paragraphs[p].lines.indices {
+                    let line = out[b].paragraphs[p].lines[l]
+                    guard line.words.contains(where: WordSplitting.isSuspect) else { continue }
+                    let runs = WordGaps.blankRuns(try thresholded.inkedColumns(in: line.rect), from: max(0, line.rect.left))
+                    let spaces = WordGaps.spaces(in: line.words, runs: runs)
                     var words: [RawWord] = []
-                    for word in out[b].paragraphs[p].lines[l].words {
+                    for word in line.words {
                         if WordSplitting.isSuspect(word),
-                           let pieces = WordSplitting.split(word, at: WordSplitting.gaps(in: word, segmented: segmented), isWord: api.isValidWord) {
+                           let pieces = WordSplitting.split(word, at: spaces.filter { word.rect.left < $0 && $0 < word.rect.right }, isWord: api.isValidWord) {
                             words += pieces
                             splits += 1
                         } else {

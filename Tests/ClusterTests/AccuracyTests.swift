@@ -108,8 +108,9 @@ struct AccuracyTests {
     }
 
     /// Tightly set words that the LSTM recogniser runs together ("onceistoo8535"): `accurate`
-    /// cuts them at layout analysis's word gaps; `fast`, which does not, reads what the CLI reads.
-    @Test func runTogetherWordsAreSplitAtTheLayoutsGaps() async throws {
+    /// cuts them where the thresholded page shows a space; `fast`, which does not, reads what
+    /// the CLI reads.
+    @Test func runTogetherWordsAreSplitWhereThePageShowsASpace() async throws {
         let accurate = try await wordAccuracy("tight-words")
         #expect(accurate.ours >= 0.85, "accurate \(accurate.ours)")
         #expect(accurate.ours >= accurate.cli + 0.2, "accurate \(accurate.ours), the CLI \(accurate.cli)")

@@ -1,7 +1,7 @@
 import Testing
 @testable import OCREngine
 
-/// The `accurate` level's split of run-together words at layout analysis's word gaps, and its
+/// The `accurate` level's split of run-together words where the page shows a space, and its
 /// uneven-lighting check (both pure: no Tesseract).
 @Suite struct WordSplittingTests {
     /// An LSTM word whose characters are 20 px wide boxes from `left`, with a 4-px gap between
@@ -13,46 +13,64 @@ import Testing
         return RawWord(text: text, confidence: 0.9, rect: WordCombination.bounds(symbols.map(\.rect))!, fromDictionary: dictionary, symbols: symbols)
     }
 
-    /// A layout word (no text) covering characters `from..<to` of a word laid out as above.
-    static func segment(_ from: Int, _ to: Int, left: Int = 100, top: Int = 101) -> RawWord {
-        RawWord(rect: RawRect(left: left + from * 24, top: top, right: left + (to - 1) * 24 + 20, bottom: top + 28))
+    /// The blank runs of a line of `lstmWord`s: 4 px between characters, and `space` px where a
+    /// space falls after character `i` of the word at `left` (given as the characters before it).
+    static func runs(of word: RawWord, spacesAfter: Set<Int>, space: Int) -> [BlankRun] {
+        (0..<(word.symbols.count - 1)).map { i in
+            let right = word.symbols[i].rect.right
+            return spacesAfter.contains(i) ? BlankRun(left: right - (space - 4) / 2, right: right + 4 + (space - 4) / 2)
+                                           : BlankRun(left: right, right: right + 4)
+        }
     }
 
     static let dictionary: Set<String> = ["once", "is", "too", "here", "for", "request", "to", "both"]
     static func isWord(_ text: String) -> Bool { dictionary.contains(text) }
 
-    @Test func aRunTogetherWordIsCutAtTheSegmentedGaps() throws {
+    @Test func blankRunsHaveInkOnBothSides() {
+        let inked: [Bool] = [false, false, true, true, false, true, false, false, false, true, false]
+        #expect(WordGaps.blankRuns(inked, from: 100) == [BlankRun(left: 104, right: 105), BlankRun(left: 106, right: 109)])
+        #expect(WordGaps.blankRuns([false, false], from: 0).isEmpty)
+        #expect(WordGaps.blankRuns([], from: 0).isEmpty)
+    }
+
+    /// A run-together word is cut where the page shows a space as wide as the line's own
+    /// spaces (12 px between its words), not at the 4-px letter gaps.
+    @Test func aRunTogetherWordIsCutWhereThePageShowsASpace() throws {
         let word = Self.lstmWord("onceistoo8535here")
         #expect(WordSplitting.isSuspect(word))
-        let segmented = [Self.segment(0, 4), Self.segment(4, 6), Self.segment(6, 9), Self.segment(9, 13), Self.segment(13, 17)]
-        let gaps = WordSplitting.gaps(in: word, segmented: segmented)
-        #expect(gaps.count == 4)
-        let pieces = try #require(WordSplitting.split(word, at: gaps, isWord: Self.isWord))
+        let before = Self.lstmWord("for", left: 100 - 3 * 24 - 12), after = Self.lstmWord("both", left: word.rect.right + 12)
+        let further = Self.lstmWord("to", left: after.rect.right + 12)
+        let line = [before, word, after, further]
+        let runs = Self.runs(of: word, spacesAfter: [3, 5, 8, 12], space: 12) + [
+            BlankRun(left: before.rect.right, right: word.rect.left), BlankRun(left: word.rect.right, right: after.rect.left),
+            BlankRun(left: after.rect.right, right: further.rect.left),
+        ]
+        let spaces = WordGaps.spaces(in: line, runs: runs).filter { word.rect.left < $0 && $0 < word.rect.right }
+        #expect(spaces.count == 4)
+        let pieces = try #require(WordSplitting.split(word, at: spaces, isWord: Self.isWord))
         #expect(pieces.map(\.text) == ["once", "is", "too", "8535", "here"])
         // Each piece has its own characters' box, and keeps the word's confidence.
         #expect(pieces[1].rect == RawRect(left: 100 + 4 * 24, top: 100, right: 100 + 5 * 24 + 20, bottom: 130))
         #expect(pieces.allSatisfy { $0.confidence == word.confidence })
         #expect(pieces[0].fromDictionary && !pieces[3].fromDictionary)
+        // Letter gaps as wide as the spaces: nothing tells them apart, and letters are no words.
+        let even = WordGaps.spaces(in: line, runs: Self.runs(of: word, spacesAfter: Set(0..<16), space: 12) + runs.suffix(3))
+        #expect(WordSplitting.split(word, at: even.filter { word.rect.left < $0 && $0 < word.rect.right }, isWord: Self.isWord) == nil)
     }
 
-    /// Touching segments (no white between them, as in tightly set text) still end a word.
-    @Test func touchingSegmentsStillSplit() throws {
+    /// Without two spaces of its own, a line's space is a fifth of its height (30 px: 6 px).
+    @Test func aLineWithoutSpacesUsesItsHeight() {
         let word = Self.lstmWord("both59A")
-        var first = Self.segment(0, 4), second = Self.segment(4, 7)
-        first.rect.right = second.rect.left + 2
-        let pieces = try #require(WordSplitting.split(word, at: WordSplitting.gaps(in: word, segmented: [first, second]), isWord: Self.isWord))
-        #expect(pieces.map(\.text) == ["both", "59A"])
+        #expect(WordGaps.spaces(in: [word], runs: Self.runs(of: word, spacesAfter: [3], space: 6)) == [word.symbols[3].rect.right + 2])
+        #expect(WordGaps.spaces(in: [word], runs: Self.runs(of: word, spacesAfter: [3], space: 5)).isEmpty)
     }
 
     /// A cut that leaves mostly implausible pieces is not taken: a name with a wide letter gap.
     @Test func aCutIntoImplausiblePiecesIsRefused() {
         let name = Self.lstmWord("Kowalczyk")
-        let gaps = WordSplitting.gaps(in: name, segmented: [Self.segment(0, 5), Self.segment(5, 9)])
-        #expect(gaps.count == 1)
-        #expect(WordSplitting.split(name, at: gaps, isWord: Self.isWord) == nil)
-        // Nor without a gap inside the word, nor from segments on another line.
+        let gap = (name.symbols[4].rect.right + name.symbols[5].rect.left) / 2
+        #expect(WordSplitting.split(name, at: [gap], isWord: Self.isWord) == nil)
         #expect(WordSplitting.split(name, at: [], isWord: Self.isWord) == nil)
-        #expect(WordSplitting.gaps(in: name, segmented: [Self.segment(0, 5, top: 300), Self.segment(5, 9, top: 300)]).isEmpty)
     }
 
     /// Only implausible words of five or more letters and digits are suspects: dictionary words,
