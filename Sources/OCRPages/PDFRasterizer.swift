@@ -5,7 +5,7 @@ import OCRWire
 /// and `pdftotext` for a text layer, MuPDF's `mutool draw` to rasterise one page (five times
 /// faster than poppler's `pdftoppm` on a 300 dpi scan: 0.065 s against 0.31 s, and pixel for
 /// pixel the scan, where pdftoppm smooths bilevel images; `pdftoppm` when MuPDF is not
-/// installed). The coordinator counts and cuts pages with qpdf (``PDFDocument``). All run in a
+/// installed, and for pages with ICC-based images, whose profile only poppler applies). The coordinator counts and cuts pages with qpdf (``PDFDocument``). All run in a
 /// subprocess with a timeout, so a malicious or broken PDF can hang or crash only the helper,
 /// never the engine.
 package struct PDFRasterizer: Sendable {
@@ -70,17 +70,19 @@ package struct PDFRasterizer: Sendable {
     }
 
     /// What `pdfimages -list` says about a page's images: their resolution (see
-    /// `pageImages(_:page:contentPage:in:)`), and whether they are all bilevel (1 bit per pixel, gray:
-    /// a scan stored as CCITT or JBIG2).
+    /// `pageImages(_:page:contentPage:in:)`), whether they are all bilevel (1 bit per pixel, gray:
+    /// a scan stored as CCITT or JBIG2), and whether any is in an ICC-based colour space.
     package struct PageImages: Equatable {
         package var dpi: Int?
         package var bilevel: Bool
+        package var iccBased = false
     }
 
     package static func pageImages(listing: String) -> PageImages {
         // page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
         var best: Int?
         var bilevel = true
+        var icc = false
         for line in listing.split(separator: "\n") {
             let columns = line.split(separator: " ", omittingEmptySubsequences: true)
             guard columns.count >= 14, Int(columns[0]) != nil, columns[2] == "image" || columns[2] == "stencil",
@@ -88,8 +90,10 @@ package struct PDFRasterizer: Sendable {
             let dpi = Int(max(x, y).rounded())
             best = max(best ?? dpi, dpi)
             bilevel = bilevel && columns[7] == "1" && columns[5] == "gray"
+            icc = icc || columns[5] == "icc"
         }
-        return PageImages(dpi: best.map { min(max($0, imageDPIRange.lowerBound), imageDPIRange.upperBound) }, bilevel: best != nil && bilevel)
+        return PageImages(dpi: best.map { min(max($0, imageDPIRange.lowerBound), imageDPIRange.upperBound) }, bilevel: best != nil && bilevel,
+                          iccBased: icc)
     }
 
     /// The text of the 1-based `page`'s own text layer (`pdftotext`, reading order, UTF-8), ""
@@ -138,8 +142,13 @@ package struct PDFRasterizer: Sendable {
             throw OCRError(.resourceExhausted, "PDF page \(page) at \(dpi) dpi would be \(Int(w))x\(Int(h)) pixels, over the limit of \(maxPixels)")
         }
         let output = dir.path + (mono ? "/page.pbm" : "/page.pgm")
-        // Both render the CropBox, turned by /Rotate, as a viewer shows the page.
-        let (tool, arguments) = mutool.map {
+        // Both render the CropBox, turned by /Rotate, as a viewer shows the page. An image in an
+        // ICC-based colour space goes to poppler, which applies the profile (lcms2): Debian's
+        // MuPDF is built without ICC support and renders such an image's gray several levels
+        // off, enough to change what Tesseract reads (OCRmyPDF's c03-29.pdf: its first two
+        // lines interleaved and its drop-cap line lost, where poppler's render reads them right).
+        let renderer = images.iccBased ? nil : mutool
+        let (tool, arguments) = renderer.map {
             ($0, ["draw", "-q", "-r", "\(dpi)", "-c", mono ? "mono" : "gray", "-o", output, input, "\(contentPage)"])
         } ?? (pdftoppm, ["-r", "\(dpi)", "-cropbox", "-f", "\(contentPage)", "-l", "\(contentPage)", mono ? "-mono" : "-gray",
                          "-singlefile", input, dir.path + "/page"])

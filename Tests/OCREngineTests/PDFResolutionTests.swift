@@ -31,6 +31,24 @@ extension EngineTests {
             let scan = header + "   1     0 image    2550  3300  gray    1   1  jbig2  no         8  0   300   300 69.4K 6.8%\n"
             #expect(PDFRasterizer.pageImages(listing: scan).dpi == 300 && PDFRasterizer.pageImages(listing: scan).bilevel)
             #expect(PDFRasterizer.pageImages(listing: header).bilevel == false, "no image: not a bilevel scan")
+            // An image in an ICC-based colour space (rendered by poppler, which applies the profile).
+            let icc = header + "   1     0 image     770   995  icc     3   8  jpeg   yes        9  0   150   150  160K 7.1%\n"
+            #expect(PDFRasterizer.pageImages(listing: icc).iccBased && !PDFRasterizer.pageImages(listing: two).iccBased)
+        }
+
+        /// OCRmyPDF's c03-29.pdf, a JPEG in an ICC-based colour space at 150 ppi, reads as
+        /// `tesseract` reads poppler's render of it: the drop-capped first line first and whole.
+        /// (MuPDF without ICC support renders it several gray levels off, and the first two lines
+        /// came out interleaved: "from got old good Miss going-over Watson".)
+        @Test(arguments: [RecognitionLevel.fast, .accurate])
+        func anICCBasedScanReadsItsFirstLinesInOrder(level: RecognitionLevel) async throws {
+            let pdf = [UInt8](try Data(contentsOf: Fixtures.real.appendingPathComponent("pdf/c03-29.pdf")))
+            let page = PageDescriptor(file: "c03-29.pdf", filePage: 1, pageIndex: 0, content: pdf, format: .pdf)
+            let result = try await recognize(page, RecognitionOptions.with { $0.level = level; $0.pdfTextLayer = .forceOcr })
+            let lines = result.text.split(separator: "\n").map(String.init)
+            #expect(result.dpi == 150)
+            #expect(lines.first == "ELL, I got a good going-over in the morning,", "\(lines.prefix(2))")
+            #expect(lines.count > 1 && lines[1].hasSuffix("from old Miss Watson, on account of my"), "\(lines.prefix(2))")
         }
 
         /// A bilevel scan in a PDF (cardinal.pdf: JBIG2 at 300 ppi) is rasterised 1-bit at its
