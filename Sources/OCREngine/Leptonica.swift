@@ -214,14 +214,6 @@ final class Pix {
         Pix(owning: try CheckC.nonNull(pixScale(raw, Float(factor), Float(factor)), "scaling the page"))  // NULL on error.
     }
 
-    /// The median height of the dark connected components between `minimum` and `maximum`
-    /// pixels tall (thresholded at mid-gray): about the page's capital and ascender height, read
-    /// without recognising anything. nil when there are none.
-    func medianComponentHeight(minimum: Int, maximum: Int) throws(OCRError) -> Int? {
-        let heights = try componentBoxes().map(\.height).filter { (minimum...maximum).contains($0) }.sorted()
-        return heights.isEmpty ? nil : heights[heights.count / 2]
-    }
-
     /// The boxes of the dark (8-connected) components of this image thresholded at mid-gray.
     func componentBoxes() throws(OCRError) -> [RawRect] {
         let binary = try toBinary(threshold: 128)

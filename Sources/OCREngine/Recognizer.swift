@@ -90,11 +90,14 @@ package struct EngineConfiguration: Sendable {
 /// lost to Tesseract's global threshold (``UnevenLighting``, every level), and then cuts words the
 /// LSTM recogniser ran together where the page shows a space inside them (``WordSplitting``); where the layout analysis left text unread (``LostText``), the page is
 /// read again with ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses ``EngineConfiguration/fastTessdataPath`` models when
-/// configured and scales pages above 250 dpi down to 200 dpi (not bilevel ones, nor pages whose
-/// letters would be under 15 px there); it keeps Tesseract's retry of
-/// low-confidence lines as inverted text, which costs little and saves whole light-on-dark
-/// regions. Debian's `tesseract-ocr-eng` already is the `tessdata_fast` (integer) model, so on a
-/// stock install both levels share it and `fast` saves by scaling (`make accuracy` has the figures).
+/// configured and reads the page once, as `tesseract` does, with the checks every level makes
+/// (photographed pages, uneven light); it keeps Tesseract's retry of low-confidence lines as
+/// inverted text, which costs little and saves whole light-on-dark regions. Debian's
+/// `tesseract-ocr-eng` already is the `tessdata_fast` (integer) model, so on a stock install both
+/// levels share it and `fast` saves `accurate`'s guards. It no longer reads pages over 250 dpi
+/// at 200: the LSTM recogniser scales every line to its own height anyway, so that saved about
+/// 5% of the CPU on the real-layout corpus and lost up to 9.5 points on two of its eight such
+/// pages (dense tables).
 ///
 /// **Detect-only** pages (and `PSM_AUTO_ONLY`) run Tesseract's layout analysis alone: elements have
 /// boxes but no text and confidence 0; symbols (blob boxes) only with `report_character_boxes`.
@@ -356,19 +359,6 @@ package final class Recognizer {
             pix = try costs.measure("even_lighting") { () throws(OCRError) in try pix.backgroundNormalized() }
         }
         if settings.globalThreshold { pix = try pix.toBinary(threshold: 128) }
-        // Not a bilevel page: reduced, a dithered or fine-print scan reads nothing (to gray as
-        // well as subsampled: `make accuracy`, the dithered page).
-        // Nor a page whose letters (the median dark component's height) would be under 15 px at
-        // 200 dpi: reduced, a shaded table's figures read 18% of its words, faded text 43%, a
-        // speckled JPEG 65% and tightly set text 53%, against 96%, 51%, 71% and 59% as given
-        // (`make accuracy`; 15 chosen on those pages: 12-14 px there, 15.3 on the clean page).
-        if settings.fast, dpi > 250, pix.depth > 1,
-           let letters = try costs.measure("measure_letters", { () throws(OCRError) in try pix.medianComponentHeight(minimum: dpi / 40, maximum: dpi / 2) }),
-           Double(letters) * 200 / Double(dpi) >= Double(Self.fastMinimumLetterHeight) {
-            geometry.scale = 200 / Double(dpi)
-            pix = try costs.measure("scale") { () throws(OCRError) in try pix.scaled(geometry.scale) }
-            dpi = 200
-        }
         if let roi = options.regionOfInterest {
             // Cropped here rather than with TessBaseAPISetRectangle: Tesseract 5.3's LSTM reads
             // lines from the uncropped image with the rectangle's coordinates when the rectangle
@@ -542,9 +532,6 @@ package final class Recognizer {
         let after = try sureCharacters(try band.rotatedOrth(turns))
         return after > 0 && Double(after) >= Self.rotationKeep * Double(before)
     }
-
-    /// The median letter height (pixels, at 200 dpi) a page needs for `fast` to reduce it.
-    static let fastMinimumLetterHeight = 15
 
     /// The share of the unturned band's sure characters a turned band must keep to be turned.
     static let rotationKeep = 0.9

@@ -157,6 +157,15 @@ extension EngineTests {
             #expect(try await recognize(page, opts).words.allSatisfy { $0.symbols.isEmpty })
         }
 
+        /// `fast` reads a 300-dpi page at 300 dpi, as the CLI does, and reads what the CLI reads
+        /// (it used to reduce such pages to 200 dpi, losing words in dense tables).
+        @Test func fastReadsAsTheCLIReads() async throws {
+            let result = try await recognize(Fixtures.page("text.png"), RecognitionOptions.with { $0.level = .fast })
+            #expect(result.dpi == 300)
+            #expect(result.text == (try #require(tesseractCLI(Fixtures.root.appendingPathComponent("text.png").path, ["--dpi", "300"]))))
+            #expect(result.timings?.steps.contains { $0.step == "scale" } == false)
+        }
+
         @Test func fastVersusAccurate() async throws {
             let page = Fixtures.page("skew3.png")
             var fast = RecognitionOptions()

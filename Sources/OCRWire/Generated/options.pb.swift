@@ -6,12 +6,12 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     /// Same as RECOGNITION_LEVEL_ACCURATE.
     case unspecified  // RECOGNITION_LEVEL_UNSPECIFIED = 0
     /// One LSTM pass with the full models; the light evened out first where the page's text would
-    /// be lost to the global threshold (every level), words the LSTM ran together cut at the
-    /// word gaps of Tesseract's layout analysis, and where the layout analysis left a tenth of the
+    /// be lost to the global threshold (every level), words the LSTM ran together cut where
+    /// Tesseract's thresholded image shows a space inside them, and where the layout analysis left a tenth of the
     /// page's letters outside every word, the page read again (one text block, background
     /// normalised) and combined as BEST combines: two more readings, never cut short by time.
     case accurate  // RECOGNITION_LEVEL_ACCURATE = 1
-    /// Lower cost per page: the fast model when installed; pages over 250 dpi read at 200 (not bilevel ones, nor pages whose letters would be under 15 px there).
+    /// Lower cost per page: the fast model when installed; one pass as `tesseract` reads the page, without ACCURATE's guards.
     case fast  // RECOGNITION_LEVEL_FAST = 2
     /// ACCURATE's pass, and on a page it is unsure of (a word in a hundred below 80% confidence,
     /// or fewer than 60 words, or text left unread) up to four more, each preprocessed or segmented differently
