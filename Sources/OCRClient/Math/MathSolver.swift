@@ -94,11 +94,15 @@ public struct MathSolver: Sendable {
 
     /// The answer for one recognised line: its best reading that parses (a division by zero
     /// in a reading that parses is that line's answer); the best reading's error when none parses.
+    /// The first reading tried is the line's characters read again from their boxes
+    /// (``MathGeometry``: a small raised `4` is a `*`), then the recogniser's own.
     public func answer(for observation: RecognizedTextObservation) -> Result<MathSolution, MathError> {
         var firstError: MathError?
-        for reading in observation.topCandidates(candidates) {
+        var readings = observation.topCandidates(candidates).map(\.string)
+        if let geometric = MathGeometry.reading(observation.line), !readings.contains(geometric) { readings.insert(geometric, at: 0) }
+        for reading in readings {
             do {
-                return .success(try Self.solve(reading.string))
+                return .success(try Self.solve(reading))
             } catch where error.isInvalidExpression {
                 if firstError == nil { firstError = error }
             } catch {
@@ -109,7 +113,9 @@ public struct MathSolver: Sendable {
     }
 
     /// The lines of a page that hold expressions, per `selection`.
+    /// Lines Tesseract cut from one row are joined first (``MathGeometry/rows(_:)``).
     public func expressionLines(_ observations: [RecognizedTextObservation]) -> [RecognizedTextObservation] {
+        let observations = MathGeometry.rows(observations)
         switch selection {
         case .allLines:
             return observations
@@ -225,7 +231,13 @@ public struct MathSolver: Sendable {
         let outcomes = await withTaskGroup(of: (Int, Result<Document, any Error>).self) { group in
             for (index, request) in requests.enumerated() {
                 group.addTask {
-                    do { return (index, .success(try await read(index, request))) } catch { return (index, .failure(error)) }
+                    // Each reading keeps its own index. Written as one `return (index, .success(try
+                    // await ...))` inside do/catch, the release build (Swift 6.3) returned index 0
+                    // from every task: the three readings overwrote one slot, one random reading
+                    // answered alone, and the same build solved 26 or 27 of 30 expressions.
+                    let outcome: Result<Document, any Error>
+                    do { outcome = .success(try await read(index, request)) } catch { outcome = .failure(error) }
+                    return (index, outcome)
                 }
             }
             var outcomes = [Result<Document, any Error>?](repeating: nil, count: requests.count)
