@@ -31,7 +31,6 @@ FONTS = {
     "C059": "/usr/share/fonts/opentype/urw-base35/C059-Roman.otf",
     "P052": "/usr/share/fonts/opentype/urw-base35/P052-Roman.otf",
 }
-EXTRA = os.environ.get("MATH_EXTRA", "").split()
 SEEDS = {"dev": 2601, "heldout": 2602}
 
 
@@ -95,7 +94,7 @@ def run(bin_dir, work, half):
     folder = os.path.join(work, half)
     rows = [line.rstrip("\n").split("\t") for line in open(os.path.join(folder, "manifest.tsv"))][1:]
     files = [os.path.join(folder, row[0]) for row in rows]
-    done = subprocess.run([os.path.join(bin_dir, "ocr-submit"), "--local", "--workers", "2", "--quiet", "--math"] + EXTRA + files,
+    done = subprocess.run([os.path.join(bin_dir, "ocr-submit"), "--local", "--workers", "2", "--quiet", "--math"] + files,
                           capture_output=True, text=True)
     answers = {}
     for line in done.stdout.splitlines():
