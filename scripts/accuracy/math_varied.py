@@ -59,6 +59,10 @@ def expression_of(rng):
 
 def build(work, count):
     from PIL import Image, ImageDraw, ImageFilter, ImageFont
+    missing = [path for path in FONTS.values() if not os.path.exists(path)]
+    if missing:
+        raise SystemExit(f"math_varied.py: fonts missing ({', '.join(missing)}): "
+                         "apt-get install fonts-dejavu-core fonts-liberation fonts-urw-base35")
     for half, seed in SEEDS.items():
         rng = random.Random(seed)
         out = os.path.join(work, half)
