@@ -88,9 +88,10 @@ package struct EngineConfiguration: Sendable {
 /// **Levels.** `accurate` recognises the page once, with ``EngineConfiguration/accurateTessdataPath``
 /// models when configured, after evening out the light where the page's text would otherwise be
 /// lost to Tesseract's global threshold (``UnevenLighting``, every level), and then cuts words the
-/// LSTM recogniser ran together where the page shows a space inside them (``WordSplitting``); where the layout analysis left text unread (``LostText``), the page is
-/// read again with ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses ``EngineConfiguration/fastTessdataPath`` models when
-/// configured and reads the page once, as `tesseract` does, with the checks every level makes
+/// LSTM recogniser ran together where the page shows a space inside them (``WordSplitting``);
+/// where the layout analysis left text unread (``LostText``), the page is read again with
+/// ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses
+/// ``EngineConfiguration/fastTessdataPath`` models when configured and reads the page once, as `tesseract` does, with the checks every level makes
 /// (photographed pages, uneven light); it keeps Tesseract's retry of low-confidence lines as
 /// inverted text, which costs little and saves whole light-on-dark regions. Debian's
 /// `tesseract-ocr-eng` already is the `tessdata_fast` (integer) model, so on a stock install both
