@@ -7,10 +7,9 @@ import OCRWire
 /// correction to its flat `width x height` page (otherwise the original is `width x height`), (1) `quarterTurns` clockwise quarter turns
 /// (undoing a rotation OSD found), (1b) for a photo whose text lines converge, the vertical
 /// shifts that make them parallel (``ConvergingLines``; same size), (2) a rotation by `skewDegrees` clockwise about the centre of
-/// the turned image, keeping its size (deskew), (3) a uniform scale by `scale` (the `fast` level),
-/// (4) a crop to the region of interest whose top-left corner is (`cropX`, `cropY`).
+/// the turned image, keeping its size (deskew), (3) a crop to the region of interest whose top-left corner is (`cropX`, `cropY`).
 /// Tesseract reports boxes in the final image; ``toOriginal(_:)`` maps each of a box's four corners
-/// back through (4), (3), (2), (1), (0) and returns the axis-aligned box around them, clamped to the
+/// back through (3), (2), (1), (0) and returns the axis-aligned box around them, clamped to the
 /// original page. After a deskew, boxes therefore grow by up to `sin(skew) x` the other side.
 /// (The deskew rotation keeps the canvas size, so at a few degrees only the page's extreme corners,
 /// normally margin, fall outside it.)
@@ -19,7 +18,6 @@ struct PageGeometry: Equatable {
     var height: Int
     var quarterTurns = 0
     var skewDegrees = 0.0
-    var scale = 1.0
     var cropX = 0
     var cropY = 0
     /// Step (0): the photographed page's correction, nil for an image read as it is.
@@ -39,7 +37,7 @@ struct PageGeometry: Equatable {
 
     /// A point in the processed image to the original image.
     func toOriginal(_ x: Double, _ y: Double) -> (Double, Double) {
-        var (x, y) = ((x + Double(cropX)) / scale, (y + Double(cropY)) / scale)
+        var (x, y) = (x + Double(cropX), y + Double(cropY))
         if skewDegrees != 0 {
             let (w, h) = turnedSize
             (x, y) = Self.rotate(x, y, by: -skewDegrees, cx: w / 2, cy: h / 2)
@@ -73,7 +71,7 @@ struct PageGeometry: Equatable {
             let (w, h) = turnedSize
             (px, py) = Self.rotate(px, py, by: skewDegrees, cx: w / 2, cy: h / 2)
         }
-        return (px * scale, py * scale)
+        return (px, py)
     }
 
     /// Clockwise rotation on screen (y down) by `degrees` about (cx, cy).
@@ -112,9 +110,8 @@ struct PageGeometry: Equatable {
         let x0 = roi.x * W, y0 = roi.y * H, x1 = (roi.x + roi.width) * W, y1 = (roi.y + roi.height) * H
         let corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map { toProcessed($0.0, $0.1) }
         let (w, h) = turnedSize
-        let pw = w * scale, ph = h * scale
-        func clampX(_ v: Double) -> Int { Int(max(0, min(pw, v)).rounded()) }
-        func clampY(_ v: Double) -> Int { Int(max(0, min(ph, v)).rounded()) }
+        func clampX(_ v: Double) -> Int { Int(max(0, min(w, v)).rounded()) }
+        func clampY(_ v: Double) -> Int { Int(max(0, min(h, v)).rounded()) }
         return RawRect(left: clampX(corners.map(\.0).min()!), top: clampY(corners.map(\.1).min()!),
                        right: clampX(corners.map(\.0).max()!), bottom: clampY(corners.map(\.1).max()!))
     }

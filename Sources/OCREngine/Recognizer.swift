@@ -425,7 +425,7 @@ package final class Recognizer {
         let recognized = clock.now
 
         let filtered = Self.filter(blocks, minimumConfidence: settings.detectOnly ? 0 : options.minimumConfidence,
-                                   minimumHeight: Double(options.minimumTextHeight) * geometry.turnedSize.h * geometry.scale)
+                                   minimumHeight: Double(options.minimumTextHeight) * geometry.turnedSize.h)
         // Recognised words without text (Tesseract's placeholder over an image or a ruled region)
         // are no words for a reader: kept out of the hierarchy, which detect-only keeps textless.
         result.blocks = ResultBuilder(geometry: geometry, candidates: settings.candidates,
