@@ -2,6 +2,7 @@ import Foundation
 import OCRBasics
 import OCREngine
 import OCRPages
+import OCRTestSupport
 import OCRWire
 import Testing
 
@@ -24,26 +25,13 @@ extension EngineTests {
         /// idle one: the extra passes are bounded in number, not in time (they used to stop at
         /// five times the first pass's time, so load decided which readings were combined).
         /// A short page read at `best` (fewer than 60 words: unsure, so every pass runs), then
-        /// again while three threads keep both cores busy.
+        /// again while one more spinning thread than there are cores keeps them all busy.
         @Test func theSameAnswerOnABusyMachine() async throws {
             var options = RecognitionOptions()
             options.level = .best
             let page = Fixtures.page("text.png")
             let idle = try await recognize(page, options)
-            let stop = Locked(false)
-            let spinners = (0..<3).map { _ in
-                let thread = Thread {
-                    var x = 0.0
-                    while !stop.withLock({ $0 }) { for i in 0..<100_000 { x += sin(Double(i)) } }
-                    _ = x
-                }
-                thread.start()
-                return thread
-            }
-            defer { stop.withLock { $0 = true } }
-            let busy = try await recognize(page, options)
-            stop.withLock { $0 = true }
-            _ = spinners
+            let busy = try await whileTheMachineIsBusy { try await recognize(page, options) }
             func words(_ r: PageResult) -> [String] {
                 r.blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).map {
                     "\($0.text)@\($0.box.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "-"):\($0.confidence)"
