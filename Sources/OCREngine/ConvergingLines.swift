@@ -35,12 +35,12 @@ enum ConvergingLines {
     /// photo's dark surround, pictures, rules).
     static let largestComponentShare = 0.05
 
-    /// The vertical shifts that make the text lines of `reduced.source` (the page) parallel
+    /// The vertical shifts that make the text lines of `reduced.source` (the page, any depth but
+    /// 1: a bilevel page is a scan or already thresholded, and the caller skips it) parallel
     /// and level, sampled every `step` pixels of the page; nil when its lines do not converge (or
     /// it has too little text).
     static func find(in reducedPage: ReducedPage, step: Int = 16) throws(OCRError) -> VerticalDisparity? {
         let page = reducedPage.source, factor = reducedPage.factor
-        guard page.depth > 1 else { return nil }  // Bilevel: a scan, or already thresholded.
         // Evened out first (a photo's light falls off), then thresholded below the paper's 200.
         let reduced = try reducedPage.pix.backgroundNormalized().toBinary(threshold: PhotoCorrection.dewarpThreshold)
         let limit = Int(largestComponentShare * Double(max(reduced.width, reduced.height)))

@@ -302,7 +302,10 @@ package final class Recognizer {
             reduced = copy
             return copy
         }
-        if settings.pageDetection, case let page = try reduce(pix),
+        // The checks before recognition read gray levels: a 1 bpp page (a scan, a fax, an app's
+        // cropped and thresholded capture) has no photo's surround, converging lines or uneven
+        // light to find, and skips them and the reduced copy they share (60 ms of a 1 s page).
+        if settings.pageDetection, pix.depth > 1, case let page = try reduce(pix),
            var photo = try costs.measure("find_photo", { () throws(OCRError) in try PhotoCorrection.find(in: page) }) {
             pix = try costs.measure("flatten_photo") { () throws(OCRError) in try photo.flattened(pix) }
             result.dewarped = photo.disparity != nil
@@ -341,7 +344,7 @@ package final class Recognizer {
         }
         // A photo whose page was not found but whose text lines converge (ConvergingLines.swift):
         // the lines made parallel, the columns moved in from outside filled with the paper's gray.
-        if settings.pageDetection, geometry.photo == nil, case let page = try reduce(pix),
+        if settings.pageDetection, geometry.photo == nil, pix.depth > 1, case let page = try reduce(pix),
            let lines = try costs.measure("find_converging_lines", { () throws(OCRError) in try ConvergingLines.find(in: page) }) {
             pix = try costs.measure("straighten_lines") { () throws(OCRError) in try pix.shiftedVertically(by: lines, fill: try pix.paperLevel()) }
             geometry.lines = lines
@@ -355,7 +358,7 @@ package final class Recognizer {
         }
         // Uneven light (UnevenLighting.swift): not on a flattened photo (already evened out),
         // nor when the caller chose a binarisation.
-        if result.pageQuad.isEmpty, options.binarization == .unspecified, case let page = try reduce(pix),
+        if result.pageQuad.isEmpty, options.binarization == .unspecified, pix.depth > 1, case let page = try reduce(pix),
            try costs.measure("check_lighting", { () throws(OCRError) in try UnevenLighting.check(page) }) {
             pix = try costs.measure("even_lighting") { () throws(OCRError) in try pix.backgroundNormalized() }
         }

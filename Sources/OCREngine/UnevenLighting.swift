@@ -55,7 +55,6 @@ enum UnevenLighting {
 
     /// Whether `reduced.source` (any depth but 1) is lit unevenly enough to need normalising.
     static func check(_ reduced: ReducedPage) throws(OCRError) -> Bool {
-        guard reduced.source.depth > 1 else { return false }  // Bilevel: already thresholded.
         guard let background = try reduced.pix.backgroundMap(tile: tile, threshold: paperLevel) else { return false }
         return isUneven(gray: reduced.grid, background: background)
     }
