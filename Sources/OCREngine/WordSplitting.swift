@@ -19,20 +19,41 @@ import OCRWire
 /// whole; and when at most one piece is a single character (letter-spaced text, or a drawing
 /// read as letters, falls apart into letters, and the words were not run together).
 enum WordSplitting {
-    /// Whether `word` may be run-together tokens: not plausible as it is, with at least
-    /// ``minimumCharacters`` letters or digits and a symbol box for each character.
-    static func isSuspect(_ word: RawWord) -> Bool {
+    /// Where a word may be cut.
+    enum Cuts: Equatable {
+        /// Between any two of its symbols: a word that is not plausible as it is.
+        case anywhere
+        /// Only where digits meet letters: a plausible word of both ("13A", "5mm"), whose
+        /// dictionary or reference shape says nothing about a space the image shows between
+        /// the number and the letters (a parts table's "13 A" cells read "13A" throughout).
+        case betweenDigitsAndLetters
+    }
+
+    /// Where `word` may be cut, nil when it is whole: run-together tokens when it is not
+    /// plausible as it is and has at least ``minimumCharacters`` letters or digits; a number
+    /// run into letters, or letters into a number, whatever its length. Either needs a symbol
+    /// box for each character.
+    static func cuts(for word: RawWord) -> Cuts? {
+        guard word.symbols.count >= 2 else { return nil }
         let alphanumerics = word.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count
-        return alphanumerics >= minimumCharacters && word.symbols.count >= 2 && !WordCombination.isPlausible(word)
+        if alphanumerics >= minimumCharacters, !WordCombination.isPlausible(word) { return .anywhere }
+        let symbols = word.symbols
+        return (0..<(symbols.count - 1)).contains { digitsMeetLetters(symbols[$0].text, symbols[$0 + 1].text) } ? .betweenDigitsAndLetters : nil
+    }
+
+    /// Whether `left` ends in a digit and `right` starts with a letter, or the other way round.
+    static func digitsMeetLetters(_ left: String, _ right: String) -> Bool {
+        guard let a = left.last, let b = right.first else { return false }
+        return (a.isNumber && b.isLetter) || (a.isLetter && b.isNumber)
     }
 
     /// Five: "he69C" and "Forfor" are run together; a three-letter token is as likely a code.
     static let minimumCharacters = 5
 
-    /// `word` cut at `gaps` between its symbols, or nil when no gap falls between two symbols or
-    /// the pieces are not plausible enough. `isWord` says whether a piece (without surrounding
-    /// punctuation) is a dictionary word.
-    static func split(_ word: RawWord, at gaps: [Int], isWord: (String) -> Bool) -> [RawWord]? {
+    /// `word` cut at `gaps` between its symbols (where `cuts` allows), or nil when no gap falls
+    /// between two symbols or the pieces are not plausible enough. `isWord` says whether a piece
+    /// (without surrounding punctuation) is a dictionary word.
+    static func split(_ word: RawWord, at gaps: [Int], cuts allowed: Cuts, isWord: (String) -> Bool) -> [RawWord]? {
         let symbols = word.symbols
         guard symbols.count >= 2, symbols.map(\.text).joined() == word.text else { return nil }
         // A cut after symbol i when a gap lies between the centres of symbols i and i + 1.
@@ -41,7 +62,8 @@ enum WordSplitting {
             for i in 0..<(symbols.count - 1) {
                 let here = (symbols[i].rect.left + symbols[i].rect.right) / 2
                 let next = (symbols[i + 1].rect.left + symbols[i + 1].rect.right) / 2
-                if here < gap, gap <= next { cuts.insert(i) }
+                guard here < gap, gap <= next else { continue }
+                if allowed == .anywhere || digitsMeetLetters(symbols[i].text, symbols[i + 1].text) { cuts.insert(i) }
             }
         }
         guard !cuts.isEmpty else { return nil }
@@ -67,8 +89,8 @@ enum WordSplitting {
 }
 
 extension Recognizer {
-    /// The `accurate` (and `best`) level's word gaps: every suspect word
-    /// (``WordSplitting/isSuspect(_:)``) is cut where the page shows a space inside it, a run of
+    /// The `accurate` (and `best`) level's word gaps: every word that may be cut
+    /// (``WordSplitting/cuts(for:)``) is cut where the page shows a space inside it, a run of
     /// blank columns in Tesseract's own thresholded image (``WordGaps``); `api` (the first
     /// pass's engine) judges the pieces with its dictionary. Returns the blocks and how many
     /// words were split.
@@ -79,13 +101,14 @@ extension Recognizer {
             for p in out[b].paragraphs.indices {
                 for l in out[b].paragraphs[p].lines.indices {
                     let line = out[b].paragraphs[p].lines[l]
-                    guard line.words.contains(where: WordSplitting.isSuspect) else { continue }
+                    guard line.words.contains(where: { WordSplitting.cuts(for: $0) != nil }) else { continue }
                     let runs = WordGaps.blankRuns(try thresholded.inkedColumns(in: line.rect), from: max(0, line.rect.left))
                     let spaces = WordGaps.spaces(in: line.words, runs: runs)
                     var words: [RawWord] = []
                     for word in line.words {
-                        if WordSplitting.isSuspect(word),
-                           let pieces = WordSplitting.split(word, at: spaces.filter { word.rect.left < $0 && $0 < word.rect.right }, isWord: api.isValidWord) {
+                        if let allowed = WordSplitting.cuts(for: word),
+                           let pieces = WordSplitting.split(word, at: spaces.filter { word.rect.left < $0 && $0 < word.rect.right },
+                                                            cuts: allowed, isWord: api.isValidWord) {
                             words += pieces
                             splits += 1
                         } else {

@@ -37,7 +37,7 @@ import Testing
     /// spaces (12 px between its words), not at the 4-px letter gaps.
     @Test func aRunTogetherWordIsCutWhereThePageShowsASpace() throws {
         let word = Self.lstmWord("onceistoo8535here")
-        #expect(WordSplitting.isSuspect(word))
+        #expect(WordSplitting.cuts(for: word) == .anywhere)
         let before = Self.lstmWord("for", left: 100 - 3 * 24 - 12), after = Self.lstmWord("both", left: word.rect.right + 12)
         let further = Self.lstmWord("to", left: after.rect.right + 12)
         let line = [before, word, after, further]
@@ -47,7 +47,7 @@ import Testing
         ]
         let spaces = WordGaps.spaces(in: line, runs: runs).filter { word.rect.left < $0 && $0 < word.rect.right }
         #expect(spaces.count == 4)
-        let pieces = try #require(WordSplitting.split(word, at: spaces, isWord: Self.isWord))
+        let pieces = try #require(WordSplitting.split(word, at: spaces, cuts: .anywhere, isWord: Self.isWord))
         #expect(pieces.map(\.text) == ["once", "is", "too", "8535", "here"])
         // Each piece has its own characters' box, and keeps the word's confidence.
         #expect(pieces[1].rect == RawRect(left: 100 + 4 * 24, top: 100, right: 100 + 5 * 24 + 20, bottom: 130))
@@ -55,7 +55,7 @@ import Testing
         #expect(pieces[0].fromDictionary && !pieces[3].fromDictionary)
         // Letter gaps as wide as the spaces: nothing tells them apart, and letters are no words.
         let even = WordGaps.spaces(in: line, runs: Self.runs(of: word, spacesAfter: Set(0..<16), space: 12) + runs.suffix(3))
-        #expect(WordSplitting.split(word, at: even.filter { word.rect.left < $0 && $0 < word.rect.right }, isWord: Self.isWord) == nil)
+        #expect(WordSplitting.split(word, at: even.filter { word.rect.left < $0 && $0 < word.rect.right }, cuts: .anywhere, isWord: Self.isWord) == nil)
     }
 
     /// Without two spaces of its own, a line's space is a fifth of its height (30 px: 6 px).
@@ -69,19 +69,37 @@ import Testing
     @Test func aCutIntoImplausiblePiecesIsRefused() {
         let name = Self.lstmWord("Kowalczyk")
         let gap = (name.symbols[4].rect.right + name.symbols[5].rect.left) / 2
-        #expect(WordSplitting.split(name, at: [gap], isWord: Self.isWord) == nil)
-        #expect(WordSplitting.split(name, at: [], isWord: Self.isWord) == nil)
+        #expect(WordSplitting.split(name, at: [gap], cuts: .anywhere, isWord: Self.isWord) == nil)
+        #expect(WordSplitting.split(name, at: [], cuts: .anywhere, isWord: Self.isWord) == nil)
     }
 
-    /// Only implausible words of five or more letters and digits are suspects: dictionary words,
-    /// numbers, short codes and short tokens are left alone.
-    @Test func suspectsAreLongImplausibleWords() {
-        #expect(!WordSplitting.isSuspect(Self.lstmWord("requests", dictionary: true)))
-        #expect(!WordSplitting.isSuspect(Self.lstmWord("4/18/2010")))
-        #expect(!WordSplitting.isSuspect(Self.lstmWord("13A")))
-        #expect(!WordSplitting.isSuspect(Self.lstmWord("xq7")))
-        #expect(WordSplitting.isSuspect(Self.lstmWord("requestto")))
-        #expect(WordSplitting.isSuspect(Self.lstmWord("he69C")))
+    /// Implausible words of five or more letters and digits may be cut anywhere; a plausible
+    /// word only where digits meet letters; dictionary words, numbers and short tokens of one
+    /// kind are left alone.
+    @Test func whereAWordMayBeCut() {
+        #expect(WordSplitting.cuts(for: Self.lstmWord("requests", dictionary: true)) == nil)
+        #expect(WordSplitting.cuts(for: Self.lstmWord("4/18/2010")) == nil)
+        #expect(WordSplitting.cuts(for: Self.lstmWord("xq")) == nil)
+        #expect(WordSplitting.cuts(for: Self.lstmWord("13A")) == .betweenDigitsAndLetters)
+        #expect(WordSplitting.cuts(for: Self.lstmWord("xq7")) == .betweenDigitsAndLetters)
+        #expect(WordSplitting.cuts(for: Self.lstmWord("requestto")) == .anywhere)
+        #expect(WordSplitting.cuts(for: Self.lstmWord("he69C")) == .anywhere)
+    }
+
+    /// "13A" whose image shows a space between the number and the letter is "13" "A", whatever
+    /// the dictionary says of "13A"; one that shows none stays whole, and a plausible word is
+    /// not cut between two digits or two letters.
+    @Test func aNumberAndALetterAreCutWhereThePageShowsASpace() throws {
+        let word = Self.lstmWord("13A")
+        let between = (word.symbols[1].rect.right + word.symbols[2].rect.left) / 2
+        let pieces = try #require(WordSplitting.split(word, at: [between], cuts: .betweenDigitsAndLetters, isWord: Self.isWord))
+        #expect(pieces.map(\.text) == ["13", "A"])
+        #expect(WordSplitting.split(word, at: [], cuts: .betweenDigitsAndLetters, isWord: Self.isWord) == nil)
+        let inNumber = (word.symbols[0].rect.right + word.symbols[1].rect.left) / 2
+        #expect(WordSplitting.split(word, at: [inNumber], cuts: .betweenDigitsAndLetters, isWord: Self.isWord) == nil)
+        let mm = Self.lstmWord("250mm")
+        let inUnit = (mm.symbols[3].rect.right + mm.symbols[4].rect.left) / 2
+        #expect(WordSplitting.split(mm, at: [inUnit], cuts: .betweenDigitsAndLetters, isWord: Self.isWord) == nil)
     }
 
     @Test func shortReferencesArePlausible() {
