@@ -64,23 +64,41 @@ extension Recognizer {
     /// reading of the page, and there are at most `passes.count`, so the same page gives the same
     /// words on a busy machine as on an idle one (a budget of 5x the first pass's time used to
     /// cut passes short under load). Only the caller's page deadline stops them, keeping what
-    /// was read so far; cancellation throws.
-    func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], pix: Pix, dpi: Int, options: RecognitionOptions, settings: PageSettings,
-                deadline: ContinuousClock.Instant?, cancellation: PageControl?, costs: inout StepCosts) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
+    /// was read so far; cancellation throws. With `regions`, each pass reads only those parts of
+    /// the page (``LostRegions``), each on its own, in the page's pixels.
+    func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], regions: [RawRect]? = nil, pix: Pix, dpi: Int, options: RecognitionOptions,
+                settings: PageSettings, deadline: ContinuousClock.Instant?, cancellation: PageControl?,
+                costs: inout StepCosts) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
         let state = Monitor.State(deadline: deadline, cancellation: cancellation)
         var readings = [primary]
         for pass in passes {
             if pass == .legacyWords, !BestLevel.looksRunTogether(primary) { continue }
             if state.shouldStop() { break }
             guard let reading = try costs.measure(pass.stepName, { () throws(OCRError) in
-                try read(pass, pix: pix, dpi: dpi, options: options, settings: settings, state)
+                try read(pass, in: regions, pix: pix, dpi: dpi, options: options, settings: settings, state)
             }) else { continue }
             if state.stopReason != nil { break }  // Cut short: its words are partial.
             readings.append(reading)
         }
         if state.stopReason == .cancelled { throw OCRError(.cancelled, "recognition was cancelled") }
-        let combined = try costs.measure("combine") { WordCombination().combine(readings) }
+        // Over regions (text lost), the readings only add words (elsewhere they are partial),
+        // into the lines they lie on.
+        let combination = WordCombination(replacesWords: regions == nil, joinsDistantLines: regions != nil)
+        let combined = try costs.measure("combine") { combination.combine(readings) }
         return (combined, readings.count)
+    }
+
+    /// One extra pass's words over `regions` of `pix` (the whole page when nil), or nil when the
+    /// pass does not apply to this page or was stopped.
+    private func read(_ pass: BestLevel.Pass, in regions: [RawRect]?, pix: Pix, dpi: Int, options: RecognitionOptions,
+                      settings: PageSettings, _ state: Monitor.State) throws(OCRError) -> [RawBlock]? {
+        guard let regions else { return try read(pass, pix: pix, dpi: dpi, options: options, settings: settings, state) }
+        var blocks: [RawBlock] = []
+        for region in regions {
+            guard let part = try read(pass, pix: try pix.cropped(region), dpi: dpi, options: options, settings: settings, state) else { return nil }
+            blocks += part.map { $0.shifted(region.left, region.top) }
+        }
+        return blocks
     }
 
     /// One extra pass's words, or nil when the pass does not apply to this page.

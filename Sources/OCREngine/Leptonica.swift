@@ -199,6 +199,20 @@ final class Pix {
         }
     }
 
+    /// The share of the pixels of `rect` (clipped to the image) that are set in this 1 bpp image.
+    func inkShare(in rect: RawRect) throws(OCRError) -> Double {
+        guard depth == 1 else { throw OCRError(.internal, "inkShare needs a 1 bpp image") }
+        let (left, right) = (max(0, rect.left), min(width, rect.right))
+        let (top, bottom) = (max(0, rect.top), min(height, rect.bottom))
+        guard right > left, bottom > top else { return 0 }
+        let box = try CheckC.nonNull(boxCreate(Int32(left), Int32(top), Int32(right - left), Int32(bottom - top)), "making a box")  // NULL if w/h < 1.
+        var b: UnsafeMutablePointer<BOX>? = box
+        defer { boxDestroy(&b) }
+        var count: Int32 = 0
+        guard pixCountPixelsInRect(raw, box, &count, nil) == 0 else { throw OCRError(.internal, "counting pixels failed") }  // 0 ok.
+        return Double(count) / Double((right - left) * (bottom - top))
+    }
+
     /// 8 bpp grayscale (colour maps removed).
     func toGray() throws(OCRError) -> Pix {
         Pix(owning: try CheckC.nonNull(pixConvertTo8(raw, 0), "converting to grayscale"))  // NULL on error.

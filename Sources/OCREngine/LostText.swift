@@ -27,24 +27,56 @@ enum LostText {
     /// The share of letters outside every word that marks text as lost.
     static let minimumShare = 0.1
 
-    /// The share of `components`' letters whose centres are in none of `words`' boxes (0 when
-    /// there are no letters).
-    static func share(components: [RawRect], words: [RawWord]) -> Double {
+    /// Dark boxes are this many times the letter height tall, or more.
+    static let darkBoxHeights = 1.2...8.0
+    /// ...and at least this share ink: text on a dark fill that thresholding made one black shape.
+    static let darkBoxInk = 0.8
+
+    /// What the guard found on a page: its letters, those outside every word, and dark boxes no
+    /// word is in.
+    struct Finding {
+        /// Letter-sized components of the page (at its own letter height).
+        var letters: Int
+        /// The boxes of those whose centres are in no word with text.
+        var lost: [RawRect]
+        /// Solid components a few letters tall whose centres are in no word with text: text on
+        /// a dark fill (a form's buttons, a shaded cell) that Otsu's threshold made all ink.
+        var darkBoxes: [RawRect] = []
+        /// The share of letters lost (0 when there are no letters).
+        var share: Double { letters == 0 ? 0 : Double(lost.count) / Double(letters) }
+        /// Whether text was lost: at least ``minimumShare`` of the letters, or a dark box.
+        var isLost: Bool { share >= minimumShare || !darkBoxes.isEmpty }
+    }
+
+    /// The letters of `components` and those whose centres are in none of `words`' boxes; and
+    /// the components a few letters tall with `inkShare` at least ``darkBoxInk`` that no word is in.
+    static func find(components: [RawRect], words: [RawWord], inkShare: (RawRect) throws(OCRError) -> Double = { _ in 0 }) throws(OCRError) -> Finding {
         let candidates = components.filter {
             (minimumHeight...maximumHeight).contains($0.height) && Double($0.width) <= maximumAspect * Double($0.height)
         }
-        guard !candidates.isEmpty else { return 0 }
+        guard !candidates.isEmpty else { return Finding(letters: 0, lost: []) }
         let median = Double(candidates.map(\.height).sorted()[candidates.count / 2])
         let letters = candidates.filter { heightRange.contains(Double($0.height) / median) }
-        guard !letters.isEmpty else { return 0 }
         let covered = CoverageGrid(words.map(\.rect))
-        let lost = letters.filter { !covered.contains(x: ($0.left + $0.right) / 2, y: ($0.top + $0.bottom) / 2) }
-        return Double(lost.count) / Double(letters.count)
+        func unread(_ r: RawRect) -> Bool { !covered.contains(x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2) }
+        var dark: [RawRect] = []
+        for box in components where darkBoxHeights.contains(Double(box.height) / median) && box.width >= box.height && unread(box) {
+            if try inkShare(box) >= darkBoxInk { dark.append(box) }
+        }
+        return Finding(letters: letters.count, lost: letters.filter(unread), darkBoxes: dark)
     }
 
-    /// Whether `thresholded` (Tesseract's 1 bpp image of the page) holds text `blocks` did not read.
-    static func isLost(thresholded: Pix, blocks: [RawBlock]) throws(OCRError) -> Bool {
-        share(components: try thresholded.componentBoxes(), words: RawBlock.wordsWithText(blocks)) >= minimumShare
+    /// The share of `components`' letters whose centres are in none of `words`' boxes (0 when
+    /// there are no letters).
+    static func share(components: [RawRect], words: [RawWord]) -> Double {
+        (try? find(components: components, words: words))?.share ?? 0
+    }
+
+    /// What `blocks` left unread of `thresholded` (Tesseract's 1 bpp image of the page).
+    static func find(thresholded: Pix, blocks: [RawBlock]) throws(OCRError) -> Finding {
+        try find(components: try thresholded.componentBoxes(), words: RawBlock.wordsWithText(blocks)) { box throws(OCRError) in
+            try thresholded.inkShare(in: box)
+        }
     }
 
     /// Which points lie in some rectangle, answered from bands of rows: a page's thousands of

@@ -400,24 +400,28 @@ package final class Recognizer {
                 }
                 // Text the layout analysis dropped (LostText.swift) and run-together words
                 // (WordSplitting.swift), from the thresholded image, before `clear` forgets it.
-                var lost = false
+                var lost: LostText.Finding?
                 if !settings.fast {
                     if let thresholded = api.thresholdedImage() {
-                        lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.isLost(thresholded: thresholded, blocks: blocks) }
+                        lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.find(thresholded: thresholded, blocks: blocks) }
                         let split = try costs.measure("word_gaps") { () throws(OCRError) in try splitRunTogetherWords(blocks, thresholded: thresholded, api: api) }
                         blocks = split.blocks
                         splits = split.splits
                     }
                 }
-                // Extra passes: `best` on a page it is unsure of, `accurate` where text was lost.
+                // Extra passes: `best` over a page it is unsure of, `accurate` over the parts of
+                // the page where text was lost (LostRegions.swift).
                 var extra: [BestLevel.Pass]?
-                if settings.best, lost || BestLevel.isUnsure(blocks) {
+                var regions: [RawRect]?
+                let textLost = lost?.isLost ?? false
+                if settings.best, textLost || BestLevel.isUnsure(blocks) {
                     extra = BestLevel.Pass.allCases
-                } else if !settings.fast, lost {
+                } else if !settings.fast, textLost, let lost {
                     extra = BestLevel.recoveryPasses
+                    regions = LostRegions.regions(lost.lost, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
                 }
                 if let extra {
-                    let refined = try refine(blocks, passes: extra, pix: pix, dpi: dpi, options: options, settings: settings,
+                    let refined = try refine(blocks, passes: extra, regions: regions, pix: pix, dpi: dpi, options: options, settings: settings,
                                              deadline: deadline, cancellation: cancellation, costs: &costs)
                     blocks = refined.blocks
                     passes = refined.passes

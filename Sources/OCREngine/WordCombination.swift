@@ -42,6 +42,14 @@ struct WordCombination {
     var dictionary = 1.0
     /// The mean confidence a word only one pass read, where the first pass saw nothing, needs.
     var soloConfidence = 0.8
+    /// Whether another pass's reading may replace the first pass's words; when false, only words
+    /// found where the first pass saw nothing are added (`accurate` recovering lost text: what
+    /// plain Tesseract read stays as it read it).
+    var replacesWords = true
+    /// Whether a word found where the first pass saw nothing joins the first-pass line it lies
+    /// on at any distance (readings of parts of the page, ``LostRegions``: a price read apart
+    /// from its item), not only a line it continues.
+    var joinsDistantLines = false
 
     /// `passes[0]` is the reading the others refine; all in the same image's pixels.
     func combine(_ passes: [[RawBlock]]) -> [RawBlock] {
@@ -69,11 +77,11 @@ struct WordCombination {
             let primaryWords = members.map { items[$0] }.filter { $0.pass == 0 }
             // The first pass's own words won, or nothing did: a word the first pass read is
             // replaced by another reading, never dropped (no level loses what `accurate` reads).
-            guard let winner, winner.first?.pass != 0 else { continue }
+            guard let winner, winner.first?.pass != 0, replacesWords || primaryWords.isEmpty else { continue }
             for word in primaryWords { dropped.insert(word.path) }
             replacements.append((primaryWords.map(\.path).min(), winner))
         }
-        return Self.rebuild(primary, dropping: dropped, adding: replacements, sharedLine: sharedLine)
+        return Self.rebuild(primary, dropping: dropped, adding: replacements, sharedLine: sharedLine, anyDistance: joinsDistantLines)
     }
 
     // MARK: Alignment
@@ -237,7 +245,8 @@ struct WordCombination {
     // MARK: Result
 
     static func rebuild(_ primary: [RawBlock], dropping dropped: Set<WordPath>,
-                        adding replacements: [(anchor: WordPath?, words: [Item])], sharedLine: [SourceLine: WordPath] = [:]) -> [RawBlock] {
+                        adding replacements: [(anchor: WordPath?, words: [Item])], sharedLine: [SourceLine: WordPath] = [:],
+                        anyDistance: Bool = false) -> [RawBlock] {
         var blocks = primary
         // Anchored replacements go into the line of the first word they replace; the others
         // into the first pass's line they continue, else the one their own pass read them with,
@@ -264,7 +273,7 @@ struct WordCombination {
             }
         }
         for run in runs {
-            if let line = lineHolding(bounds(run.map(\.word.rect))!, in: primary) ?? sharedLine[SourceLine(run[0])] {
+            if let line = lineHolding(bounds(run.map(\.word.rect))!, in: primary, anyDistance: anyDistance) ?? sharedLine[SourceLine(run[0])] {
                 intoLine[line, default: []] += run.map(\.word)
             } else {
                 homeless += run
@@ -298,9 +307,10 @@ struct WordCombination {
     }
 
     /// The first pass's line (as a path with word 0) that `rect` (a word, or a run of words of
-    /// one line) continues: overlapping it vertically by half the run's height, and inside it or at most three line heights beyond
-    /// either end (the rest of a line whose far end the first pass lost). The nearest such line.
-    static func lineHolding(_ rect: RawRect, in blocks: [RawBlock]) -> WordPath? {
+    /// one line) continues: overlapping it vertically by half the run's height, and inside it or
+    /// at most three line heights beyond either end (the rest of a line whose far end the first
+    /// pass lost), or at any distance with `anyDistance`. The nearest such line.
+    static func lineHolding(_ rect: RawRect, in blocks: [RawBlock], anyDistance: Bool = false) -> WordPath? {
         var best: (path: WordPath, gap: Int)?
         for (b, block) in blocks.enumerated() {
             for (p, paragraph) in block.paragraphs.enumerated() {
@@ -310,7 +320,7 @@ struct WordCombination {
                     let shared = min(r.bottom, rect.bottom) - max(r.top, rect.top)
                     guard Double(shared) >= 0.5 * Double(rect.height) else { continue }
                     let gap = max(0, r.left - rect.right, rect.left - r.right)
-                    if gap <= 3 * max(r.height, rect.height), gap < best?.gap ?? .max {
+                    if anyDistance || gap <= 3 * max(r.height, rect.height), gap < best?.gap ?? .max {
                         best = (WordPath(block: b, paragraph: p, line: l, word: 0), gap)
                     }
                 }

@@ -51,4 +51,45 @@ import Testing
             }
         }
     }
+
+    /// A solid box a few letters tall that no word is in is text on a dark fill (a form's
+    /// buttons): lost whatever the letters say. A box with a word in it, a thin rule, or one
+    /// that is mostly paper is not.
+    @Test func anUnreadDarkBoxIsLostText() throws {
+        let read = Self.letters(40, left: 0, top: 0)
+        let words = [Self.word(Self.rect(0, 0, 600, 20)), Self.word(Self.rect(0, 300, 200, 60))]
+        let button = Self.rect(0, 100, 200, 60), outline = Self.rect(300, 100, 200, 60)
+        let readButton = Self.rect(0, 300, 200, 60), rule = Self.rect(0, 200, 900, 12)
+        let finding = try LostText.find(components: read + [button, outline, readButton, rule], words: words) { $0 == outline ? 0.1 : 1 }
+        #expect(finding.lost.isEmpty && finding.share == 0)
+        #expect(finding.darkBoxes == [button])
+        #expect(finding.isLost)
+    }
+
+    /// Lost letters are read again in regions: a line's letters and the lines of a paragraph
+    /// join into one, a far letter group makes its own, each with a letter's height around it.
+    @Test func lostLettersMakeRegionsAroundThem() throws {
+        let paragraph = Self.letters(10, left: 100, top: 100) + Self.letters(10, left: 100, top: 130)
+        let far = Self.letters(3, left: 1500, top: 900)
+        let regions = try #require(LostRegions.regions(paragraph + far, width: 2000, height: 3000))
+        #expect(regions == [Self.rect(80, 80, 15 * 9 + 12 + 40, 30 + 20 + 40), Self.rect(1480, 880, 15 * 2 + 12 + 40, 60)])
+        // A dark box gets a quarter of its height around it, clipped to the page.
+        #expect(LostRegions.regions([], darkBoxes: [Self.rect(0, 100, 200, 60)], width: 2000, height: 3000) == [Self.rect(0, 85, 215, 90)])
+        // Regions over more than half the page: the page is read whole.
+        #expect(LostRegions.regions(Self.letters(10, left: 0, top: 0), width: 170, height: 50) == nil)
+        #expect(LostRegions.regions([], width: 2000, height: 3000) == nil)
+    }
+
+    /// A reading of a region, moved into the page's pixels: every box and the baseline.
+    @Test func aRegionsReadingIsShiftedIntoThePage() {
+        let word = RawWord(text: "ab", confidence: 0.9, rect: Self.rect(1, 2, 10, 5), symbols: [RawSymbol(text: "a", confidence: 0.9, rect: Self.rect(1, 2, 4, 5))])
+        let block = RawBlock(confidence: 0, rect: Self.rect(0, 0, 20, 10), type: .text, paragraphs: [
+            RawParagraph(confidence: 0, rect: Self.rect(0, 1, 20, 8), lines: [
+                RawLine(confidence: 0, rect: Self.rect(1, 2, 10, 5), baseline: [1, 7, 11, 7], words: [word])])])
+        let moved = block.shifted(100, 200)
+        let line = moved.paragraphs[0].lines[0]
+        #expect(moved.rect == Self.rect(100, 200, 20, 10) && moved.paragraphs[0].rect == Self.rect(100, 201, 20, 8))
+        #expect(line.rect == Self.rect(101, 202, 10, 5) && line.baseline == [101, 207, 111, 207])
+        #expect(line.words[0].rect == Self.rect(101, 202, 10, 5) && line.words[0].symbols[0].rect == Self.rect(101, 202, 4, 5))
+    }
 }
