@@ -7,9 +7,12 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     case unspecified  // RECOGNITION_LEVEL_UNSPECIFIED = 0
     /// One LSTM pass with the full models; the light evened out first where the page's text would
     /// be lost to the global threshold (every level), words the LSTM ran together cut where
-    /// Tesseract's thresholded image shows a space inside them, and where the layout analysis left a tenth of the
-    /// page's letters outside every word, the page read again (one text block, background
-    /// normalised) and combined as BEST combines: two more readings, never cut short by time.
+    /// Tesseract's thresholded image shows a space inside them (a number run into letters, "13A",
+    /// only between the digits and the letters), and where the layout analysis left a tenth of
+    /// the page's letters outside every word, or a solid dark box no word is in, the parts of the
+    /// page around them read again (one text block, background normalised; the whole page when
+    /// they cover more than half of it): their words are added, each to the line it lies on,
+    /// never replacing a word of the first pass. Bounded in passes, never cut short by time.
     case accurate  // RECOGNITION_LEVEL_ACCURATE = 1
     /// Lower cost per page: the fast model when installed; one pass as `tesseract` reads the page, without ACCURATE's guards.
     case fast  // RECOGNITION_LEVEL_FAST = 2
