@@ -380,7 +380,7 @@ package final class Recognizer {
         var text = ""
         var meanConfidence: Float = 0
         var passes = 1
-        var splits = 0  // Run-together words cut where the page shows a space.
+        var changedWords = 0  // Run-together words cut, rules read as brackets dropped: the text is rebuilt.
         if !settings.osdOnly {
             api.clear()
             defer { api.clear() }
@@ -406,8 +406,11 @@ package final class Recognizer {
                         lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.find(thresholded: thresholded, blocks: blocks) }
                         let split = try costs.measure("word_gaps") { () throws(OCRError) in try splitRunTogetherWords(blocks, thresholded: thresholded, api: api) }
                         blocks = split.blocks
-                        splits = split.splits
+                        changedWords = split.splits
                     }
+                    let ruled = try costs.measure("table_rules") { () throws(OCRError) in try droppingTableRules(blocks, page: pix) }
+                    blocks = ruled.blocks
+                    changedWords += ruled.changed
                 }
                 // Extra passes: `best` over a page it is unsure of, `accurate` over the parts of
                 // the page where text was lost (LostRegions.swift).
@@ -440,7 +443,7 @@ package final class Recognizer {
             .blocks(settings.detectOnly ? filtered : Self.withoutTextlessWords(filtered))
         if settings.detectOnly || settings.osdOnly {
             result.text = ""
-        } else if passes > 1 || splits > 0 || filtered.count != blocks.count || Self.wordCount(filtered) != Self.wordCount(blocks) {
+        } else if passes > 1 || changedWords > 0 || filtered.count != blocks.count || Self.wordCount(filtered) != Self.wordCount(blocks) {
             result.text = ResultBuilder.pageText(result.blocks)  // Combined, or filters dropped words: rebuild.
         } else {
             result.text = text

@@ -469,9 +469,9 @@ public struct Ocr_V1_Timings: ProtoMessage {
 public struct Ocr_V1_StepCost: ProtoMessage {
     /// The step, in lower_snake_case. Checks: `reduce` (the reduced copy the checks read),
     /// `find_photo`, `find_orientation`, `check_turn`, `find_converging_lines`, `find_skew`,
-    /// `check_lighting`, `measure_letters`, `lost_text`. Work: `flatten_photo`,
-    /// `straighten_lines`, `deskew`, `even_lighting`, `scale`, `recognize` (or `analyse_layout`
-    /// for detect-only), `read_results`, `word_gaps`, the extra readings `pass_single_block`,
+    /// `check_lighting`, `lost_text`. Work: `flatten_photo`, `straighten_lines`, `deskew`,
+    /// `even_lighting`, `recognize` (or `analyse_layout` for detect-only), `read_results`,
+    /// `word_gaps`, `table_rules` (brackets that are a table's rules), the extra readings `pass_single_block`,
     /// `pass_background_normalized`, `pass_median_filtered`, `pass_other_engine`,
     /// `pass_legacy_words`, and `combine`. Readers must accept names not listed here.
     public var step: String = ""  // string step = 1

@@ -1,0 +1,42 @@
+import Testing
+@testable import OCREngine
+
+/// A table's rule read as a bracket beside a number (pure: words and pixels in).
+@Suite struct TableRulesTests {
+    static func word(_ text: String) -> RawWord {
+        let symbols = text.enumerated().map { i, c in
+            RawSymbol(text: String(c), confidence: 0.9, rect: RawRect(left: 100 + i * 20, top: 100, right: 100 + i * 20 + 18, bottom: 130))
+        }
+        return RawWord(text: text, confidence: 0.9, rect: WordCombination.bounds(symbols.map(\.rect))!, symbols: symbols)
+    }
+
+    /// Only a bracket or bar without a partner, at an end of a number, may be a rule.
+    @Test func suspectsAreUnpairedBracketsBesideNumbers() {
+        #expect(TableRules.suspectEnds(Self.word("0.02)")) == (false, true))
+        #expect(TableRules.suspectEnds(Self.word("|2.78")) == (true, false))
+        #expect(TableRules.suspectEnds(Self.word("|1,234|")) == (true, true))
+        #expect(TableRules.suspectEnds(Self.word("(31.1)")) == (false, false))
+        #expect(TableRules.suspectEnds(Self.word("(31.1")) == (true, false))  // An opening bracket alone may be a rule.
+        #expect(TableRules.suspectEnds(Self.word("lakhs)")) == (false, false))
+        #expect(TableRules.suspectEnds(Self.word(")")) == (false, false))
+    }
+
+    /// A dark column through the whole strip is a rule; a bracket's stroke, shorter than the
+    /// strip (it ends with the text line), is not.
+    @Test func aRuleRunsThroughTheStrip() {
+        func strip(column: Int?, from top: Int, to bottom: Int) -> GrayGrid {
+            var pixels = [UInt8](repeating: 255, count: 10 * 60)
+            if let column { for y in top..<bottom { pixels[y * 10 + column] = 40 } }
+            return GrayGrid(width: 10, height: 60, pixels: pixels)
+        }
+        #expect(TableRules.hasRule(strip(column: 4, from: 0, to: 60)))
+        #expect(!TableRules.hasRule(strip(column: 4, from: 15, to: 45)))
+        #expect(!TableRules.hasRule(strip(column: nil, from: 0, to: 0)))
+    }
+
+    @Test func droppingAnEndKeepsTheRestOfTheWord() {
+        let word = TableRules.dropping(4, of: Self.word("0.02)"))
+        #expect(word.text == "0.02" && word.symbols.count == 4)
+        #expect(word.rect == RawRect(left: 100, top: 100, right: 178, bottom: 130))
+    }
+}
