@@ -18,18 +18,20 @@ enum TableRules {
     static let inkLevel: UInt8 = 160
 
     /// Which end of `word` may be a rule: its first or last symbol a bracket or bar without a
-    /// partner in the word, the rest a number ("0.02)", "|2.78", "1,234]").
+    /// partner in the word, the rest a number ("0.02)", "|2.78", "1,234]"); or a bar at either
+    /// end of any other word ("|RURAL": a bracket beside a word is its own, "(In", "lakhs)").
     static func suspectEnds(_ word: RawWord) -> (leading: Bool, trailing: Bool) {
         let text = word.text
         guard word.symbols.count >= 2, word.symbols.map(\.text).joined() == text, let first = text.first, let last = text.last else { return (false, false) }
-        func isNumber(_ s: Substring) -> Bool {
-            s.contains(where: \.isNumber) && s.allSatisfy { $0.isNumber || ".,-+$%€£".contains($0) }
-        }
         let opens = text.filter { "([{".contains($0) }.count, closes = text.filter { ")]}".contains($0) }.count
         let trailingRule = trailing.contains(last) && (last == "|" || closes > opens)
         let leadingRule = leading.contains(first) && (first == "|" || opens > closes)
-        guard isNumber(text.dropFirst(leadingRule ? 1 : 0).dropLast(trailingRule ? 1 : 0)) else { return (false, false) }
-        return (leadingRule, trailingRule)
+        let core = text.dropFirst(leadingRule ? 1 : 0).dropLast(trailingRule ? 1 : 0)
+        if core.contains(where: \.isNumber) && core.allSatisfy({ $0.isNumber || ".,-+$%€£".contains($0) }) {
+            return (leadingRule, trailingRule)
+        }
+        let isWord = core.contains(where: \.isLetter)
+        return (isWord && first == "|", isWord && last == "|")
     }
 
     /// Whether `grid` (a strip of the page around one end of a word, its rows from `reach`
@@ -63,8 +65,7 @@ extension Recognizer {
                 for l in out[b].paragraphs[p].lines.indices {
                     for w in out[b].paragraphs[p].lines[l].words.indices {
                         var word = out[b].paragraphs[p].lines[l].words[w]
-                        let ends = TableRules.suspectEnds(word)
-                        guard ends.leading || ends.trailing else { continue }
+                        guard TableRules.suspectEnds(word) != (false, false) else { continue }
                         let h = word.rect.height, reach = Int(TableRules.reach * Double(h))
                         let band = (top: max(0, word.rect.top - reach), bottom: min(page.height, word.rect.bottom + reach))
                         func ruleNear(_ x: Int) throws(OCRError) -> Bool {
@@ -72,11 +73,17 @@ extension Recognizer {
                             guard strip.width > 0, strip.height > 0 else { return false }
                             return TableRules.hasRule(try page.cropped(strip).toGray().grayGrid())
                         }
-                        if ends.trailing, try ruleNear(word.symbols[word.symbols.count - 1].rect.right) {
-                            word = TableRules.dropping(word.symbols.count - 1, of: word)
-                        }
-                        if ends.leading, try ruleNear(word.symbols[0].rect.left) {
-                            word = TableRules.dropping(0, of: word)
+                        // Several bars may stand for one rule ("|||TOTAL"): dropped while the rule is there.
+                        var ends = TableRules.suspectEnds(word)
+                        while ends.trailing || ends.leading {
+                            if ends.trailing, try ruleNear(word.symbols[word.symbols.count - 1].rect.right) {
+                                word = TableRules.dropping(word.symbols.count - 1, of: word)
+                            } else if ends.leading, try ruleNear(word.symbols[0].rect.left) {
+                                word = TableRules.dropping(0, of: word)
+                            } else {
+                                break
+                            }
+                            ends = TableRules.suspectEnds(word)
                         }
                         if word.text != out[b].paragraphs[p].lines[l].words[w].text {
                             out[b].paragraphs[p].lines[l].words[w] = word

@@ -10,7 +10,8 @@ import Testing
         return RawWord(text: text, confidence: 0.9, rect: WordCombination.bounds(symbols.map(\.rect))!, symbols: symbols)
     }
 
-    /// Only a bracket or bar without a partner, at an end of a number, may be a rule.
+    /// A bracket or bar without a partner at an end of a number may be a rule; beside any other
+    /// word only a bar.
     @Test func suspectsAreUnpairedBracketsBesideNumbers() {
         #expect(TableRules.suspectEnds(Self.word("0.02)")) == (false, true))
         #expect(TableRules.suspectEnds(Self.word("|2.78")) == (true, false))
@@ -18,6 +19,9 @@ import Testing
         #expect(TableRules.suspectEnds(Self.word("(31.1)")) == (false, false))
         #expect(TableRules.suspectEnds(Self.word("(31.1")) == (true, false))  // An opening bracket alone may be a rule.
         #expect(TableRules.suspectEnds(Self.word("lakhs)")) == (false, false))
+        #expect(TableRules.suspectEnds(Self.word("(In")) == (false, false))
+        #expect(TableRules.suspectEnds(Self.word("|RURAL")) == (true, false))
+        #expect(TableRules.suspectEnds(Self.word("||TOTAL|")) == (true, true))
         #expect(TableRules.suspectEnds(Self.word(")")) == (false, false))
     }
 
