@@ -408,9 +408,6 @@ package final class Recognizer {
                         blocks = split.blocks
                         changedWords = split.splits
                     }
-                    let ruled = try costs.measure("table_rules") { () throws(OCRError) in try droppingTableRules(blocks, page: pix) }
-                    blocks = ruled.blocks
-                    changedWords += ruled.changed
                 }
                 // Extra passes: `best` over a page it is unsure of, `accurate` over the parts of
                 // the page where text was lost (LostRegions.swift).
@@ -429,6 +426,13 @@ package final class Recognizer {
                     blocks = refined.blocks
                     passes = refined.passes
                     meanConfidence = Self.meanWordConfidence(blocks)
+                }
+                // Rules read as brackets (TableRules.swift), in the words as combined: every
+                // reading sees the rule, so a reading without it would not win the vote.
+                if !settings.fast {
+                    let ruled = try costs.measure("table_rules") { () throws(OCRError) in try droppingTableRules(blocks, page: pix) }
+                    blocks = ruled.blocks
+                    changedWords += ruled.changed
                 }
             }
         }
