@@ -12,7 +12,8 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     /// the page's letters outside every word, or a solid dark box no word is in, the parts of the
     /// page around them read again (one text block, background normalised; the whole page when
     /// they cover more than half of it): their words are added, each to the line it lies on,
-    /// never replacing a word of the first pass. Bounded in passes, never cut short by time.
+    /// never replacing a word of the first pass; a table's rule read as a bracket or bar at an
+    /// end of a word dropped where the page shows the rule. Bounded in passes, never cut short by time.
     case accurate  // RECOGNITION_LEVEL_ACCURATE = 1
     /// Lower cost per page: the fast model when installed; one pass as `tesseract` reads the page, without ACCURATE's guards.
     case fast  // RECOGNITION_LEVEL_FAST = 2
