@@ -427,8 +427,8 @@ package final class Recognizer {
                     passes = refined.passes
                     meanConfidence = Self.meanWordConfidence(blocks)
                 }
-                // Rules read as brackets (TableRules.swift), in the words as combined: every
-                // reading sees the rule, so a reading without it would not win the vote.
+                // Rules read as brackets (TableRules.swift), in the words as combined: the extra
+                // readings keep the rule, and would outvote a first pass cleaned before them.
                 if !settings.fast {
                     let ruled = try costs.measure("table_rules") { () throws(OCRError) in try droppingTableRules(blocks, page: pix) }
                     blocks = ruled.blocks
