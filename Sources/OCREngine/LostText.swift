@@ -8,7 +8,8 @@ import OCRWire
 /// So the guard counts the letter-sized dark components of that image (the page's own letter
 /// height: from ``minimumHeight`` pixels to ``maximumHeight``, then within a factor of the
 /// median) whose centres lie in no word with text. Where at least ``minimumShare`` of them do,
-/// the page is read again (``BestLevel``'s recovery passes) and the readings combined.
+/// or a solid dark box holds no word, the parts of the page around them (``LostRegions``) are
+/// read again (``BestLevel``'s recovery passes) and what those readings add is combined in.
 ///
 /// Measured with Tesseract's own output on the pages of `make accuracy`: 0-1% of the letters
 /// outside words on every rendered page but two (the receipt 33%, the ruled table tagged 72 dpi
@@ -64,12 +65,6 @@ enum LostText {
             if try inkShare(box) >= darkBoxInk { dark.append(box) }
         }
         return Finding(letters: letters.count, lost: letters.filter(unread), darkBoxes: dark)
-    }
-
-    /// The share of `components`' letters whose centres are in none of `words`' boxes (0 when
-    /// there are no letters).
-    static func share(components: [RawRect], words: [RawWord]) -> Double {
-        (try? find(components: components, words: words))?.share ?? 0
     }
 
     /// What `blocks` left unread of `thresholded` (Tesseract's 1 bpp image of the page).

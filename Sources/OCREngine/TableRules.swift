@@ -65,7 +65,8 @@ extension Recognizer {
                 for l in out[b].paragraphs[p].lines.indices {
                     for w in out[b].paragraphs[p].lines[l].words.indices {
                         var word = out[b].paragraphs[p].lines[l].words[w]
-                        guard TableRules.suspectEnds(word) != (false, false) else { continue }
+                        var ends = TableRules.suspectEnds(word)
+                        guard ends.leading || ends.trailing else { continue }
                         let h = word.rect.height, reach = Int(TableRules.reach * Double(h))
                         let band = (top: max(0, word.rect.top - reach), bottom: min(page.height, word.rect.bottom + reach))
                         func ruleNear(_ x: Int) throws(OCRError) -> Bool {
@@ -74,7 +75,6 @@ extension Recognizer {
                             return TableRules.hasRule(try page.cropped(strip).toGray().grayGrid())
                         }
                         // Several bars may stand for one rule ("|||TOTAL"): dropped while the rule is there.
-                        var ends = TableRules.suspectEnds(word)
                         while ends.trailing || ends.leading {
                             if ends.trailing, try ruleNear(word.symbols[word.symbols.count - 1].rect.right) {
                                 word = TableRules.dropping(word.symbols.count - 1, of: word)

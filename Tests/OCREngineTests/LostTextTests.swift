@@ -14,22 +14,22 @@ import Testing
 
     static func word(_ rect: RawRect) -> RawWord { RawWord(text: "word", confidence: 0.9, rect: rect) }
 
-    @Test func lettersOutsideEveryWordAreTheLostShare() {
+    @Test func lettersOutsideEveryWordAreTheLostShare() throws {
         let read = Self.letters(30, left: 0, top: 0), dropped = Self.letters(10, left: 0, top: 100)
         let words = [Self.word(Self.rect(0, 0, 450, 20))]
-        #expect(LostText.share(components: read + dropped, words: words) == 0.25)
-        #expect(LostText.share(components: read, words: words) == 0)
+        #expect(try LostText.find(components: read + dropped, words: words).share == 0.25)
+        #expect(try LostText.find(components: read, words: words).share == 0)
     }
 
     /// Specks, a rule, a picture's outline and letters far from the page's letter height are no
     /// letters: a page whose only unread marks are those has lost nothing.
-    @Test func specksRulesAndPicturesAreNotLetters() {
+    @Test func specksRulesAndPicturesAreNotLetters() throws {
         let read = Self.letters(40, left: 0, top: 0)
         let words = [Self.word(Self.rect(0, 0, 600, 20))]
         let specks = (0..<50).map { Self.rect(10 * $0, 300, 3, 3) }
         let rule = [Self.rect(0, 400, 900, 12)]
         let picture = [Self.rect(0, 500, 400, 400), Self.rect(500, 500, 100, 120)]
-        #expect(LostText.share(components: read + specks + rule + picture, words: words) == 0)
+        #expect(try LostText.find(components: read + specks + rule + picture, words: words).share == 0)
     }
 
     /// Words without text (Tesseract's placeholders over an image) do not count as read.
@@ -38,7 +38,7 @@ import Testing
         let blocks = [RawBlock(confidence: 0, rect: Self.rect(0, 0, 300, 20), type: .text, paragraphs: [
             RawParagraph(confidence: 0, rect: Self.rect(0, 0, 300, 20), lines: [
                 RawLine(confidence: 0, rect: Self.rect(0, 0, 300, 20), words: [RawWord(text: " ", confidence: 0, rect: Self.rect(0, 0, 300, 20))])])])]
-        #expect(LostText.share(components: letters, words: RawBlock.wordsWithText(blocks)) == 1)
+        #expect(try LostText.find(components: letters, words: RawBlock.wordsWithText(blocks)).share == 1)
     }
 
     @Test func theCoverageGridAnswersLikeTheRectangles() {
