@@ -417,7 +417,9 @@ package final class Recognizer {
                 if settings.best, textLost || BestLevel.isUnsure(blocks) {
                     extra = BestLevel.Pass.allCases
                 } else if !settings.fast, textLost, let lost {
-                    extra = BestLevel.recoveryPasses
+                    // A 1 bpp page has no background to normalise: the pass would read the
+                    // same pixels again.
+                    extra = BestLevel.recoveryPasses.filter { pix.depth > 1 || $0 != .backgroundNormalized }
                     regions = LostRegions.regions(lost.lost, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
                 }
                 if let extra {
