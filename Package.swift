@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // ocr-cluster: a Swift OCR worker cluster for Linux. Layers, one direction only:
-// CZeroMQ, CTesseract, CTIFF, CSQLite, CQPDF, CSodium -> OCRWire -> OCRZeroMQ -> OCRRPC; OCRPDF -> OCRPages -> OCREngine; then OCRCoordinator, OCRWorker, OCRClient -> executables (README: "How the code is laid out").
+// C libraries -> OCRWire -> OCRZeroMQ -> OCRRPC; OCRPDF -> OCRPages, OCRPageModel -> OCRLeptonica -> OCREngine; OCRPageEngine -> OCRWorker and OCREngine;
+// then OCRCoordinator, OCRWorker, OCRClient -> executables (README: "How the code is laid out").
 // OCRLog and OCRCommandLine are leaf utilities (logging, option parsing) any layer may use.
 import PackageDescription
 
@@ -20,7 +21,8 @@ let package = Package(
         // No pkgConfig: libzmq.pc adds `-isystem /usr/include/mit-krb5`, which SwiftPM refuses with a
         // warning; zmq.h is in /usr/include and the module map links libzmq.
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
-        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        .systemLibrary(name: "CLeptonica", pkgConfig: "lept", providers: [.apt(["libleptonica-dev"])]),
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
@@ -41,15 +43,23 @@ let package = Package(
         // worker returns them, the client writes searchable PDFs).
         .target(name: "OCRPDF", dependencies: ["OCRWire", "CQPDF"]),
         .target(name: "OCRPages", dependencies: ["OCRBasics", "OCRWire", "OCRPDF", "CTIFF", "CSodium"]),
-        .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "OCRPDF", "CTesseract"]),
+        // What an engine is to the worker (`PageEngine`, `PageControl`) and the engines that need
+        // no OCR library: the worker links no Tesseract through this.
+        .target(name: "OCRPageEngine", dependencies: ["OCRBasics", "OCRWire"]),
+        // The page as recognition reports it and the pure work over it (geometry, gray-level
+        // analysis, word combination, the result's hierarchy): no C library, tests need none.
+        .target(name: "OCRPageModel", dependencies: ["OCRWire"]),
+        // Leptonica's one wrapper: `Pix` and the image operations the pipeline uses.
+        .target(name: "OCRLeptonica", dependencies: ["OCRWire", "OCRPageModel", "CLeptonica"]),
+        .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "OCRPDF", "OCRPageEngine", "OCRPageModel", "OCRLeptonica", "CLeptonica", "CTesseract"]),
         .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "OCRWebhook", "CSQLite"]),
-        .target(name: "OCRWorker", dependencies: ["OCRBasics", "OCRZeroMQ", "OCREngine", "OCRPages", "OCRWire", "OCRLog"]),
+        .target(name: "OCRWorker", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRPageEngine", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPDF"]),
         // The coordinator's HTTP face: probes, metrics, REST API and status page over its RPCs.
         .target(name: "OCRGateway", dependencies: ["OCRBasics", "OCRHTTP", "OCRCoordinator", "OCRClient", "OCRWire", "OCRLog"]),
-        .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRLog"]),
-        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
-        .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRCoordinator", "OCRClient", "OCRLocalCluster", "OCRWorker", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire", "OCRPages"]),
+        .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRPageEngine", "OCRLog"]),
+        .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
+        .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRCoordinator", "OCRClient", "OCRLocalCluster", "OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire", "OCRPages"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWebhook", "OCRGateway", "OCRHTTP", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-bench", dependencies: ["OCRBasics", "OCRClient", "OCRCommandLine", "OCRZeroMQ", "OCRWire", "OCREngine", "OCRPages"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire", "OCRCommandLine"]),
@@ -59,12 +69,14 @@ let package = Package(
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         // Helpers every test tier shares: bounded waits, shared values, processes.
-        .target(name: "OCRTestSupport", dependencies: ["OCRBasics", "OCRZeroMQ"], path: "Tests/OCRTestSupport"),
+        .target(name: "OCRTestSupport", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRPageModel"], path: "Tests/OCRTestSupport"),
         .testTarget(name: "OCRZeroMQTests", dependencies: ["OCRZeroMQ", "OCRTestSupport"]),
         .testTarget(name: "OCRRPCTests", dependencies: ["OCRBasics", "OCRRPC", "OCRZeroMQ", "OCRWire", "OCRTestSupport"]),
-        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPages", "OCRPDF", "OCRWire", "OCRTestSupport"]),
+        // The pure page model's tests: no C library behind them.
+        .testTarget(name: "OCRPageModelTests", dependencies: ["OCRPageModel", "OCRWire", "OCRTestSupport"]),
+        .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPageEngine", "OCRPageModel", "OCRPages", "OCRPDF", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
-        .testTarget(name: "OCRWorkerTests", dependencies: ["OCRBasics", "OCRWorker", "OCREngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
+        .testTarget(name: "OCRWorkerTests", dependencies: ["OCRBasics", "OCRWorker", "OCRPageEngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],
                     exclude: ["python_client.py", "python_worker.py", "webhook_receiver.py", "deploy_commands.py", "slow_http_clients.py", "mixed_pdf.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire", "OCRTestSupport"]),

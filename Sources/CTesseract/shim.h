@@ -1,7 +1,6 @@
-// Tesseract's C API and Leptonica, as Debian's libtesseract-dev and libleptonica-dev install them.
-// Only OCREngine imports this module.
+// Tesseract's C API, as Debian's libtesseract-dev installs it (its images are Leptonica's PIX:
+// CLeptonica). Only OCREngine's Tesseract wrapper imports this module.
 #ifndef CTESSERACT_SHIM_H
 #define CTESSERACT_SHIM_H
 #include <tesseract/capi.h>
-#include <leptonica/allheaders.h>
 #endif

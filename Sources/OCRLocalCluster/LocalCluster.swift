@@ -1,6 +1,7 @@
 import Foundation
 import OCRCoordinator
 import OCRLog
+import OCRPageEngine
 import OCRWorker
 
 /// A whole cluster inside one process: a coordinator bound to loopback ports chosen by the

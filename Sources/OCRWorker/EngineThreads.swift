@@ -1,5 +1,5 @@
 import OCRBasics
-import OCREngine
+import OCRPageEngine
 import OCRZeroMQ
 import Foundation
 import OCRWire

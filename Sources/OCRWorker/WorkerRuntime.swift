@@ -2,6 +2,7 @@ import OCRBasics
 import Dispatch
 import Foundation
 import OCRLog
+import OCRPageEngine
 import OCRZeroMQ
 import OCRWire
 

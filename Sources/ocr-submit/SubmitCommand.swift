@@ -9,6 +9,8 @@ import OCRLog
 import OCRPages
 import OCRZeroMQ
 import OCRWire
+import OCREngine
+import OCRPageEngine
 import OCRWorker
 
 /// What one invocation of ocr-submit does, validated before anything starts.

@@ -5,6 +5,7 @@ import OCRCommandLine
 import OCREngine
 import OCRLog
 import OCRZeroMQ
+import OCRPageEngine
 import OCRWorker
 
 // Before any thread starts: a SIGTERM during startup waits for the handler below (see ShutdownSignals).

@@ -1,6 +1,7 @@
 import Foundation
 import OCRBasics
-import OCREngine
+@testable import OCREngine
+import OCRPageModel
 import OCRPages
 import OCRTestSupport
 import OCRWire
@@ -64,5 +65,26 @@ extension EngineTests {
             #expect(failed?.code == .failedPrecondition)
             #expect(failed?.message.contains(empty.path) == true, "\(failed?.message ?? "")")
         }
+    }
+}
+
+/// Which pages `best` reads again (pure: raw hierarchies in, a decision out).
+@Suite struct BestLevelTriggerTests {
+    @Test func runTogetherPagesAreThoseWithLongImplausibleWords() {
+        let words = (0..<40).map { RawPages.word("word", $0 * 100) }
+        #expect(!BestLevel.looksRunTogether(RawPages.page(words)))
+        var merged = words
+        merged[5] = RawPages.word("onceistoo8535here", 500, dictionary: false)
+        merged[9] = RawPages.word("orderprogramlike", 900, dictionary: false)
+        #expect(BestLevel.looksRunTogether(RawPages.page(merged)))
+    }
+
+    @Test func unsurePagesAreThoseWithDoubtfulOrFewWords() {
+        let many = (0..<100).map { RawPages.word("word", $0 * 100) }
+        #expect(!BestLevel.isUnsure(RawPages.page(many)))
+        var doubtful = many
+        doubtful[3].confidence = 0.5
+        #expect(BestLevel.isUnsure(RawPages.page(doubtful)))
+        #expect(BestLevel.isUnsure(RawPages.page(Array(many.prefix(10)))))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+@testable import OCRPageModel
 @testable import OCREngine
 
 /// The guard that notices text the first pass left unread (pure: component and word boxes in).

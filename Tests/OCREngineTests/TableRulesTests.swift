@@ -1,4 +1,5 @@
 import Testing
+@testable import OCRPageModel
 @testable import OCREngine
 
 /// A table's rule read as a bracket beside a number (pure: words and pixels in).

@@ -1,5 +1,6 @@
 import Foundation
 import OCREngine
+import OCRPageEngine
 import OCRPages
 import OCRWire
 import Testing

@@ -1,4 +1,5 @@
 import Testing
+@testable import OCRPageModel
 @testable import OCREngine
 
 /// The `accurate` level's split of run-together words where the page shows a space, and its

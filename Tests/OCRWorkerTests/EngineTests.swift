@@ -2,7 +2,7 @@ import OCRBasics
 import OCRTestSupport
 import OCRZeroMQ
 import Foundation
-import OCREngine
+import OCRPageEngine
 import OCRWire
 import Testing
 @testable import OCRWorker
@@ -12,17 +12,17 @@ struct EngineTests {
     @Test("--engine values parse into the engines they name", arguments: [
         ("null", "null"), ("sleep:25", "sleep:25"), ("crash-on:3", "crash-on:3:kill"), ("crash-on:3:abort", "crash-on:3:abort"),
         ("crash-on:0:exit", "crash-on:0:exit"), ("hang-on:2", "hang-on:2"), ("wedge-on:5", "wedge-on:5"), ("fail-on:4", "fail-on:4:internal"),
-        ("fail-on:4:invalid", "fail-on:4:invalid_argument"), ("tesseract", "tesseract"),
+        ("fail-on:4:invalid", "fail-on:4:invalid_argument"),
     ])
     func parses(spec: String, name: String) {
-        #expect(PageEngineFactory.parse(spec)?.name == name)
+        #expect(PageEngineFactory.builtin(spec)?.name == name)
     }
 
     @Test("malformed --engine values are refused", arguments: [
         "", "nul", "sleep", "sleep:x", "sleep:-1", "crash-on", "crash-on:x", "crash-on:1:segv", "hang-on:", "wedge-on", "wedge-on:-1", "fail-on:1:oops", "null:1",
     ])
     func refuses(spec: String) {
-        #expect(PageEngineFactory.parse(spec) == nil)
+        #expect(PageEngineFactory.builtin(spec) == nil)
     }
 
     @Test("cancel wakes a sleeping page at once and reports the cancel code; hooks run once")
@@ -100,31 +100,5 @@ struct EngineTests {
             #expect(error.code == .unavailable)
             #expect(error.pageIndex == 2)
         }
-    }
-
-    @Test("TesseractPageEngine reads a real page and stamps the task's page, file and worker uid",
-          .enabled(if: EngineConfiguration().installedLanguages.contains("eng")))
-    func tesseractReadsAPage() throws {
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-        let bytes = try [UInt8](Data(contentsOf: fixtures.appendingPathComponent("text.png")))
-        let expected = try String(contentsOf: fixtures.appendingPathComponent("text.txt"), encoding: .utf8)
-        let engine = try PageEngineFactory.tesseract().make(0)
-        var task = pageTask(3)
-        task.file = "text.png"
-        task.filePage = 1
-        task.content = bytes
-        task.format = .png
-        let work = EngineWork(task: task, key: .init(jobID: "job-1", pageIndex: 3, attempt: 1), connection: 1, workerID: 77, control: PageControl(), receivedAt: .now)
-        let page = try EngineThreads.execute(work, on: engine).get()
-        #expect(page.pageIndex == 3)
-        #expect(page.workerUid == 77)
-        #expect(page.file == "text.png")
-        let firstWord = expected.split(separator: " ").first.map(String.init) ?? ""
-        #expect(page.text.contains(firstWord), "text: \(page.text)")
-        // Cancelled up front: the adapter's token is tripped and the page reports CANCELLED.
-        let control = PageControl()
-        control.cancel()
-        let cancelled = EngineThreads.execute(EngineWork(task: task, key: work.key, connection: 1, workerID: 77, control: control, receivedAt: .now), on: engine)
-        #expect(throws: OCRError.self) { try cancelled.get() }
     }
 }

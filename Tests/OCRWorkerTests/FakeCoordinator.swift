@@ -1,6 +1,6 @@
 import OCRBasics
 import Foundation
-import OCREngine
+import OCRPageEngine
 import OCRLog
 import OCRZeroMQ
 import OCRWire

@@ -1,4 +1,4 @@
-import OCREngine
+import OCRPageEngine
 import OCRWire
 import Testing
 @testable import OCRWorker

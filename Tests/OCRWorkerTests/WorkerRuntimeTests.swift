@@ -1,5 +1,5 @@
 import Foundation
-import OCREngine
+import OCRPageEngine
 import OCRLog
 import OCRZeroMQ
 import OCRWire

@@ -30,6 +30,41 @@ import Testing
         return graph
     }
 
+    /// Test targets of Package.swift and their direct dependencies.
+    static func testTargets() throws -> [String: Set<String>] {
+        var graph: [String: Set<String>] = [:]
+        let line = try NSRegularExpression(pattern: #"\.testTarget\(name: "([^"]+)", dependencies: \[([^\]]*)\]"#)
+        let source = try text("Package.swift") as NSString
+        for match in line.matches(in: source as String, range: NSRange(location: 0, length: source.length)) {
+            graph[source.substring(with: match.range(at: 1))] = Set(source.substring(with: match.range(at: 2)).split(separator: ",")
+                .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"")) }.filter { !$0.isEmpty })
+        }
+        return graph
+    }
+
+    /// Everything `target` reaches through `graph`'s dependencies.
+    static func reach(_ target: String, _ graph: [String: Set<String>]) -> Set<String> {
+        var seen: Set<String> = [], todo = [target]
+        while let next = todo.popLast() {
+            for dep in graph[next] ?? [] where seen.insert(dep).inserted { todo.append(dep) }
+        }
+        return seen
+    }
+
+    /// The worker's link and its tests, the engine interface and the pure page model (and its
+    /// tests) reach no OCR library: what they do needs none, and a test of them needs none
+    /// installed. OCREngine does reach both (the check reads the graph it means to).
+    @Test func theWorkerAndThePageModelLinkNoOCRLibrary() throws {
+        let graph = try Self.packageGraph().merging(try Self.testTargets()) { a, _ in a }
+        try #require(graph["OCRWorkerTests"] != nil && graph["OCRPageModelTests"] != nil, "test targets not parsed")
+        let ocr: Set<String> = ["CTesseract", "CLeptonica", "OCREngine", "OCRLeptonica"]
+        for target in ["OCRWorker", "OCRWorkerTests", "OCRPageEngine", "OCRPageModel", "OCRPageModelTests", "OCRTestSupport", "ocr-coordinator"] {
+            let reached = Self.reach(target, graph)
+            #expect(reached.isDisjoint(with: ocr), "\(target) reaches \(reached.intersection(ocr).sorted())")
+        }
+        #expect(Self.reach("OCREngine", graph).isSuperset(of: ["CTesseract", "CLeptonica", "OCRPageModel"]))
+    }
+
     /// The README table: target names (a row may name several) -> their dependencies.
     static func readmeTable() throws -> [String: Set<String>] {
         var table: [String: Set<String>] = [:]

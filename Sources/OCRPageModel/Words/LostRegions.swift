@@ -1,0 +1,92 @@
+/// Where on a page text was lost (``LostText``): the parts `accurate` reads again, instead of
+/// the whole page twice. On a clean scan the guard fires for a halftone box or a few formulas
+/// the layout analysis left out (3 of aim916's 28 pages, 2.7-4.5x plain Tesseract's CPU when
+/// the whole page was read again); the text it recovers (a receipt's prices, a margin's line
+/// numbers, a form's inverted cells) lies in those parts too. What they recover joins the first
+/// pass's line it lies on (``WordCombination/joinsDistantLines``): a price, far right of its item.
+package enum LostRegions {
+    /// Lost letters this many letter heights apart, side by side, are one region (a word's
+    /// letters and the words of a line).
+    package static let reachAcross = 3.0
+    /// ...and this many above one another (the lines of a paragraph or a column).
+    package static let reachDown = 2.0
+    /// Letter heights of page kept around a region's letters (Tesseract needs a margin).
+    package static let margin = 1.0
+    /// Regions covering more of the page than this: the page is read whole.
+    package static let maximumShare = 0.5
+
+    /// The regions around `lost` (letter boxes) and `darkBoxes` (each with a quarter of its
+    /// height around it) on a `width` x `height` page, top to bottom, or nil when they would
+    /// cover more than ``maximumShare`` of it (or there are none).
+    package static func regions(_ lost: [RawRect], darkBoxes: [RawRect] = [], width: Int, height: Int) -> [RawRect]? {
+        guard width > 0, height > 0 else { return nil }
+        let page = RawRect(left: 0, top: 0, right: width, bottom: height)
+        let regions = (letterGroups(lost).map { $0.rect.padded($0.pad, within: page) } + darkBoxes.map { $0.padded($0.height / 4, within: page) })
+            .sorted { ($0.top, $0.left) < ($1.top, $1.left) }
+        let area = regions.reduce(0) { $0 + $1.width * $1.height }
+        return regions.isEmpty || Double(area) > maximumShare * Double(width * height) ? nil : regions
+    }
+
+    /// The bounding boxes of `lost`'s letters joined with those within reach, each with the
+    /// ``margin`` it needs (in pixels).
+    package static func letterGroups(_ lost: [RawRect]) -> [(rect: RawRect, pad: Int)] {
+        guard !lost.isEmpty else { return [] }
+        let letterHeight = Double(lost.map(\.height).sorted()[lost.count / 2])
+        let (across, down) = (Int(reachAcross * letterHeight), Int(reachDown * letterHeight))
+        // Union-find over the letters, joined when their boxes come within reach.
+        var parent = Array(lost.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+            return i
+        }
+        let order = lost.indices.sorted { lost[$0].left < lost[$1].left }
+        for (n, i) in order.enumerated() {
+            let a = lost[i]
+            for j in order[(n + 1)...] {
+                let b = lost[j]
+                if b.left > a.right + across { break }
+                if b.top <= a.bottom + down && a.top <= b.bottom + down { parent[root(i)] = root(j) }
+            }
+        }
+        var groups: [Int: RawRect] = [:]
+        for i in lost.indices {
+            let r = lost[i]
+            groups[root(i)] = groups[root(i)].map {
+                RawRect(left: min($0.left, r.left), top: min($0.top, r.top), right: max($0.right, r.right), bottom: max($0.bottom, r.bottom))
+            } ?? r
+        }
+        return groups.values.map { ($0, Int(margin * letterHeight)) }
+    }
+}
+
+extension RawRect {
+    /// This rectangle grown by `pad` on every side, within `bounds`.
+    package func padded(_ pad: Int, within bounds: RawRect) -> RawRect {
+        RawRect(left: max(bounds.left, left - pad), top: max(bounds.top, top - pad),
+                right: min(bounds.right, right + pad), bottom: min(bounds.bottom, bottom + pad))
+    }
+}
+
+extension RawBlock {
+    /// This block moved `dx` right and `dy` down: a reading of a region of the page in the page's pixels.
+    package func shifted(_ dx: Int, _ dy: Int) -> RawBlock {
+        func move(_ r: RawRect) -> RawRect { RawRect(left: r.left + dx, top: r.top + dy, right: r.right + dx, bottom: r.bottom + dy) }
+        var block = self
+        block.rect = move(rect)
+        for p in block.paragraphs.indices {
+            block.paragraphs[p].rect = move(block.paragraphs[p].rect)
+            for l in block.paragraphs[p].lines.indices {
+                var line = block.paragraphs[p].lines[l]
+                line.rect = move(line.rect)
+                line.baseline = line.baseline.enumerated().map { $0.offset % 2 == 0 ? $0.element + dx : $0.element + dy }
+                for w in line.words.indices {
+                    line.words[w].rect = move(line.words[w].rect)
+                    for s in line.words[w].symbols.indices { line.words[w].symbols[s].rect = move(line.words[w].symbols[s].rect) }
+                }
+                block.paragraphs[p].lines[l] = line
+            }
+        }
+        return block
+    }
+}
