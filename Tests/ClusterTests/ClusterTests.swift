@@ -54,6 +54,8 @@ import OCRWire
         #expect(python.terminationStatus == 0, "python stderr: \(errText)")
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "stdout: \(String(decoding: data, as: UTF8.self))")
         #expect(json["page_count"] as? Int == 3)
+        #expect((json["unknown_level"] as? [String: Any])?["code"] as? Int == 3, "\(json["unknown_level"] ?? "")")
+        #expect((json["unknown_level"] as? [String: Any])?["field"] as? String == "level")
         let events = try #require(json["events"] as? [[String: Any]])
         let pages = events.filter { $0["kind"] as? String == "page_completed" }
         #expect(Set(pages.compactMap { $0["page_index"] as? Int }) == [0, 1, 2])

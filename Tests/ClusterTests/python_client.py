@@ -3,8 +3,8 @@
 protoc-generated classes): proof that the protocol is language-neutral. Used by ClusterTests.
 
 Usage: python_client.py ENDPOINT PROTO_DIR FILE...
-Prints one JSON object: the submit response, the stream's events, and the answers to an unknown
-method and to garbage frames.
+Prints one JSON object: the answer to options it cannot know, the submit response, the stream's
+events, and the answers to an unknown method and to garbage frames.
 """
 import json
 import os
@@ -41,6 +41,15 @@ def receive():
 
 
 out = {}
+# Options this version does not know (a level from a newer .proto) are refused at submit, naming
+# the field, before any page is cut.
+bad = coordinator_pb2.SubmitJobRequest()
+bad.files.add(name="x.png", content=b"not read")
+bad.options.level = 7
+call(0, "/ocr.v1.Coordinator/SubmitJob", bad.SerializeToString())
+header, _ = receive()
+out["unknown_level"] = {"code": header.status.code, "field": header.status.details.get("field", "")}
+
 request = coordinator_pb2.SubmitJobRequest()
 for path in files:
     with open(path, "rb") as fh:

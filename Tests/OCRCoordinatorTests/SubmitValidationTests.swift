@@ -38,4 +38,29 @@ import OCRWire
         #expect(refuse { $0.options = .with { $0.pageRanges = [Self.range(0, 2)] } }?.code == .invalidArgument)
         #expect(refuse { $0.options = .with { $0.languages = "eng+deu" } } == nil)
     }
+
+    /// Enum values this version does not know (a newer client's) are refused at submit, naming
+    /// the field, not page by page on the workers.
+    @Test func unknownEnumValuesAreRefusedNamingTheirField() {
+        let cases: [(String, (inout RecognitionOptions) -> Void)] = [
+            ("level", { $0.level = .unrecognized(7) }),
+            ("engine_mode", { $0.engineMode = .unrecognized(9) }),
+            ("binarization", { $0.binarization = .unrecognized(9) }),
+            ("page_detection", { $0.pageDetection = .unrecognized(9) }),
+            ("pdf_text_layer", { $0.pdfTextLayer = .unrecognized(9) }),
+            ("page_segmentation_mode", { $0.pageSegmentationMode = .unrecognized(99) }),
+            ("candidates", { $0.candidates = 11 }),
+            ("minimum_confidence", { $0.minimumConfidence = .nan }),
+            ("dpi", { $0.dpi = 2401 }),
+        ]
+        for (field, set) in cases {
+            var request = SubmitJobRequest.with { $0.files = [InputFile.with { $0.name = "x.png"; $0.content = [1] }] }
+            var options = RecognitionOptions()
+            set(&options)
+            request.options = options
+            let error = #expect(throws: OCRError.self) { try SubmitValidation.validate(request) }
+            #expect(error?.code == .invalidArgument, "\(field)")
+            #expect(error?.details["field"] == field, "\(field): \(String(describing: error))")
+        }
+    }
 }

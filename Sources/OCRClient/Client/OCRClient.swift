@@ -69,11 +69,16 @@ public final class OCRClient: Sendable {
 
     /// Submits in-memory files as one job.
     ///
+    /// Options that are not valid (an unknown level, a value out of range) are refused before
+    /// anything is sent, with the INVALID_ARGUMENT the coordinator would give (`details["field"]`
+    /// names the field).
+    ///
     /// - Parameter callbackURL: when the job finishes, the coordinator POSTs its summary there
     ///   (it must be on the coordinator's `--webhook-allow` list; PERMISSION_DENIED otherwise).
     public func submit(inputs: [InputFile], options: RecognitionOptions = RecognitionOptions(),
                        jobKey: String = "", priority: Int32 = 0, timeout: Duration? = nil,
                        maxAttempts: UInt32 = 0, labels: [String: String] = [:], callbackURL: String = "") async throws -> Job {
+        try options.validate()  // Refused here as the coordinator would refuse them, before any upload.
         try await checkSize(of: inputs)
         let request = SubmitJobRequest.with {
             $0.files = inputs

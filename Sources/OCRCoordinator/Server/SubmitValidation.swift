@@ -58,31 +58,8 @@ enum SubmitValidation {
             try checkLength(key, Limits.labelKeyBytes, "a label key")
             try checkLength(value, Limits.labelValueBytes, "label \(key)")
         }
-        guard let options = request.options else { return }
-        if options.candidates > 10 {
-            throw OCRError(.invalidArgument, "candidates must be 1...10, got \(options.candidates)")
-        }
-        if !(0...1).contains(options.minimumConfidence) {
-            throw OCRError(.invalidArgument, "minimum_confidence must be in 0...1, got \(options.minimumConfidence)")
-        }
-        if !(0...1).contains(options.minimumTextHeight) {
-            throw OCRError(.invalidArgument, "minimum_text_height must be in 0...1, got \(options.minimumTextHeight)")
-        }
-        if let roi = options.regionOfInterest {
-            let inside = roi.x >= 0 && roi.y >= 0 && roi.width > 0 && roi.height > 0
-                && roi.x + roi.width <= 1.000001 && roi.y + roi.height <= 1.000001
-            if !inside {
-                throw OCRError(.invalidArgument, "region_of_interest must be a non-empty rectangle inside 0...1")
-            }
-        }
-        if options.dpi > 2400 { throw OCRError(.invalidArgument, "dpi must be at most 2400, got \(options.dpi)") }
-        for range in options.pageRanges where range.first == 0 || (range.last != 0 && range.last < range.first) {
-            throw OCRError(.invalidArgument, "page range \(range.first)-\(range.last) is not valid (pages count from 1)")
-        }
-        let languages = options.languages.split(separator: "+", omittingEmptySubsequences: false)
-        if !options.languages.isEmpty, languages.contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) {
-            throw OCRError(.invalidArgument, "languages must look like eng+deu, got '\(options.languages)'")
-        }
+        // The options' one check (OCRWire), the same the client and the engine make.
+        try request.options?.validate()
     }
 
     /// Keeps the pages that `page_ranges` select (1-based page numbers across the whole job, in

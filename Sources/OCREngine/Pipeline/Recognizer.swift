@@ -633,20 +633,17 @@ struct EngineKey: Equatable {
     var datapath: String
     var mode: TessEngineMode
 
+    /// `options` as ``RecognitionOptions/validate()`` passed them.
     init(_ options: RecognitionOptions, _ configuration: EngineConfiguration) throws(OCRError) {
-        let spec = options.languages.isEmpty ? "eng" : options.languages
-        languages = spec.split(separator: "+").map { String($0) }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-        guard !languages.isEmpty, languages.allSatisfy({ !$0.isEmpty && $0.allSatisfy(allowed.contains) }) else {
-            throw OCRError(.invalidArgument, "languages must be Tesseract codes joined with '+', like eng+deu (got \"\(options.languages)\")")
-        }
+        try options.validate()
+        languages = options.languageCodes
         correction = options.languageCorrection ?? true
         customWords = options.customWords.filter { !$0.isEmpty && !$0.contains("\n") }
         switch options.engineMode {
         case .unspecified: mode = .lstm
         case .legacy: mode = .legacy
         case .combined: mode = .combined
-        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown engine mode \(v)")
+        case .unrecognized: mode = .lstm  // Refused by validate().
         }
         datapath = mode == .lstm ? configuration.modelPath(fast: options.level == .fast, languages: languages) : configuration.legacyTessdataPath
     }
@@ -669,43 +666,33 @@ struct PageSettings {
     var pageDetection = true
 
     init(_ options: RecognitionOptions) throws(OCRError) {
+        try options.validate()
         let rawPSM = options.pageSegmentationMode.rawValue
         switch rawPSM {
         case 0: psm = 3
         case 1: osdOnly = true
         case 3: detectOnly = true; psm = 3  // "Automatic segmentation, no OCR": layout only.
         case 2, 4...14: psm = Int(rawPSM) - 1
-        default: throw OCRError(.invalidArgument, "unknown page segmentation mode \(rawPSM)")
+        default: psm = 3  // Refused by validate().
         }
         if options.detectOnly { detectOnly = true }
-        guard options.candidates <= 10 else { throw OCRError(.invalidArgument, "candidates must be 1...10 (got \(options.candidates))") }
         candidates = max(1, Int(options.candidates))
         switch options.level {
-        case .unspecified, .accurate: fast = false
+        case .unspecified, .accurate, .unrecognized: fast = false  // Unrecognized: refused by validate().
         case .fast: fast = true
         case .best: best = true
-        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown recognition level \(v)")
         }
         switch options.binarization {
         case .unspecified: thresholdingMethod = 0  // Tesseract's own Otsu.
         case .otsu: thresholdingMethod = 1         // Leptonica adaptive Otsu (Tesseract's thresholding_method 1).
         case .sauvola: thresholdingMethod = 2      // Leptonica tiled Sauvola (thresholding_method 2).
         case .disabled: globalThreshold = true     // As it is: one global threshold at mid-gray, no adaptation.
-        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown binarization \(v)")
-        }
-        guard (0...1).contains(options.minimumConfidence), (0...1).contains(options.minimumTextHeight) else {
-            throw OCRError(.invalidArgument, "minimum confidence and minimum text height must be within 0...1")
-        }
-        if let roi = options.regionOfInterest {
-            guard roi.width > 0, roi.height > 0, roi.x >= 0, roi.y >= 0, roi.x + roi.width <= 1.000001, roi.y + roi.height <= 1.000001 else {
-                throw OCRError(.invalidArgument, "region of interest must lie within 0...1 with a positive size")
-            }
+        case .unrecognized: thresholdingMethod = 0 // Refused by validate().
         }
         whitelist = options.characterWhitelist
         switch options.pageDetection {
         case .auto: pageDetection = true
-        case .off: pageDetection = false
-        case .unrecognized(let v): throw OCRError(.invalidArgument, "unknown page detection \(v)")
+        case .off, .unrecognized: pageDetection = false  // Unrecognized: refused by validate().
         }
     }
 
