@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // ocr-cluster: a Swift OCR worker cluster for Linux. Layers, one direction only:
 // C libraries -> OCRWire -> OCRZeroMQ -> OCRRPC; OCRPDF -> OCRPages, OCRPageModel -> OCRLeptonica -> OCREngine; OCRPageEngine -> OCRWorker and OCREngine;
-// then OCRCoordinator, OCRWorker, OCRClient -> executables (README: "How the code is laid out").
+// then OCRCoordinator, OCRWorker, OCRClient -> executables (docs/architecture.md).
 // OCRLog and OCRCommandLine are leaf utilities (logging, option parsing) any layer may use.
 import PackageDescription
 
@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],
                     exclude: ["python_client.py", "python_worker.py", "webhook_receiver.py", "deploy_commands.py", "slow_http_clients.py", "mixed_pdf.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire", "OCRTestSupport"]),
-        // The README's examples, compiled against OCRClient alone, and its layer table checked
+        // The Swift examples of README and docs/usage.md, compiled against OCRClient alone, and the layer table checked
         // against this file. No other dependency: that is the point of the examples.
         .testTarget(name: "ReadmeTests", dependencies: ["OCRClient"]),
     ],

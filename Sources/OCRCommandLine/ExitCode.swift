@@ -1,4 +1,4 @@
-/// Exit codes shared by the executables, documented in each `--help` and in README.md.
+/// Exit codes shared by the executables, documented in each `--help` and in docs/usage.md.
 package enum ExitCode: Int32, Sendable {
     /// Everything worked (for `ocr-submit`: every page recognised).
     case success = 0

@@ -32,7 +32,7 @@ let spec = CommandSpec(
         .option("--callback-url", value: "URL", help: "When the job finishes, the coordinator POSTs its summary here (must be on its --webhook-allow list)."),
         .flag("--json", help: "status, jobs: JSON instead of text (the shapes of the HTTP API's /v1/cluster and /v1/jobs)."),
         .flag("--quiet", short: "-q", help: "No progress bar."),
-        .flag("--pdfa", help: "With --format pdf: PDF/A-2b identification, sRGB output intent, embedded font (not validated; see README)."),
+        .flag("--pdfa", help: "With --format pdf: PDF/A-2b identification, sRGB output intent, embedded font (not validated; see docs/usage.md)."),
         .option("--curve-server-key", value: "KEY", help: "CURVE: the coordinator's public key (file or Z85 text; else $OCR_CURVE_SERVER_KEY)."),
         .option("--curve-secret-key", value: "FILE", help: "CURVE: this client's secret key (default: a fresh key; else $OCR_CURVE_SECRET_KEY)."),
         .flag("--math", help: "MathSolver: read the arithmetic on each page and print 'expression = value'."),

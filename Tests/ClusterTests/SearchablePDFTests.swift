@@ -308,7 +308,7 @@ struct SearchablePDFTests {
 
     /// `--pdfa` writes what PDF/A-2b asks of the file: version 1.7, XMP metadata identifying
     /// part 2 conformance B and agreeing with the document information, an sRGB output intent,
-    /// every font embedded. (This checks those parts; no PDF/A validator runs here: README.)
+    /// every font embedded. (This checks those parts; no PDF/A validator runs here: docs/usage.md.)
     @Test func pdfaCarriesItsIdentificationOutputIntentAndEmbeddedFonts() async throws {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outcome = try await run([Binaries.fixtures.appendingPathComponent("multipage.tif"), Self.pdfs.appendingPathComponent("skew.pdf")],

@@ -40,12 +40,20 @@ func readmeVisionExample(client: OCRClient) async throws {
 
 @Suite struct ReadmeExamplesTests {
     static let here = URL(fileURLWithPath: #filePath)
-    static let readme = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
+    static let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The documents whose Swift examples must compile: the README and the usage guide.
+    static let documents = ["README.md", "docs/usage.md"]
 
-    /// The ```swift blocks of README.md, each as its lines without leading or trailing spaces.
+    /// The ```swift blocks of the documents, each as its lines without leading or trailing spaces.
     static func readmeBlocks() throws -> [[String]] {
-        let text = try String(contentsOf: readme, encoding: .utf8)
+        var blocks: [[String]] = []
+        for document in documents {
+            blocks += try swiftBlocks(try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8))
+        }
+        return blocks
+    }
+
+    static func swiftBlocks(_ text: String) throws -> [[String]] {
         var blocks: [[String]] = [], current: [String]? = nil
         for line in text.components(separatedBy: "\n") {
             if current == nil, line.hasPrefix("```swift") { current = []; continue }
@@ -57,7 +65,7 @@ func readmeVisionExample(client: OCRClient) async throws {
 
     @Test func readmeBlocksAreHereVerbatim() throws {
         let blocks = try Self.readmeBlocks()
-        try #require(blocks.count >= 2, "README.md has \(blocks.count) swift blocks")
+        try #require(blocks.count >= 3, "README.md and docs/usage.md have \(blocks.count) swift blocks")
         let source = try String(contentsOf: Self.here, encoding: .utf8)
             .components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let imports = Set(source.filter { $0.hasPrefix("import ") })

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// README's layer rows and table say what `Package.swift` says: every target, its direct
+/// The layer rows and table of docs/architecture.md say what `Package.swift` says: every target, its direct
 /// dependencies, and no dependency on a target of the same or a higher row.
 @Suite struct ReadmeLayersTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -11,8 +11,8 @@ import Testing
     }
 
     static func section(_ text: String, _ marker: String) throws -> [String] {
-        let begin = try #require(text.range(of: "<!-- \(marker):begin -->"), "README has no \(marker) section")
-        let end = try #require(text.range(of: "<!-- \(marker):end -->"), "README's \(marker) section is not closed")
+        let begin = try #require(text.range(of: "<!-- \(marker):begin -->"), "the document has no \(marker) section")
+        let end = try #require(text.range(of: "<!-- \(marker):end -->"), "the document's \(marker) section is not closed")
         return text[begin.upperBound..<end.lowerBound].components(separatedBy: "\n")
     }
 
@@ -68,7 +68,7 @@ import Testing
     /// The README table: target names (a row may name several) -> their dependencies.
     static func readmeTable() throws -> [String: Set<String>] {
         var table: [String: Set<String>] = [:]
-        for row in try section(try text("README.md"), "layers") where row.hasPrefix("| `") {
+        for row in try section(try text("docs/architecture.md"), "layers") where row.hasPrefix("| `") {
             let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             let names = cells[1].split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
             // Several targets in one row list their dependencies separated by ";" (or share one list).
@@ -92,7 +92,7 @@ import Testing
 
     @Test func noTargetReachesUpOrSideways() throws {
         var row: [String: Int] = [:]
-        let lines = try Self.section(try Self.text("README.md"), "rows").filter { !$0.hasPrefix("```") && !$0.isEmpty }
+        let lines = try Self.section(try Self.text("docs/architecture.md"), "rows").filter { !$0.hasPrefix("```") && !$0.isEmpty }
         for (level, line) in lines.reversed().enumerated() {
             // "label words  Target  Target": the targets are the words after two spaces.
             let parts = line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -98,7 +98,7 @@ extension Document {
     /// the file itself: XMP metadata, an sRGB output intent (the system's ICC profile), the text
     /// layer's font embedded (`FAILED_PRECONDITION` when the profile or Tesseract's `pdf.ttf` is
     /// not installed). Pages kept from input PDFs are not converted: a problem says so for each.
-    /// No PDF/A validator has checked this output (README).
+    /// No PDF/A validator has checked this output (docs/usage.md).
     public func searchablePDF(originals: [InputFile] = [], pdfa: Bool = false) throws(OCRError) -> (data: Data, problems: [String]) {
         let (pdf, problems) = try PDFRenderer.render(self, originals: originals, pdfa: pdfa)
         return (Data(pdf), problems)

@@ -29,7 +29,7 @@ package enum JournalSync: String, Sendable, CaseIterable {
 /// job costs its input bytes once however many pages share them. A spool file is deleted when
 /// the last unfinished job using it finishes. An eviction is one more row; the rows of evicted
 /// jobs are deleted when the journal is opened (compaction, which also sweeps the spool), so a
-/// commit while running touches one table page and no index (cost: see README's status table).
+/// commit while running touches one table page and no index (cost: see docs/status.md).
 package final class Journal {
     /// Where the uploads of the journal at `journalPath` are kept.
     static func spoolDirectory(journalPath: String) -> String { journalPath + ".spool" }
