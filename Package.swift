@@ -68,6 +68,10 @@ let package = Package(
 
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
+        .testTarget(name: "OCRBasicsTests", dependencies: ["OCRBasics"]),
+        .testTarget(name: "OCRPDFTests", dependencies: ["OCRPDF"]),
+        .testTarget(name: "OCRPagesTests", dependencies: ["OCRPages", "OCRWire", "OCRTestSupport"]),
+        .testTarget(name: "OCRLogTests", dependencies: ["OCRLog"]),
         // Helpers every test tier shares: bounded waits, shared values, processes.
         .target(name: "OCRTestSupport", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRPageModel"], path: "Tests/OCRTestSupport"),
         .testTarget(name: "OCRZeroMQTests", dependencies: ["OCRZeroMQ", "OCRTestSupport"]),

@@ -3,7 +3,6 @@ import OCRPages
 import Synchronization
 import OCRTestSupport
 import Testing
-@testable import OCREngine
 
 /// The helper-program runner (pdfinfo, pdftoppm).
 @Suite(.blocking) struct SubprocessTests {
