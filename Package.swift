@@ -70,6 +70,11 @@ let package = Package(
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         .testTarget(name: "OCRBasicsTests", dependencies: ["OCRBasics"]),
         .testTarget(name: "OCRPDFTests", dependencies: ["OCRPDF"]),
+        .testTarget(name: "OCRWebhookTests", dependencies: ["OCRWebhook", "OCRBasics", "OCRTestSupport"]),
+        .testTarget(name: "OCRHTTPTests", dependencies: ["OCRHTTP", "OCRTestSupport"]),
+        .testTarget(name: "OCRGatewayTests", dependencies: ["OCRGateway", "OCRHTTP", "OCRWire", "OCRTestSupport"]),
+        .testTarget(name: "OCRPageEngineTests", dependencies: ["OCRPageEngine", "OCRWire"]),
+        .testTarget(name: "OCRLeptonicaTests", dependencies: ["OCRLeptonica", "OCRPageModel", "OCRWire"]),
         .testTarget(name: "OCRPagesTests", dependencies: ["OCRPages", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRLogTests", dependencies: ["OCRLog"]),
         // Helpers every test tier shares: bounded waits, shared values, processes.

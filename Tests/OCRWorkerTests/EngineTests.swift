@@ -9,22 +9,6 @@ import Testing
 
 @Suite("Engines and PageControl", .blocking)
 struct EngineTests {
-    @Test("--engine values parse into the engines they name", arguments: [
-        ("null", "null"), ("sleep:25", "sleep:25"), ("crash-on:3", "crash-on:3:kill"), ("crash-on:3:abort", "crash-on:3:abort"),
-        ("crash-on:0:exit", "crash-on:0:exit"), ("hang-on:2", "hang-on:2"), ("wedge-on:5", "wedge-on:5"), ("fail-on:4", "fail-on:4:internal"),
-        ("fail-on:4:invalid", "fail-on:4:invalid_argument"),
-    ])
-    func parses(spec: String, name: String) {
-        #expect(PageEngineFactory.builtin(spec)?.name == name)
-    }
-
-    @Test("malformed --engine values are refused", arguments: [
-        "", "nul", "sleep", "sleep:x", "sleep:-1", "crash-on", "crash-on:x", "crash-on:1:segv", "hang-on:", "wedge-on", "wedge-on:-1", "fail-on:1:oops", "null:1",
-    ])
-    func refuses(spec: String) {
-        #expect(PageEngineFactory.builtin(spec) == nil)
-    }
-
     @Test("cancel wakes a sleeping page at once and reports the cancel code; hooks run once")
     func cancelWakesSleep() throws {
         let control = PageControl()
