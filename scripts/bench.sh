@@ -20,6 +20,8 @@ mkdir -p bench
 : >"$RESULTS"
 
 say() { echo "bench: $*" >&2; }
+# proc_cpu PID: the process's user + system CPU seconds so far.
+proc_cpu() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.3f", ($14 + $15) / hz}' "/proc/$1/stat"; }
 wants() { [[ " $ONLY " == *" $1 "* ]]; }
 record() { cat >>"$RESULTS"; }   # JSON lines on stdin
 now() { date +%s.%N; }
@@ -114,7 +116,14 @@ if wants null; then
 	say "(2) protocol overhead: null engine, one client, two worker processes"
 	start_coordinator
 	start_workers 2 2 null
+	"$BIN/ocr-bench" wait --client "$CLIENT_EP" --slots 4
+	# The coordinator's own CPU per page task (user + system, /proc/PID/stat), over the null runs
+	# and their warm-up job of 200 pages.
+	cpu0=$(proc_cpu "$COORD_PID")
 	"$BIN/ocr-bench" null --client "$CLIENT_EP" --pages "$NULL_PAGES" --runs "$NULL_RUNS" --slots 4 | record
+	cpu1=$(proc_cpu "$COORD_PID")
+	json bench=null-coordinator-cpu pages=$((NULL_PAGES * NULL_RUNS + 200)) cpu_s="$(echo "$cpu1 - $cpu0" | bc -l)" \
+		us_per_page_task="$(echo "1000000 * ($cpu1 - $cpu0) / ($NULL_PAGES * $NULL_RUNS + 200)" | bc -l)" | record
 	"$BIN/ocr-bench" latency --client "$CLIENT_EP" --count "$LAT_COUNT" --slots 4 | record
 	t0=$(now)
 	"$BIN/ocr-bench" tiny-tiff --pages 5000 --out "$BENCH_TMP/tiny5000.tif"

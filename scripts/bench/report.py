@@ -219,6 +219,11 @@ class Report:
                      f"{t['pages']} pages, from the SubmitJob reply to JobFinished; all: "
                      f"{', '.join(f'{x:.0f}' for x in t['pages_per_s_all'])}; {t['pages_per_s_with_submit_median']:.0f} counting "
                      f"the submit call, which took {t['submit_s_median'] * 1000:.0f} ms). Goal >= 20,000: {status}")
+        c = self.one("null-coordinator-cpu")
+        if c:
+            self.out(f"- The coordinator's own CPU: **{c['us_per_page_task']:.1f} us per page task** ({c['cpu_s']:.2f} s of user "
+                     f"and system time over {c['pages']} page tasks, the runs above and their warm-up; `/proc/PID/stat`). "
+                     "Everything else of the run (client, workers, ZeroMQ's I/O threads) shares the same cores.")
         if l:
             status = self.goal(l["page_ms_p99"] < 2.0, f"null round trip p99 < 2 ms: {l['page_ms_p99']:.2f} ms")
             self.out(f"- Round trip of a one-page job, SubmitJob to its PageCompleted at the client, {l['jobs']} jobs one "
