@@ -11,6 +11,8 @@ let package = Package(
         // The API: the client library (which re-exports the wire types it uses) and the wire
         // types themselves. The layers below are `package`: shared by this package's targets.
         .library(name: "OCRClient", targets: ["OCRClient"]),
+        // MathSolver: printed arithmetic read by the cluster and computed exactly, over OCRClient.
+        .library(name: "OCRMath", targets: ["OCRMath"]),
         .library(name: "OCRWire", targets: ["OCRWire"]),
         .executable(name: "ocr-coordinator", targets: ["ocr-coordinator"]),
         .executable(name: "ocr-worker", targets: ["ocr-worker"]),
@@ -55,11 +57,12 @@ let package = Package(
         .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "OCRWebhook", "CSQLite"]),
         .target(name: "OCRWorker", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRPageEngine", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPDF"]),
+        .target(name: "OCRMath", dependencies: ["OCRClient", "OCRWire"]),
         // The coordinator's HTTP face: probes, metrics, REST API and status page over its RPCs.
         .target(name: "OCRGateway", dependencies: ["OCRBasics", "OCRHTTP", "OCRCoordinator", "OCRClient", "OCRWire", "OCRLog"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRPageEngine", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
-        .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRCoordinator", "OCRClient", "OCRLocalCluster", "OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire", "OCRPages"]),
+        .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRCoordinator", "OCRClient", "OCRMath", "OCRLocalCluster", "OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire", "OCRPages"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWebhook", "OCRGateway", "OCRHTTP", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-bench", dependencies: ["OCRBasics", "OCRClient", "OCRCommandLine", "OCRZeroMQ", "OCRWire", "OCREngine", "OCRPages"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire", "OCRCommandLine"]),
@@ -78,7 +81,7 @@ let package = Package(
         .testTarget(name: "OCRPagesTests", dependencies: ["OCRPages", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRLogTests", dependencies: ["OCRLog"]),
         // Helpers every test tier shares: bounded waits, shared values, processes.
-        .target(name: "OCRTestSupport", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRPageModel"], path: "Tests/OCRTestSupport"),
+        .target(name: "OCRTestSupport", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRPageModel", "OCRWire"], path: "Tests/OCRTestSupport"),
         .testTarget(name: "OCRZeroMQTests", dependencies: ["OCRZeroMQ", "OCRTestSupport"]),
         .testTarget(name: "OCRRPCTests", dependencies: ["OCRBasics", "OCRRPC", "OCRZeroMQ", "OCRWire", "OCRTestSupport"]),
         // The pure page model's tests: no C library behind them.
@@ -86,9 +89,10 @@ let package = Package(
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPageEngine", "OCRPageModel", "OCRPages", "OCRPDF", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRBasics", "OCRWorker", "OCRPageEngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
-        .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],
+        .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCRMath", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],
                     exclude: ["python_client.py", "python_worker.py", "webhook_receiver.py", "deploy_commands.py", "slow_http_clients.py", "mixed_pdf.py"]),
         .testTarget(name: "OCRClientTests", dependencies: ["OCRClient", "OCRWire", "OCRTestSupport"]),
+        .testTarget(name: "OCRMathTests", dependencies: ["OCRMath", "OCRClient", "OCRWire", "OCRTestSupport"]),
         // The Swift examples of README and docs/usage.md, compiled against OCRClient alone, and the layer table checked
         // against this file. No other dependency: that is the point of the examples.
         .testTarget(name: "ReadmeTests", dependencies: ["OCRClient"]),

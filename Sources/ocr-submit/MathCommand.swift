@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import OCRClient
+import OCRMath
 import OCRCommandLine
 import OCRWire
 

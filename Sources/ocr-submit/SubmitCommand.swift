@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import OCRBasics
 import OCRClient
+import OCRMath
 import OCRCommandLine
 import OCRCoordinator
 import OCRLocalCluster

@@ -2,6 +2,7 @@ import Foundation
 import OCRTestSupport
 import Testing
 import OCRClient
+import OCRMath
 import OCRWire
 
 /// MathSolver and the Vision-style requests end to end: a real `ocr-coordinator` and a real

@@ -1,58 +1,18 @@
+import OCRTestSupport
 import OCRWire
 @testable import OCRClient
 
 /// Hand-built pages with what renderers must get right: two blocks (one an image), two
 /// paragraphs, non-ASCII words, XML specials, symbols, candidates and a baseline.
 enum Fixtures {
-    /// A word made of one symbol per character, `advance` pixels each, starting at `x`.
+    // Words, lines, paragraphs and blocks: OCRTestSupport's, shared with MathSolver's tests.
     static func word(_ text: String, x: Int, y: Int, advance: Int = 10, height: Int = 20,
                      confidence: Float = 0.9, candidates: [(String, Float)] = []) -> Word {
-        Word.with { w in
-            w.text = text
-            w.confidence = confidence
-            let count = text.count
-            w.box = box(x, y, advance * count, height)
-            w.symbols = text.enumerated().map { k, character in
-                Symbol.with {
-                    $0.text = String(character)
-                    $0.confidence = confidence
-                    $0.box = box(x + k * advance, y, advance, height)
-                }
-            }
-            w.candidates = ([(text, confidence)] + candidates).map { c in Candidate.with { $0.text = c.0; $0.confidence = c.1 } }
-        }
+        WirePages.word(text, x: x, y: y, advance: advance, height: height, confidence: confidence, candidates: candidates)
     }
-
-    static func line(_ words: [Word], confidence: Float = 0.9) -> TextLine {
-        TextLine.with { l in
-            l.words = words
-            l.text = words.map(\.text).joined(separator: " ")
-            l.confidence = confidence
-            let boxes = words.map { PixelBox($0.box!) }
-            let union = PixelBox.union(boxes)
-            l.box = union.asBoundingBox
-            l.baseline = [Int32(union.left), Int32(union.bottom - 4), Int32(union.right), Int32(union.bottom - 2)]
-        }
-    }
-
-    static func paragraph(_ lines: [TextLine]) -> Paragraph {
-        Paragraph.with { p in
-            p.lines = lines
-            p.text = lines.map(\.text).joined(separator: "\n")
-            p.confidence = 0.9
-            p.box = PixelBox.union(lines.map { PixelBox($0.box!) }).asBoundingBox
-        }
-    }
-
-    static func block(_ paragraphs: [Paragraph]) -> Block {
-        Block.with { b in
-            b.type = .text
-            b.paragraphs = paragraphs
-            b.text = paragraphs.map(\.text).joined(separator: "\n\n")
-            b.confidence = 0.9
-            b.box = PixelBox.union(paragraphs.map { PixelBox($0.box!) }).asBoundingBox
-        }
-    }
+    static func line(_ words: [Word], confidence: Float = 0.9) -> TextLine { WirePages.line(words, confidence: confidence) }
+    static func paragraph(_ lines: [TextLine]) -> Paragraph { WirePages.paragraph(lines) }
+    static func block(_ paragraphs: [Paragraph]) -> Block { WirePages.block(paragraphs) }
 
     /// Page `index`: "Page N" heading, a paragraph with specials and non-ASCII, and an image block.
     static func page(_ index: Int, setText: Bool = false) -> PageResult {

@@ -20,3 +20,11 @@ import Testing
         #expect(height?.details["field"] == "minimum_text_height")
     }
 }
+
+/// What a program shows of an error it did not expect: Foundation's description.
+@Suite struct OCRErrorDescriptionTests {
+    @Test func localizedDescriptionNamesTheCodeFileAndPage() {
+        let error: any Error = OCRError(.invalidArgument, "cannot decode", file: "scan.tif", page: 2)
+        #expect(error.localizedDescription == "INVALID_ARGUMENT: file=scan.tif page=3 cannot decode")
+    }
+}

@@ -12,8 +12,8 @@ public struct RecognizedText: Sendable, Hashable {
     /// Pieces of `string` with their pixel boxes: symbols or characters of words, and the
     /// spaces between words (the gap between the two words' boxes).
     let units: [TextUnit]
-    let imageWidth: Int
-    let imageHeight: Int
+    package let imageWidth: Int
+    package let imageHeight: Int
 
     /// The normalised box (bottom-left origin) of `range` of `string`: the union of the boxes of
     /// the symbols it touches (a word's characters share its box evenly when the engine sent no

@@ -13,8 +13,8 @@ public struct RecognizedTextObservation: Sendable, Equatable {
     public let pageIndex: Int
     /// The line as the engine sent it, with pixel boxes (top-left origin).
     public let line: TextLine
-    let imageWidth: Int
-    let imageHeight: Int
+    package let imageWidth: Int
+    package let imageHeight: Int
 
     /// Makes the observation for `line` of a `imageWidth` x `imageHeight` page.
     public init(line: TextLine, pageIndex: Int = 0, imageWidth: Int, imageHeight: Int) {

@@ -1,3 +1,4 @@
+import OCRClient
 import OCRWire
 
 /// MathSolver's reading of a line from its character boxes: where a character's size and place

@@ -1,4 +1,5 @@
 import Foundation
+import OCRClient
 import OCRWire
 
 /// Reads printed arithmetic from scans and computes it exactly: MathSolver.

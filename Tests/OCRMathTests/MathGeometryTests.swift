@@ -1,6 +1,7 @@
 import OCRWire
 import Testing
 @testable import OCRClient
+@testable import OCRMath
 
 /// MathSolver's reading from character boxes (pure: boxes in, text out). Digits here are 100 px
 /// tall from y = 100 to 200, 60 px wide, 70 px apart.

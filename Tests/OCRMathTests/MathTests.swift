@@ -1,5 +1,6 @@
 import Testing
 @testable import OCRClient
+@testable import OCRMath
 
 /// `expression = value` as MathSolver prints it, or the error's kind.
 private func answer(_ text: String) -> String {
