@@ -155,7 +155,7 @@ struct JobsAPI {
                                     body: .bytes(ZipArchive.stored(files)))
             default:
                 return HTTPResponse(status: 200, headers: [("Content-Type", format.mediaType), disposition, state],
-                                    body: .bytes(Array(format.render(document).utf8)))
+                                    body: .bytes(Array(try format.render(document).utf8)))
             }
         }
     }

@@ -298,7 +298,7 @@ struct SubmitCommand: Sendable {
                 for problem in problems { report(problem) }
                 rendered = pdf
             } else {
-                rendered = format.renderData(document)
+                rendered = try format.renderData(document)
             }
             guard let output else {
                 FileHandle.standardOutput.write(rendered)

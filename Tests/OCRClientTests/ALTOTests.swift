@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func theValidatorCatchesInvalidALTO() throws {
-        let valid = DocumentFormat.alto.render(Self.handBuilt)
+        let valid = try DocumentFormat.alto.render(Self.handBuilt)
         let broken = valid.replacingOccurrences(of: "WC=\"0.8\"", with: "WC=\"80\"")
         #expect(broken != valid)
         let result = try XMLCheck.validateALTO(broken)
@@ -65,7 +65,7 @@ import Testing
     @Test func realPageValidatesAndMatchesTesseractsStrings() throws {
         let run = try TesseractRun.shared.get()
         let page = try TSVParser.pages(run.tsv)[0]
-        let ours = DocumentFormat.alto.render(Document(results: [page]))
+        let ours = try DocumentFormat.alto.render(Document(results: [page]))
         let result = try XMLCheck.validateALTO(ours)
         #expect(result.status == 0, "\(result.stderr)")
         // Tesseract writes ALTO v3 with the same String geometry and content.

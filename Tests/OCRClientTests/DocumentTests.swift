@@ -76,9 +76,9 @@ import Testing
 }
 
 @Suite(.blocking) struct TextFormatTests {
-    @Test func pagesAreSeparatedByFormFeedsAsTesseract5Does() {
+    @Test func pagesAreSeparatedByFormFeedsAsTesseract5Does() throws {
         let document = Document(results: [Fixtures.page(1), Fixtures.page(0)])
-        let text = DocumentFormat.txt.render(document)
+        let text = try DocumentFormat.txt.render(document)
         #expect(text == Fixtures.text(0) + "\u{0C}" + Fixtures.text(1))
         #expect(!text.hasSuffix("\u{0C}"))
         #expect(text.split(separator: "\u{0C}", omittingEmptySubsequences: false).count == 2)

@@ -71,7 +71,7 @@ import Testing
     @Test func wordsAndLinesMatchTesseract() throws {
         let run = try TesseractRun.shared.get()
         let page = try TSVParser.pages(run.tsv)[0]
-        let ours = DocumentFormat.hocr.render(Document(results: [page]))
+        let ours = try DocumentFormat.hocr.render(Document(results: [page]))
         let wordPattern = "<span class='ocrx_word' id='(word_[0-9_]+)' title='([^']*)'>([^<]*)</span>"
         let theirWords = XMLCheck.matches(wordPattern, in: run.hocr)
         #expect(theirWords.count == 60)

@@ -6,7 +6,7 @@ import Testing
 
 @Suite(.blocking) struct JSONTests {
     static func parse(_ document: Document) throws -> [String: Any] {
-        let data = DocumentFormat.json.renderData(document)
+        let data = try DocumentFormat.json.renderData(document)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
@@ -52,10 +52,10 @@ import Testing
     }
 
     @Test func theShapeIsStable() throws {
-        let json = DocumentFormat.json.render(Document(results: [Fixtures.page(0)]))
+        let json = try DocumentFormat.json.render(Document(results: [Fixtures.page(0)]))
         #expect(json.hasPrefix("{\"version\":1,\"software\":\"ocr-cluster\",\"languages\":[],\"pageCount\":1,\"gaps\":[],\"pages\":[{\"pageIndex\":0,\"state\":\"OK\",\"result\":{\"pageIndex\":0,\"file\":"))
         #expect(json.hasSuffix("}\n"))
-        #expect(json == DocumentFormat.json.render(Document(results: [Fixtures.page(0)])))
+        #expect(try json == DocumentFormat.json.render(Document(results: [Fixtures.page(0)])))
         // An absent box is null, not missing.
         var page = Fixtures.page(0)
         page.blocks[0].box = nil
@@ -76,7 +76,7 @@ import Testing
         #expect(result["text"] as? String == page.text)
         #expect(result["meanConfidence"] as? String == "NaN")
         #expect(result["skewDegrees"] as? String == "-Infinity")
-        #expect(DocumentFormat.json.render(Document(results: [page])).contains("\\u0000"))
+        #expect(try DocumentFormat.json.render(Document(results: [page])).contains("\\u0000"))
     }
 
     @Test func realPageRoundTrips() throws {

@@ -33,7 +33,7 @@ import Testing
     @Test func headerAndRowsMatchTesseract() throws {
         let run = try TesseractRun.shared.get()
         #expect(TSVRenderer.header == String(run.tsv.prefix { $0 != "\n" }) + "\n")
-        let rendered = DocumentFormat.tsv.render(Document(results: try TSVParser.pages(run.tsv)))
+        let rendered = try DocumentFormat.tsv.render(Document(results: try TSVParser.pages(run.tsv)))
         Self.expectSameRows(rendered, run.tsv)
     }
 
@@ -43,12 +43,12 @@ import Testing
         var pages = try TSVParser.pages(run.tsv)
         pages.append(pages[0])
         pages[1].pageIndex = 1
-        Self.expectSameRows(DocumentFormat.tsv.render(Document(results: pages.reversed())), twoPageTSV)
+        Self.expectSameRows(try DocumentFormat.tsv.render(Document(results: pages.reversed())), twoPageTSV)
     }
 
-    @Test func handBuiltPageNumbering() {
+    @Test func handBuiltPageNumbering() throws {
         let document = Document(results: [Fixtures.page(2), Fixtures.page(0)], failures: [Fixtures.failure(1)])
-        let rows = DocumentFormat.tsv.render(document).split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let rows = try DocumentFormat.tsv.render(document).split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         // The failed page 2 has no rows; page numbers are 1-based page indexes.
         #expect(Set(rows.map { $0[1] }) == ["1", "3"])
         let page1 = rows.filter { $0[1] == "1" }
@@ -63,10 +63,10 @@ import Testing
         #expect(page1.filter { $0[0] != "5" }.allSatisfy { $0[10] == "-1" && $0[11].isEmpty })
     }
 
-    @Test func tabsAndNewlinesInWordsCannotBreakColumns() {
+    @Test func tabsAndNewlinesInWordsCannotBreakColumns() throws {
         var page = Fixtures.page(0)
         page.blocks[0].paragraphs[0].lines[0].words[0].text = "a\tb\nc"
-        let rows = DocumentFormat.tsv.render(Document(results: [page])).split(separator: "\n")
+        let rows = try DocumentFormat.tsv.render(Document(results: [page])).split(separator: "\n")
         #expect(rows.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 12 })
         #expect(rows.contains { $0.hasSuffix("\ta b c") })
     }

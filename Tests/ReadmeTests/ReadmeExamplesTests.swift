@@ -19,7 +19,7 @@ func readmeClientExample() async throws {
             if let page = event.pageCompleted?.result { print("page \(page.pageIndex + 1): \(page.text.count) characters") }
         }
         let document = try await client.document(for: job)       // pages in order, failures as gaps
-        print(DocumentFormat.alto.render(document))
+        print(try DocumentFormat.alto.render(document))
         let (pdf, problems) = try document.searchablePDF()       // the scan with its text layer
         try pdf.write(to: URL(fileURLWithPath: "scan.pdf"))
         problems.forEach { print($0) }                            // failed pages, named

@@ -11,7 +11,7 @@ import OCRWire
 /// let client = try OCRClient(endpoint: "tcp://coordinator:5555")
 /// let job = try await client.submit(files: [URL(fileURLWithPath: "scan.tiff")])
 /// let document = try await client.document(for: job)
-/// print(DocumentFormat.txt.render(document))
+/// print(try DocumentFormat.txt.render(document))
 /// ```
 ///
 /// Calls are `async`; one client multiplexes any number of concurrent calls over one ZeroMQ

@@ -9,7 +9,7 @@ import OCRWire
 /// ```swift
 /// var document = Document(pageCount: Int(submitted.pageCount))
 /// for try await event in events { document.apply(event) }
-/// let hocr = DocumentFormat.hocr.render(document)
+/// let hocr = try DocumentFormat.hocr.render(document)
 /// ```
 public struct Document: Sendable {
     /// One page of the document.

@@ -36,8 +36,9 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
     public var isText: Bool { self != .pdf }
 
     /// Renders `document` in this format. A PDF is binary: as text it is base64-encoded (as a
-    /// JSON API carries it); `renderData` gives its bytes.
-    public func render(_ document: Document) -> String {
+    /// JSON API carries it); `renderData` gives its bytes. Only a PDF can fail (qpdf's error,
+    /// thrown as `Document.searchablePDF()` throws it); text formats always render.
+    public func render(_ document: Document) throws(OCRError) -> String {
         switch self {
         case .txt: TextRenderer.render(document)
         case .json: JSONRenderer.render(document)
@@ -45,15 +46,15 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         case .alto: ALTORenderer.render(document)
         case .tsv: TSVRenderer.render(document)
         case .page: PAGERenderer.render(document).joined(separator: "\u{0C}")
-        case .pdf: renderData(document).base64EncodedString()
+        case .pdf: try renderData(document).base64EncodedString()
         }
     }
 
-    /// Renders `document` in this format: UTF-8 text, or the PDF's bytes (empty only if qpdf
-    /// itself fails; `Document.searchablePDF()` throws that error and lists page problems).
-    public func renderData(_ document: Document) -> Data {
-        guard self == .pdf else { return Data(render(document).utf8) }
-        return (try? document.searchablePDF().data) ?? Data()
+    /// Renders `document` in this format: UTF-8 text, or the PDF's bytes. Throws what
+    /// `Document.searchablePDF()` throws (which also lists the problems of single pages).
+    public func renderData(_ document: Document) throws(OCRError) -> Data {
+        guard self == .pdf else { return Data(try render(document).utf8) }
+        return try document.searchablePDF().data
     }
 
     /// The file name extension `tesseract` uses for this format (`alto` is `xml`).
@@ -84,9 +85,9 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
 }
 
 extension Document {
-    /// The document rendered in `format`.
-    public func rendered(as format: DocumentFormat) -> String {
-        format.render(self)
+    /// The document rendered in `format` (throws only for a PDF qpdf cannot write).
+    public func rendered(as format: DocumentFormat) throws(OCRError) -> String {
+        try format.render(self)
     }
 
     /// The document as a searchable PDF (`DocumentFormat.pdf`), with what went wrong on the way.
