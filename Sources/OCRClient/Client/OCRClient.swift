@@ -137,14 +137,27 @@ public final class OCRClient: Sendable {
     /// Waits for the job to finish and returns its document: every recognised page in order,
     /// failed pages as gaps with their status. `progress` sees every event as it arrives. Follows
     /// the job across coordinator restarts as `followEvents(forJobID:)` does.
-    public func document(for job: Job, progress: (@Sendable (JobEvent) -> Void)? = nil) async throws -> Document {
+    ///
+    /// Cancelling the task that waits cancels the job on the coordinator (CancelJob, as Ctrl-C in
+    /// `ocr-submit` does) and throws `CancellationError`, unless `detached`: then the job runs on
+    /// and its document can be fetched later.
+    public func document(for job: Job, detached: Bool = false, progress: (@Sendable (JobEvent) -> Void)? = nil) async throws -> Document {
         var document = Document(pageCount: Int(job.pageCount), languages: job.options?.languages.split(separator: "+").map(String.init) ?? [])
-        for try await event in followEvents(forJobID: job.jobId) {
-            document.apply(event)
-            progress?(event)
-            if event.finished != nil { return document }
+        do {
+            for try await event in followEvents(forJobID: job.jobId) {
+                document.apply(event)
+                progress?(event)
+                if event.finished != nil { return document }
+            }
+            try Task.checkCancellation()  // A cancelled task's stream ends early.
+            throw OCRError(.unavailable, "the event stream of job \(job.jobId) ended without JobFinished")
+        } catch where Task.isCancelled {
+            if !detached {
+                // On a task of its own: this one is cancelled, and the call must still be made.
+                _ = await Task.detached { [self] in try? await cancel(jobID: job.jobId) }.value
+            }
+            throw CancellationError()
         }
-        throw OCRError(.unavailable, "the event stream of job \(job.jobId) ended without JobFinished")
     }
 
     /// The job's events until `JobFinished`, like `events(forJobID:)`, but surviving a lost
