@@ -40,6 +40,9 @@ let package = Package(
         // libcurl's one wrapper: webhooks, signed and retried on threads of their own.
         .target(name: "OCRWebhook", dependencies: ["OCRBasics", "CCurl", "CSodium"]),
         .target(name: "OCRZeroMQ", dependencies: ["OCRBasics", "CZeroMQ"]),
+        // The API's JSON shapes (a job, the cluster's status, a status): one for the HTTP API,
+        // webhooks and `ocr-submit --json`.
+        .target(name: "OCRAPIJSON", dependencies: ["OCRBasics", "OCRWire"]),
         .target(name: "OCRRPC", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRWire"]),
         // qpdf's one wrapper: reading, cutting and writing PDFs (the coordinator cuts pages, the
         // worker returns them, the client writes searchable PDFs).
@@ -54,15 +57,15 @@ let package = Package(
         // Leptonica's one wrapper: `Pix` and the image operations the pipeline uses.
         .target(name: "OCRLeptonica", dependencies: ["OCRWire", "OCRPageModel", "CLeptonica"]),
         .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "OCRPDF", "OCRPageEngine", "OCRPageModel", "OCRLeptonica", "CLeptonica", "CTesseract"]),
-        .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "OCRWebhook", "CSQLite"]),
+        .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRAPIJSON", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "OCRWebhook", "CSQLite"]),
         .target(name: "OCRWorker", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRPageEngine", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPDF"]),
         .target(name: "OCRMath", dependencies: ["OCRClient", "OCRWire"]),
         // The coordinator's HTTP face: probes, metrics, REST API and status page over its RPCs.
-        .target(name: "OCRGateway", dependencies: ["OCRBasics", "OCRHTTP", "OCRCoordinator", "OCRClient", "OCRWire", "OCRLog"]),
+        .target(name: "OCRGateway", dependencies: ["OCRBasics", "OCRAPIJSON", "OCRHTTP", "OCRCoordinator", "OCRClient", "OCRWire", "OCRLog"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRPageEngine", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
-        .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRCoordinator", "OCRClient", "OCRMath", "OCRLocalCluster", "OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire", "OCRPages"]),
+        .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRAPIJSON", "OCRClient", "OCRMath", "OCRLocalCluster", "OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire", "OCRPages"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWebhook", "OCRGateway", "OCRHTTP", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-bench", dependencies: ["OCRBasics", "OCRClient", "OCRCommandLine", "OCRZeroMQ", "OCRWire", "OCREngine", "OCRPages"]),
         .executableTarget(name: "ocr-wire-bench", dependencies: ["OCRWire", "OCRCommandLine"]),
@@ -72,6 +75,7 @@ let package = Package(
         .testTarget(name: "OCRWireTests", dependencies: ["OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCommandLineTests", dependencies: ["OCRCommandLine", "OCRLog"]),
         .testTarget(name: "OCRBasicsTests", dependencies: ["OCRBasics"]),
+        .testTarget(name: "OCRAPIJSONTests", dependencies: ["OCRAPIJSON", "OCRBasics", "OCRWire"]),
         .testTarget(name: "OCRPDFTests", dependencies: ["OCRPDF"]),
         .testTarget(name: "OCRWebhookTests", dependencies: ["OCRWebhook", "OCRBasics", "OCRTestSupport"]),
         .testTarget(name: "OCRHTTPTests", dependencies: ["OCRHTTP", "OCRTestSupport"]),

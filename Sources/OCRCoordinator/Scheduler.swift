@@ -1,3 +1,4 @@
+import OCRAPIJSON
 import OCRBasics
 import OCRPages
 import OCRWire

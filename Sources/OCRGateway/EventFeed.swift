@@ -1,4 +1,5 @@
 import Dispatch
+import OCRAPIJSON
 import OCRBasics
 import OCRCoordinator
 import OCRHTTP

@@ -1,4 +1,5 @@
 import Foundation
+import OCRAPIJSON
 import OCRBasics
 import OCRClient
 import OCRCoordinator

@@ -1,6 +1,6 @@
 import Foundation
 import OCRBasics
-import OCRCoordinator
+import OCRAPIJSON
 import OCRWire
 
 /// Plain-text views for the status, jobs and cancel subcommands.

@@ -4,7 +4,7 @@ import OCRBasics
 import OCRClient
 import OCRMath
 import OCRCommandLine
-import OCRCoordinator
+import OCRAPIJSON
 import OCRLocalCluster
 import OCRLog
 import OCRPages

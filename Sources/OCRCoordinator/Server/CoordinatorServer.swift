@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import OCRAPIJSON
 import OCRBasics
 import OCRLog
 import OCRPages
