@@ -24,9 +24,8 @@ package final class RPCClient: Sendable {
         var closed = false
     }
 
-    /// Pending calls. `@unchecked Sendable` because it is only touched on the loop thread
-    /// (closures carry it there).
-    private final class Pending: @unchecked Sendable {
+    /// Pending calls, bound to the loop thread (`LoopBound`: closures carry them there).
+    private final class Pending {
         enum Waiter {
             case unary(CheckedContinuation<[UInt8], any Error>)
             case stream(AsyncThrowingStream<[UInt8], any Error>.Continuation, idle: Duration?)
@@ -43,7 +42,7 @@ package final class RPCClient: Sendable {
         var refusal: UInt32?
         init(endpoint: String) { self.endpoint = endpoint }
     }
-    private let pending: Pending
+    private let pending: LoopBound<Pending>
 
     /// Connects to `endpoint` (e.g. "tcp://127.0.0.1:5555"). With `context`, the client uses it
     /// and leaves it to its owner; without, it makes its own and terminates it on `close()`.
@@ -53,7 +52,7 @@ package final class RPCClient: Sendable {
         self.endpoint = endpoint
         self.loop = SocketLoop(context: context, name: "ocr.rpc-client")
         self.state = Locked(State())
-        let pending = Pending(endpoint: endpoint)
+        let pending = LoopBound(Pending(endpoint: endpoint), loop: loop)
         self.pending = pending
         self.socketID = try loop.start { control in
             let socket = try control.context.makeSocket(.dealer)
@@ -76,7 +75,7 @@ package final class RPCClient: Sendable {
                 if event.event == .handshakeFailedAuth {
                     RPCClient.connectionRefused(pending, control, zapStatus: event.value)
                 } else if event.event == .handshakeSucceeded {
-                    pending.refusal = nil
+                    pending.value.refusal = nil
                 } else if event.event == .disconnected {
                     RPCClient.connectionLost(pending, control)
                 }
@@ -97,10 +96,10 @@ package final class RPCClient: Sendable {
         }
         guard wasOpen else { return }
         loop.execute { [pending] _ in
-            for (_, entry) in pending.calls {
+            for (_, entry) in pending.value.calls {
                 Self.finish(entry.waiter, with: .failure(OCRError(.cancelled, "client closed")))
             }
-            pending.calls = [:]
+            pending.value.calls = [:]
         }
         loop.stop()
         if ownsContext { loop.context.terminate() }
@@ -118,11 +117,11 @@ package final class RPCClient: Sendable {
             let queued = loop.execute { [socketID, pending] control in
                 let timer = control.schedule(after: timeout + .milliseconds(250)) { _ in
                     // The server enforces the deadline itself; silence past it means it is not there.
-                    guard let entry = pending.calls.removeValue(forKey: callID) else { return }
+                    guard let entry = pending.value.calls.removeValue(forKey: callID) else { return }
                     Self.finish(entry.waiter, with: .failure(OCRError(.unavailable,
-                        "no answer from the coordinator at \(pending.endpoint) within \(timeout) (\(method))")))
+                        "no answer from the coordinator at \(pending.value.endpoint) within \(timeout) (\(method))")))
                 }
-                pending.calls[callID] = Pending.Call(waiter: .unary(continuation), timer: timer, method: method)
+                pending.value.calls[callID] = Pending.Call(waiter: .unary(continuation), timer: timer, method: method)
                 Self.send([header.serializedBytes(), request], socketID, control, callID, pending)
             }
             if !queued { continuation.resume(throwing: OCRError(.cancelled, "client closed")) }
@@ -143,7 +142,7 @@ package final class RPCClient: Sendable {
         let header = Self.requestHeader(callID, method, timeout: nil, metadata: metadata)
         let socketID = self.socketID
         let queued = loop.execute { [pending] control in
-            pending.calls[callID] = Pending.Call(waiter: .stream(continuation, idle: idleTimeout), timer: nil, method: method)
+            pending.value.calls[callID] = Pending.Call(waiter: .stream(continuation, idle: idleTimeout), timer: nil, method: method)
             Self.armIdleTimer(callID, pending, control)
             Self.send([header.serializedBytes(), request], socketID, control, callID, pending)
         }
@@ -151,7 +150,7 @@ package final class RPCClient: Sendable {
         continuation.onTermination = { [loop, pending] termination in
             guard case .cancelled = termination else { return }
             loop.execute { control in
-                guard let entry = pending.calls.removeValue(forKey: callID) else { return }
+                guard let entry = pending.value.calls.removeValue(forKey: callID) else { return }
                 if let timer = entry.timer { control.cancelTimer(timer) }
                 let cancel = RpcHeader.with { $0.callId = callID; $0.kind = .cancel }
                 _ = try? control.send([cancel.serializedBytes(), []], on: socketID)
@@ -162,7 +161,7 @@ package final class RPCClient: Sendable {
 
     /// Calls in flight (for tests); waits for the loop thread.
     func debugPendingCalls() -> Int {
-        (try? loop.performAndWait { [pending] _ in pending.calls.count }) ?? 0
+        (try? loop.performAndWait { [pending] _ in pending.value.calls.count }) ?? 0
     }
 
     // MARK: Loop-thread helpers
@@ -193,42 +192,42 @@ package final class RPCClient: Sendable {
     /// while the call waits: the monitor's refusal, the call's deadline or room on a connection
     /// settles it, whichever comes first.
     private static func send(_ frames: [[UInt8]], _ socketID: SocketID, _ control: SocketLoop.Control,
-                             _ callID: UInt64, _ pending: Pending) {
-        guard let entry = pending.calls[callID] else { return }  // settled meanwhile
+                             _ callID: UInt64, _ pending: LoopBound<Pending>) {
+        guard let entry = pending.value.calls[callID] else { return }  // settled meanwhile
         if (try? control.send(frames, on: socketID)) ?? false { return }
-        if let refusal = pending.refusal {
-            pending.calls[callID] = nil
+        if let refusal = pending.value.refusal {
+            pending.value.calls[callID] = nil
             if let timer = entry.timer { control.cancelTimer(timer) }
-            finish(entry.waiter, with: .failure(refusalError(refusal, pending.endpoint, entry.method)))
+            finish(entry.waiter, with: .failure(refusalError(refusal, pending.value.endpoint, entry.method)))
             return
         }
         _ = control.schedule(after: .milliseconds(50)) { control in send(frames, socketID, control, callID, pending) }
     }
 
-    private static func armIdleTimer(_ callID: UInt64, _ pending: Pending, _ control: SocketLoop.Control) {
-        guard let entry = pending.calls[callID], case .stream(_, let idle?) = entry.waiter else { return }
+    private static func armIdleTimer(_ callID: UInt64, _ pending: LoopBound<Pending>, _ control: SocketLoop.Control) {
+        guard let entry = pending.value.calls[callID], case .stream(_, let idle?) = entry.waiter else { return }
         if let old = entry.timer { control.cancelTimer(old) }
         let timer = control.schedule(after: idle) { control in
-            guard let entry = pending.calls.removeValue(forKey: callID) else { return }
+            guard let entry = pending.value.calls.removeValue(forKey: callID) else { return }
             finish(entry.waiter, with: .failure(OCRError(.unavailable,
-                "no message from the coordinator at \(pending.endpoint) for \(idle) (\(entry.method))")))
+                "no message from the coordinator at \(pending.value.endpoint) for \(idle) (\(entry.method))")))
         }
-        pending.calls[callID]?.timer = timer
+        pending.value.calls[callID]?.timer = timer
     }
 
     /// The connection to the server dropped: every call in flight fails with UNAVAILABLE.
-    private static func connectionLost(_ pending: Pending, _ control: SocketLoop.Control) {
+    private static func connectionLost(_ pending: LoopBound<Pending>, _ control: SocketLoop.Control) {
         failAll(pending, control) { method in
-            OCRError(.unavailable, "the connection to the coordinator at \(pending.endpoint) was lost (\(method))")
+            OCRError(.unavailable, "the connection to the coordinator at \(pending.value.endpoint) was lost (\(method))")
         }
     }
 
     /// The server's authenticator turned the handshake down: say why at once rather than let the
     /// calls wait for their deadline (libzmq keeps reconnecting; each refusal fails the calls
     /// made meanwhile).
-    private static func connectionRefused(_ pending: Pending, _ control: SocketLoop.Control, zapStatus: UInt32) {
-        pending.refusal = zapStatus
-        failAll(pending, control) { method in refusalError(zapStatus, pending.endpoint, method) }
+    private static func connectionRefused(_ pending: LoopBound<Pending>, _ control: SocketLoop.Control, zapStatus: UInt32) {
+        pending.value.refusal = zapStatus
+        failAll(pending, control) { method in refusalError(zapStatus, pending.value.endpoint, method) }
     }
 
     private static func refusalError(_ zapStatus: UInt32, _ endpoint: String, _ method: String) -> OCRError {
@@ -239,24 +238,24 @@ package final class RPCClient: Sendable {
                        + "(ZAP status \(zapStatus): it is at its connection limit) (\(method))")
     }
 
-    private static func failAll(_ pending: Pending, _ control: SocketLoop.Control, _ error: (String) -> OCRError) {
-        let calls = pending.calls
-        pending.calls = [:]
+    private static func failAll(_ pending: LoopBound<Pending>, _ control: SocketLoop.Control, _ error: (String) -> OCRError) {
+        let calls = pending.value.calls
+        pending.value.calls = [:]
         for (_, entry) in calls.sorted(by: { $0.key < $1.key }) {
             if let timer = entry.timer { control.cancelTimer(timer) }
             finish(entry.waiter, with: .failure(error(entry.method)))
         }
     }
 
-    private static func receive(_ frames: [[UInt8]], pending: Pending, control: SocketLoop.Control) {
+    private static func receive(_ frames: [[UInt8]], pending: LoopBound<Pending>, control: SocketLoop.Control) {
         // A malformed reply cannot be matched to a call; drop it rather than guess.
         guard let envelope = try? RpcEnvelope(frames: frames[...]),
               let header = try? RpcHeader(serializedBytes: envelope.header),
-              let entry = pending.calls[header.callId] else { return }
+              let entry = pending.value.calls[header.callId] else { return }
         let status = header.status ?? Status()
         switch (header.kind, entry.waiter) {
         case (.response, .unary), (.streamEnd, .stream), (.response, .stream):
-            pending.calls[header.callId] = nil
+            pending.value.calls[header.callId] = nil
             if let timer = entry.timer { control.cancelTimer(timer) }
             if status.code == .ok {
                 finish(entry.waiter, with: .success(envelope.payload))

@@ -70,7 +70,7 @@ package final class WorkerRuntime: Sendable {
     let logger: Logger
     private let context: ZMQContext
     private let loop: SocketLoop
-    private let shell: Shell
+    private let shell: LoopBound<Shell>
     private let threads = Locked<EngineThreads?>(nil)
     private let stopped = DispatchSemaphore(value: 0)
     private let waited = Locked(false)
@@ -99,11 +99,12 @@ package final class WorkerRuntime: Sendable {
             drainTimeout: configuration.drainTimeout,
             maxHeldTasks: configuration.maxHeldTasks ?? (configuration.slots + 64),
             maxPageTime: configuration.maxPageTime, stuckGrace: configuration.stuckGrace), workerID: workerID)
-        self.shell = Shell(link: link)
         let logger = logger
-        self.loop = SocketLoop(context: context, name: "ocr.worker.io") { error in
+        let loop = SocketLoop(context: context, name: "ocr.worker.io") { error in
             logger.warning("socket loop", ["error": error])
         }
+        self.loop = loop
+        self.shell = LoopBound(Shell(link: link), loop: loop)
     }
 
     /// Makes the engines (one thread per slot, each engine made on its thread), then connects and
@@ -116,12 +117,12 @@ package final class WorkerRuntime: Sendable {
         guard first else { throw TransportError(code: .invalidState, message: "WorkerRuntime.start called twice") }
         let finished: @Sendable (EngineWork, Result<PageResult, OCRError>) -> Void = { [loop, shell, logger] work, outcome in
             loop.execute { control in
-                shell.process(.finished(work.key, connection: work.connection, outcome), control: control, runtime: self, logger: logger)
+                shell.value.process(.finished(work.key, connection: work.connection, outcome), control: control, runtime: self, logger: logger)
             }
         }
         let began: @Sendable (EngineWork) -> Void = { [loop, shell, logger] work in
             loop.execute { control in
-                shell.process(.began(work.key, connection: work.connection), control: control, runtime: self, logger: logger)
+                shell.value.process(.began(work.key, connection: work.connection), control: control, runtime: self, logger: logger)
             }
         }
         let tick = max(.milliseconds(5), min(.milliseconds(100), configuration.heartbeatInterval / 10))
@@ -129,10 +130,10 @@ package final class WorkerRuntime: Sendable {
             let threads = try EngineThreads(slots: configuration.slots, factory: engine, began: began, finished: finished)
             self.threads.withLock { $0 = threads }
             try loop.start { [shell, logger] control in
-                shell.process(.start, control: control, runtime: self, logger: logger)
-                if let error = shell.startupError { throw error }
+                shell.value.process(.start, control: control, runtime: self, logger: logger)
+                if let error = shell.value.startupError { throw error }
                 control.scheduleRepeating(every: tick) { control in
-                    shell.process(.tick, control: control, runtime: self, logger: logger)
+                    shell.value.process(.tick, control: control, runtime: self, logger: logger)
                 }
             }
         } catch {
@@ -150,7 +151,7 @@ package final class WorkerRuntime: Sendable {
     /// again gives back the pages still running at once.
     package func shutdown() {
         loop.execute { [shell, logger] control in
-            shell.process(.shutdown, control: control, runtime: self, logger: logger)
+            shell.value.process(.shutdown, control: control, runtime: self, logger: logger)
         }
     }
 
@@ -197,10 +198,9 @@ package final class WorkerRuntime: Sendable {
     }
 }
 
-/// The loop thread's state: the link and the current socket. Only touched on the loop thread
-/// (inside `SocketLoop` handlers, timers and submitted work).
-private final class Shell: @unchecked Sendable {
-    // @unchecked: confined to the SocketLoop thread; every access is from a closure the loop runs.
+/// The loop thread's state: the link and the current socket, bound to the loop thread
+/// (`LoopBound`: inside `SocketLoop` handlers, timers and submitted work).
+private final class Shell {
     var link: WorkerLink
     var socket: SocketID?
     /// The monitor of `socket`, which says when the coordinator refuses our handshake.
