@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "OCRMath", dependencies: ["OCRClient", "OCRWire"]),
         // The coordinator's HTTP face: probes, metrics, REST API and status page over its RPCs.
         .target(name: "OCRGateway", dependencies: ["OCRBasics", "OCRAPIJSON", "OCRHTTP", "OCRCoordinator", "OCRClient", "OCRWire", "OCRLog"]),
-        .target(name: "OCRLocalCluster", dependencies: ["OCRCoordinator", "OCRWorker", "OCRPageEngine", "OCRLog"]),
+        .target(name: "OCRLocalCluster", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWorker", "OCRPageEngine", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRAPIJSON", "OCRClient", "OCRMath", "OCRLocalCluster", "OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire", "OCRPages"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWebhook", "OCRGateway", "OCRHTTP", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),

@@ -1,4 +1,5 @@
 import Foundation
+import OCRBasics
 import OCRCoordinator
 import OCRLog
 import OCRPageEngine
@@ -46,7 +47,21 @@ package final class LocalCluster: Sendable {
         self.workers = runtimes
     }
 
-    /// Stops the workers (their pages drain), then the coordinator.
+    /// `init` from async code: on a thread of its own, since starting loads every slot's models.
+    package static func start(workers: Int, slotsPerWorker: Int = 1, engine: PageEngineFactory, logger: Logger,
+                              scheduler: SchedulerSettings = SchedulerSettings()) async throws -> LocalCluster {
+        try await onThreadOfItsOwn {
+            try LocalCluster(workers: workers, slotsPerWorker: slotsPerWorker, engine: engine, logger: logger, scheduler: scheduler)
+        }
+    }
+
+    /// `stop()` from async code: on a thread of its own, since it waits for the pages to drain.
+    package func stopping() async {
+        await onThreadOfItsOwn { self.stop() }
+    }
+
+    /// Stops the workers (their pages drain), then the coordinator. Blocks: from async code,
+    /// `stopping()`.
     package func stop() {
         for worker in workers { worker.shutdown() }
         for worker in workers { worker.wait() }

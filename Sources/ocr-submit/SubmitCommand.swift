@@ -164,22 +164,23 @@ struct SubmitCommand: Sendable {
                 return .cannotCreate
             }
         }
-        var cluster: LocalCluster?
-        let target: String
-        if let endpoint {
-            target = endpoint
-        } else {
-            do {
-                let started = try LocalCluster(workers: localWorkers, engine: localEngine,
-                                               logger: Logger(component: "ocr-submit", level: logLevel))
-                cluster = started
-                target = started.clientEndpoint
-            } catch {
-                report("cannot start the embedded cluster: \(error)")
-                return .software
-            }
+        if let endpoint { return await run(against: endpoint) }
+        // The embedded cluster starts and stops off Swift's cooperative pool (models load, pages drain).
+        let cluster: LocalCluster
+        do {
+            cluster = try await LocalCluster.start(workers: localWorkers, engine: localEngine,
+                                                   logger: Logger(component: "ocr-submit", level: logLevel))
+        } catch {
+            report("cannot start the embedded cluster: \(error)")
+            return .software
         }
-        defer { cluster?.stop() }
+        let code = await run(against: cluster.clientEndpoint)
+        await cluster.stopping()
+        return code
+    }
+
+    /// The action against the coordinator at `target`.
+    private func run(against target: String) async -> ExitCode {
         do {
             let client = try OCRClient(endpoint: target, security: security)
             defer { client.close() }
@@ -339,25 +340,20 @@ struct SubmitCommand: Sendable {
     /// be read and why (the caller exits 66, EX_NOINPUT).
     func loadInputs(_ files: [URL]) async -> [InputFile]? {
         do {
-            // On a thread of its own: reading large scans (or a slow pipe) must not hold one of
-            // Swift's cooperative threads.
-            return try await withCheckedThrowingContinuation { continuation in
-                Thread.detachNewThread {
-                    continuation.resume(with: Result {
-                        let inputs = try files.flatMap { url -> [InputFile] in
-                            guard url.isStandardInput else { return try InputFile.load([url]) }
-                            let content = FileHandle.standardInput.readDataToEndOfFile()
-                            return [InputFile.with { $0.name = Self.standardInputName; $0.content = [UInt8](content) }]
-                        }
-                        // Not a scan at all: said now, as a file that cannot be read (66), not
-                        // as a job that failed.
-                        if let odd = inputs.first(where: { ImageFormat.sniff($0.content) == nil }) {
-                            throw OCRError(.invalidArgument, "\(odd.name) is not an image or a PDF (ocr-cluster reads TIFF, PNG, JPEG, "
-                                           + "JPEG 2000, GIF, BMP, WebP, PNM and PDF)", file: odd.name)
-                        }
-                        return inputs
-                    })
+            // Reading large scans (or a slow pipe) blocks.
+            return try await onThreadOfItsOwn {
+                let inputs = try files.flatMap { url -> [InputFile] in
+                    guard url.isStandardInput else { return try InputFile.load([url]) }
+                    let content = FileHandle.standardInput.readDataToEndOfFile()
+                    return [InputFile.with { $0.name = Self.standardInputName; $0.content = [UInt8](content) }]
                 }
+                // Not a scan at all: said now, as a file that cannot be read (66), not
+                // as a job that failed.
+                if let odd = inputs.first(where: { ImageFormat.sniff($0.content) == nil }) {
+                    throw OCRError(.invalidArgument, "\(odd.name) is not an image or a PDF (ocr-cluster reads TIFF, PNG, JPEG, "
+                                   + "JPEG 2000, GIF, BMP, WebP, PNM and PDF)", file: odd.name)
+                }
+                return inputs
             }
         } catch {
             report("\(error)")

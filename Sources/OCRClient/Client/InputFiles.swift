@@ -1,4 +1,5 @@
 import Foundation
+import OCRBasics
 import Glibc
 import OCRWire
 
@@ -36,11 +37,7 @@ extension InputFile {
     /// `load(_:)` on a thread of its own, so reading large scans does not block one of Swift's
     /// cooperative threads (there are only as many as cores).
     public static func loading(_ urls: [URL]) async throws -> [InputFile] {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try load(urls) })
-            }
-        }
+        try await onThreadOfItsOwn { try load(urls) }
     }
 
     static func read(_ url: URL) throws -> InputFile {

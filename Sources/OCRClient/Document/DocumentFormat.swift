@@ -1,4 +1,5 @@
 import Foundation
+import OCRBasics
 import OCRWire
 
 /// An output format for a `Document`, named like `tesseract`'s output configs.
@@ -108,10 +109,8 @@ extension Document {
     /// `searchablePDF(originals:pdfa:)` on a thread of its own, so writing a long document does
     /// not hold one of Swift's cooperative threads (there are only as many as cores).
     public func writingSearchablePDF(originals: [InputFile] = [], pdfa: Bool = false) async throws(OCRError) -> (data: Data, problems: [String]) {
-        let result: Result<(data: Data, problems: [String]), OCRError> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: Result { () throws(OCRError) in try searchablePDF(originals: originals, pdfa: pdfa) })
-            }
+        let result: Result<(data: Data, problems: [String]), OCRError> = await onThreadOfItsOwn {
+            Result { () throws(OCRError) in try searchablePDF(originals: originals, pdfa: pdfa) }
         }
         return try result.get()
     }
