@@ -36,12 +36,7 @@ package struct Scheduler: Sendable {
     /// Jobs and pages. Read it freely; it changes only through the scheduler.
     package private(set) var store = JobStore()
 
-    private var workers: [Int: WorkerRecord] = [:]
-    private var serialByIdentity: [WorkerIdentity: Int] = [:]
-    private var serialByUID: [UInt64: Int] = [:]
-    private var nextSerial = 1
-    /// Workers with credit, least recently used first. Entries are checked on pop.
-    private var lru = Deque<Int>()
+    private var workers = WorkerRegistry()
     private var runQueue = RunQueue()
     private var inRunQueue: Set<String> = []
     private var deadlines = Heap<JobDeadline>()
@@ -52,9 +47,6 @@ package struct Scheduler: Sendable {
     private var heartbeatSequence: UInt32 = 0
     /// Languages each queued job needs (filled on first dispatch, dropped when the job ends).
     private var jobLanguages: [String: [String]] = [:]
-    /// Whether any connected worker serves a language list (`+`-joined); cleared whenever a
-    /// worker comes or goes.
-    private var servedByAnyWorker: [String: Bool] = [:]
     private var throughput: ThroughputMeter
     private let startedAtUnixMs: Int64
 
@@ -76,22 +68,22 @@ package struct Scheduler: Sendable {
         case .workerReady(let identity, let ready, let peerKey):
             workerReady(identity, ready, peerKey: peerKey, now, &out)
         case .workerHeartbeat(let identity):
-            if let serial = serialByIdentity[identity] {
-                workers[serial]!.lastSeen = now
+            if let serial = workers.serial(of: identity) {
+                workers[serial].lastSeen = now
             } else {
                 out.append(.sendDisconnect(identity, reason: "unknown worker: send Ready first"))
             }
         case .workerDisconnected(let identity):
-            if let serial = serialByIdentity[identity] {
+            if let serial = workers.serial(of: identity) {
                 removeWorker(serial, failure: nil, now, &out)
             }
         case .workerLost(let identity, let reason):
-            if let serial = serialByIdentity[identity] {
-                let uid = workers[serial]!.uid.paddedHex
+            if let serial = workers.serial(of: identity) {
+                let uid = workers[serial].uid.paddedHex
                 removeWorker(serial, failure: OCRError(.unavailable, "worker \(uid) was lost while it held the page: \(reason)").status, now, &out)
             }
         case .workerProtocolError(let identity, let reason):
-            if let serial = serialByIdentity[identity] {
+            if let serial = workers.serial(of: identity) {
                 removeWorker(serial, failure: nil, now, &out)
             }
             out.append(.sendDisconnect(identity, reason: reason))
@@ -122,7 +114,7 @@ package struct Scheduler: Sendable {
 
     private mutating func workerReady(_ identity: WorkerIdentity, _ ready: Ready, peerKey: String, _ now: Duration,
                                       _ out: inout [SchedulerDirective]) {
-        if let serial = serialByIdentity[identity] {
+        if let serial = workers.serial(of: identity) {
             // MDP: a second Ready on a live connection is a protocol error.
             removeWorker(serial, failure: nil, now, &out)
             out.append(.sendDisconnect(identity, reason: "duplicate Ready"))
@@ -132,11 +124,11 @@ package struct Scheduler: Sendable {
             out.append(.sendDisconnect(identity, reason: "invalid Ready: worker_uid and slots must be non-zero"))
             return
         }
-        if let old = serialByUID[ready.workerUid] {
+        if let old = workers.serial(ofUID: ready.workerUid) {
             // The same worker on a fresh socket (proved by its CURVE key) replaces its old
             // registration; anyone else announcing a connected uid is refused and nothing is
             // evicted (without CURVE a reconnecting worker waits for the old one to expire).
-            guard !peerKey.isEmpty, workers[old]!.peerKey == peerKey else {
+            guard !peerKey.isEmpty, workers[old].peerKey == peerKey else {
                 out.append(.sendDisconnect(identity, reason: "worker_uid \(ready.workerUid.paddedHex) is already connected"))
                 return
             }
@@ -147,21 +139,17 @@ package struct Scheduler: Sendable {
         // long it may stay silent while holding pages. Welcome tells the worker; both sides
         // judge each other by it.
         let interval = settings.heartbeatInterval
-        let serial = nextSerial
-        nextSerial += 1
-        var worker = WorkerRecord(serial: serial, identity: identity, uid: ready.workerUid, slots: slots,
-                                  baseCapacity: slots + max(0, settings.prefetch), languages: ready.languages,
-                                  version: ready.version, hostname: ready.hostname,
-                                  expiry: interval * settings.liveness, lastSeen: now)
-        if ready.maxTasks > 0 { worker.maxTasks = Int(ready.maxTasks) }
-        worker.peerKey = peerKey
-        worker.labels = ready.labels
-        worker.queued = true
-        workers[serial] = worker
-        servedByAnyWorker.removeAll()
-        serialByIdentity[identity] = serial
-        serialByUID[ready.workerUid] = serial
-        lru.append(serial)
+        _ = workers.add { serial in
+            var worker = WorkerRecord(serial: serial, identity: identity, uid: ready.workerUid, slots: slots,
+                                      baseCapacity: slots + max(0, settings.prefetch), languages: ready.languages,
+                                      version: ready.version, hostname: ready.hostname,
+                                      expiry: interval * settings.liveness, lastSeen: now)
+            if ready.maxTasks > 0 { worker.maxTasks = Int(ready.maxTasks) }
+            worker.peerKey = peerKey
+            worker.labels = ready.labels
+            worker.queued = true
+            return worker
+        }
         out.append(.sendWelcome(identity, Welcome.with {
             $0.heartbeatIntervalMs = UInt32(clamping: interval.milliseconds)
             $0.liveness = UInt32(clamping: settings.liveness)
@@ -173,10 +161,7 @@ package struct Scheduler: Sendable {
     /// against its page's `max_attempts`.
     private mutating func removeWorker(_ serial: Int, failure: Status?, _ now: Duration,
                                        _ out: inout [SchedulerDirective]) {
-        guard let worker = workers.removeValue(forKey: serial) else { return }
-        servedByAnyWorker.removeAll()
-        serialByIdentity[worker.identity] = nil
-        if serialByUID[worker.uid] == serial { serialByUID[worker.uid] = nil }
+        guard let worker = workers.remove(serial) else { return }
         // Sorted so the same events always give the same directives (hash order varies per process).
         for (key, attempt) in worker.held.sorted(by: { ($0.key.jobID, $0.key.page) < ($1.key.jobID, $1.key.page) }) {
             guard let page = store.page(key.jobID, key.page), page.state == .dispatched,
@@ -193,17 +178,17 @@ package struct Scheduler: Sendable {
     private mutating func tick(_ now: Duration, _ out: inout [SchedulerDirective]) {
         if now >= nextHeartbeatAt {
             // By registration order, so directives are deterministic.
-            let serials = workers.keys.sorted()
-            let dead = serials.filter { now - workers[$0]!.lastSeen > workers[$0]!.expiry }
+            let serials = workers.serials
+            let dead = serials.filter { now - workers[$0].lastSeen > workers[$0].expiry }
             for serial in dead {
-                let identity = workers[serial]!.identity
-                let lost = OCRError(.unavailable, "worker \(workers[serial]!.uid.paddedHex) stopped heartbeating while it held the page").status
+                let identity = workers[serial].identity
+                let lost = OCRError(.unavailable, "worker \(workers[serial].uid.paddedHex) stopped heartbeating while it held the page").status
                 removeWorker(serial, failure: lost, now, &out)
                 out.append(.sendDisconnect(identity, reason: "heartbeat expired"))
             }
             heartbeatSequence &+= 1
             let heartbeat = Heartbeat.with { $0.sequence = heartbeatSequence }
-            for serial in serials { if let worker = workers[serial] { out.append(.sendHeartbeat(worker.identity, heartbeat)) } }
+            for serial in serials { if let worker = workers.record(serial) { out.append(.sendHeartbeat(worker.identity, heartbeat)) } }
             nextHeartbeatAt = now + settings.heartbeatInterval
         }
         while let (deadline, jobID) = deadlines.popMin(if: { $0.at <= now }).map({ ($0.at, $0.jobID) }) {
@@ -229,31 +214,30 @@ package struct Scheduler: Sendable {
     /// a second answer) is a protocol error that gets Disconnect and is never recorded.
     private mutating func taskResult(_ identity: WorkerIdentity, _ result: TaskResult, _ now: Duration,
                                      _ out: inout [SchedulerDirective]) {
-        guard let serial = serialByIdentity[identity] else {
+        guard let serial = workers.serial(of: identity) else {
             // Presumed dead (or never registered): its result is not recorded.
             out.append(.sendDisconnect(identity, reason: "unknown worker: send Ready first"))
             return
         }
         let page = Int(result.pageIndex)
         let key = TaskKey(jobID: result.jobId, page: page)
-        guard workers[serial]!.held[key] == result.attempt else {
+        guard workers[serial].held[key] == result.attempt else {
             removeWorker(serial, failure: nil, now, &out)
             out.append(.sendDisconnect(identity, reason: "TaskResult for job \(result.jobId) page \(page) attempt \(result.attempt), "
                                        + "which this worker does not hold"))
             return
         }
         let settings = self.settings
-        let uid: UInt64 = withInout(&workers[serial]!) { worker in
+        let (uid, creditBack): (UInt64, Bool) = withInout(&workers[serial]) { worker in
             worker.lastSeen = now
             worker.held[key] = nil
             Self.adaptWindow(&worker, now, settings)
-            if !worker.queued {
-                // A credit came back: the worker is now the most recently used one with credit.
-                worker.queued = true
-                lru.append(serial)
-            }
-            return worker.uid
+            let creditBack = !worker.queued
+            worker.queued = true
+            return (worker.uid, creditBack)
         }
+        // A credit came back: the worker is now the most recently used one with credit.
+        if creditBack { workers.offered.append(serial) }
         // A page that became final meanwhile (its job cancelled, expired or evicted) is not
         // touched; holding the task means the page is dispatched to this very attempt otherwise.
         guard let record = store.page(result.jobId, page), !record.state.isFinal,
@@ -264,7 +248,7 @@ package struct Scheduler: Sendable {
             pageResult.attempt = result.attempt
             pageResult.pageIndex = result.pageIndex
             commit(.completed(jobID: result.jobId, page: page, result: pageResult, at: now), &out)
-            workers[serial]!.pagesDone += 1
+            workers[serial].pagesDone += 1
             throughput.record(at: now)
             pageSettled(result.jobId, now, &out)
 
@@ -274,7 +258,7 @@ package struct Scheduler: Sendable {
             if Self.isGiveBack(status.code) {
                 // The worker cannot take pages now (shutting down, full): no fault of the page,
                 // and no more tasks for this connection.
-                workers[serial]!.givingBack = true
+                workers[serial].givingBack = true
                 commit(.requeued(jobID: result.jobId, page: page, failure: nil, at: now), &out)
                 enqueueJob(result.jobId)
             } else if !SchedulerSettings.isRetryable(status.code) {
@@ -375,8 +359,8 @@ package struct Scheduler: Sendable {
         // A job for languages no connected worker has would only fail page by page: say so now.
         // (With no worker connected yet, it waits for one.)
         let needed = (s.options?.languages ?? "").split(separator: "+").map(String.init)
-        if !workers.isEmpty, !workers.values.contains(where: { $0.languages.isEmpty || $0.serves(needed.isEmpty ? ["eng"] : needed) }) {
-            let installed = Set(workers.values.flatMap(\.languages)).sorted()
+        if !workers.isEmpty, !workers.all.contains(where: { $0.languages.isEmpty || $0.serves(needed.isEmpty ? ["eng"] : needed) }) {
+            let installed = Set(workers.all.flatMap(\.languages)).sorted()
             return OCRError(.failedPrecondition, "no connected worker has the language(s) \((needed.isEmpty ? ["eng"] : needed).joined(separator: "+")); "
                             + "installed: \(installed.joined(separator: ", "))",
                             details: ["languages": needed.joined(separator: "+"), "installed": installed.joined(separator: "+")])
@@ -413,7 +397,7 @@ package struct Scheduler: Sendable {
                                  _ out: inout [SchedulerDirective]) {
         guard let job = store.summary(jobID), !job.isFinal else { return }
         for (index, uid) in store.dispatchedPages(jobID) {
-            guard let serial = serialByUID[uid], let worker = workers[serial] else { continue }
+            guard let serial = workers.serial(ofUID: uid), let worker = workers.record(serial) else { continue }
             out.append(.sendCancel(worker.identity, CancelTask.with { $0.jobId = jobID; $0.pageIndex = UInt32(index) }))
         }
         commit(.finished(jobID: jobID, state: state, status: status, unixMs: unixMs(now), at: now), &out)
@@ -440,28 +424,26 @@ package struct Scheduler: Sendable {
         var fruitless: Set<[String]> = []
         defer {
             for serial in idle.reversed() {
-                lru.prepend(serial)
-                workers[serial]!.queued = true
+                workers.offered.prepend(serial)
+                workers[serial].queued = true
             }
         }
         while store.queuedPages > 0, !runQueue.isEmpty {
             guard let serial = popWorker() else { return }
-            let languages = workers[serial]!.languages
+            let languages = workers[serial].languages
             guard !fruitless.contains(languages), let (jobID, page) = nextPage(for: serial, now, &out) else {
                 idle.append(serial)
                 fruitless.insert(languages)
                 continue
             }
             let (task, cut, priority, owner) = makeTask(jobID, page, now)
-            let identity: WorkerIdentity = withInout(&workers[serial]!) { worker in
+            let (identity, stillHasCredit): (WorkerIdentity, Bool) = withInout(&workers[serial]) { worker in
                 worker.held[TaskKey(jobID: jobID, page: page)] = task.attempt
-                if worker.hasCredit {
-                    worker.queued = true
-                    lru.append(serial)
-                }
-                return worker.identity
+                if worker.hasCredit { worker.queued = true }
+                return (worker.identity, worker.hasCredit)
             }
-            commit(.dispatched(jobID: jobID, page: page, workerUID: workers[serial]!.uid, at: now), &out)
+            if stillHasCredit { workers.offered.append(serial) }
+            commit(.dispatched(jobID: jobID, page: page, workerUID: workers[serial].uid, at: now), &out)
             progressDirty.insert(jobID)
             out.append(cut == .none ? .sendTask(identity, task) : .cutAndSendTask(identity, task, cut))
             if store.summary(jobID)!.pending > 0 {
@@ -511,9 +493,9 @@ package struct Scheduler: Sendable {
 
     /// The least recently used worker with credit (taken out of the queue).
     private mutating func popWorker() -> Int? {
-        while let serial = lru.popFirst() {
-            guard let worker = workers[serial], worker.queued else { continue }
-            workers[serial]!.queued = false
+        while let serial = workers.offered.popFirst() {
+            guard let worker = workers.record(serial), worker.queued else { continue }
+            workers[serial].queued = false
             if worker.hasCredit { return serial }
         }
         return nil
@@ -553,15 +535,11 @@ package struct Scheduler: Sendable {
     /// Whether worker `serial` may take a page of `jobID`: it has the job's languages, or no
     /// connected worker has them (then its engine reports FAILED_PRECONDITION for the page).
     private mutating func fits(_ jobID: String, _ serial: Int) -> Bool {
-        let worker = workers[serial]!
+        let worker = workers[serial]
         if worker.languages.isEmpty { return true }
         let needed = languages(of: jobID)
         if worker.serves(needed) { return true }
-        let key = needed.joined(separator: "+")
-        if let served = servedByAnyWorker[key] { return !served }
-        let served = workers.values.contains { $0.serves(needed) }
-        servedByAnyWorker[key] = served
-        return !served
+        return !workers.anyServes(needed)
     }
 
     /// The languages a job's pages need: its options' `+`-joined list, `eng` when empty (the
@@ -681,7 +659,7 @@ package struct Scheduler: Sendable {
     /// ClusterStatus figures. O(workers).
     package func clusterStatus(now: Duration) -> ClusterStatusResponse {
         var status = ClusterStatusResponse()
-        for worker in workers.values.sorted(by: { $0.serial < $1.serial }) {
+        for worker in workers.all {
             status.workers.append(WorkerInfo.with {
                 $0.uid = worker.uid
                 $0.hostname = worker.hostname
@@ -706,13 +684,13 @@ package struct Scheduler: Sendable {
 
     /// Tasks a worker holds and its capacity (`slots + prefetch`); nil when unknown.
     package func workerLoad(_ identity: WorkerIdentity) -> (held: Int, capacity: Int)? {
-        guard let serial = serialByIdentity[identity], let worker = workers[serial] else { return nil }
+        guard let serial = workers.serial(of: identity), let worker = workers.record(serial) else { return nil }
         return (worker.held.count, worker.capacity)
     }
 
     /// The uid a connected worker announced, nil for an unknown connection.
     package func workerUID(_ identity: WorkerIdentity) -> UInt64? {
-        serialByIdentity[identity].flatMap { workers[$0]?.uid }
+        workers.serial(of: identity).flatMap { workers.record($0)?.uid }
     }
 
     /// Registered workers.
