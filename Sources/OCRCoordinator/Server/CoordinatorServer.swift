@@ -118,7 +118,8 @@ final class CoordinatorCore: @unchecked Sendable {
     var tickTimer: TimerID?
     /// WatchJob calls by job id (once their replay is sent), and open streams by principal.
     var watchers: [String: [RPCServerCall]] = [:]
-    var openStreams: [String: Int] = [:]
+    /// WatchJob streams open per principal.
+    var streams: StreamQuota
     var lastSentToWatcher: [RPCServer.CallKey: ContinuousClock.Instant] = [:]
     /// SubmitJob and CancelJob calls waiting for the scheduler's reply directive.
     var pendingReplies: [UInt64: RPCServerCall] = [:]
@@ -135,6 +136,7 @@ final class CoordinatorCore: @unchecked Sendable {
 
     init(_ configuration: CoordinatorConfiguration, control: SocketLoop.Control, metrics: CoordinatorMetrics) throws {
         self.configuration = configuration
+        self.streams = StreamQuota(limit: configuration.maxStreamsPerPrincipal)
         self.metrics = metrics
         self.logger = configuration.logger
         self.control = control
@@ -636,17 +638,13 @@ final class CoordinatorCore: @unchecked Sendable {
     /// most `maxStreamsPerPrincipal` streams open.
     func watch(_ call: RPCServerCall, _ request: WatchJobRequest) {
         let principal = call.principal
-        let open = openStreams[principal, default: 0]
-        guard open < configuration.maxStreamsPerPrincipal else {
-            call.fail(OCRError(.resourceExhausted, "this client has \(open) WatchJob streams open (limit \(configuration.maxStreamsPerPrincipal))",
-                               details: ["open_streams": "\(open)", "max_streams_per_client": "\(configuration.maxStreamsPerPrincipal)"]))
+        if let refusal = streams.open(for: principal) {
+            call.fail(refusal)
             return
         }
-        openStreams[principal] = open + 1
         call.onEnd { [weak self] in
             guard let self else { return }
-            let left = openStreams[principal, default: 1] - 1
-            openStreams[principal] = left > 0 ? left : nil
+            streams.close(for: principal)
             watchers[request.jobId]?.removeAll { $0 === call }
             if watchers[request.jobId]?.isEmpty == true { watchers[request.jobId] = nil }
             lastSentToWatcher[call.key] = nil
@@ -691,33 +689,15 @@ final class CoordinatorCore: @unchecked Sendable {
     /// queue, a client at its page quota, or more bytes waiting to be split than
     /// `maxSplittingBytes`, is RESOURCE_EXHAUSTED before any work.
     func submit(_ call: RPCServerCall) {
-        if let journalTrouble {
-            call.fail(OCRError(.resourceExhausted, "the journal cannot be written (\(journalTrouble)); "
-                               + "running jobs resume when it can, new ones are refused until then"))
-            return
-        }
-        if let budget = configuration.journalBudgetBytes, journalBytes >= budget {
-            call.fail(OCRError(.resourceExhausted, "the journal is at its budget (\(ByteCount.text(journalBytes)) of \(ByteCount.text(budget)), --journal-max-mb): "
-                               + "running jobs finish and the oldest finished jobs are dropped; new jobs are refused until there is room",
-                               details: ["journal_bytes": "\(journalBytes)", "journal_budget_bytes": "\(budget)"]))
-            return
-        }
-        let store = scheduler.store, limit = scheduler.settings.maxQueuedPages
-        if store.queuedPages >= limit {
-            call.fail(OCRError(.resourceExhausted, "queue full: \(store.queuedPages) pages waiting (limit \(limit))",
-                               details: ["queued_pages": "\(store.queuedPages)", "max_queued_pages": "\(limit)"]))
-            return
-        }
-        let mine = store.unfinishedPagesByOwner[call.principal, default: 0], quota = scheduler.settings.maxPagesPerPrincipal
-        if mine >= quota {
-            call.fail(OCRError(.resourceExhausted, "quota: this client's jobs have \(mine) pages unfinished (limit \(quota) per client)",
-                               details: ["unfinished_pages": "\(mine)", "max_pages_per_client": "\(quota)"]))
-            return
-        }
-        let bytes = call.payload.count
-        if splitting.bytes > 0, splitting.bytes + bytes > configuration.maxSplittingBytes {
-            call.fail(OCRError(.resourceExhausted, "\(splitting.bytes) bytes of other submissions are waiting to be split "
-                               + "(limit \(configuration.maxSplittingBytes)); try again shortly"))
+        let store = scheduler.store, bytes = call.payload.count
+        let admission = SubmitAdmission(
+            journalTrouble: journalTrouble, journalBytes: journalBytes, journalBudgetBytes: configuration.journalBudgetBytes,
+            queuedPages: store.queuedPages, maxQueuedPages: scheduler.settings.maxQueuedPages,
+            unfinishedPagesOfPrincipal: store.unfinishedPagesByOwner[call.principal, default: 0],
+            maxPagesPerPrincipal: scheduler.settings.maxPagesPerPrincipal,
+            splittingBytes: splitting.bytes, maxSplittingBytes: configuration.maxSplittingBytes)
+        if let refusal = admission.refusal(forBytes: bytes) {
+            call.fail(refusal)
             return
         }
         splitting.bytes += bytes
