@@ -4,41 +4,28 @@ import OCRWire
 /// A job as accepted: everything `JobChange.accepted` needs to create it with every page
 /// PENDING.
 package struct AcceptedJob: Sendable {
-    package var jobID: String
-    package var jobKey: String
-    /// The principal that submitted it: its CURVE public key (Z85), "" for an anonymous one.
-    package var owner: String
-    package var files: [String]
+    /// The job as asked for, `maxAttempts` resolved.
+    package var spec: JobSpec
     package var pages: [PageDescriptor]
-    package var options: RecognitionOptions?
-    package var priority: Int32
-    package var maxAttempts: UInt32
     /// Absolute deadline (time since the coordinator started); nil: none.
     package var deadline: Duration?
-    package var labels: [String: String]
-    /// Where the job's summary is POSTed when it finishes; "" for nowhere.
-    package var callbackURL: String
-    package var requestDigest: UInt64
     package var createdAt: Duration
     package var createdUnixMs: Int64
+
+    package init(spec: JobSpec, pages: [PageDescriptor], deadline: Duration?, createdAt: Duration, createdUnixMs: Int64) {
+        self.spec = spec
+        self.pages = pages
+        self.deadline = deadline
+        self.createdAt = createdAt
+        self.createdUnixMs = createdUnixMs
+    }
 
     package init(jobID: String, jobKey: String, owner: String = "", files: [String], pages: [PageDescriptor],
                 options: RecognitionOptions?, priority: Int32, maxAttempts: UInt32, deadline: Duration?,
                 labels: [String: String], callbackURL: String = "", requestDigest: UInt64, createdAt: Duration, createdUnixMs: Int64) {
-        self.jobID = jobID
-        self.jobKey = jobKey
-        self.owner = owner
-        self.files = files
-        self.pages = pages
-        self.options = options
-        self.priority = priority
-        self.maxAttempts = maxAttempts
-        self.deadline = deadline
-        self.labels = labels
-        self.callbackURL = callbackURL
-        self.requestDigest = requestDigest
-        self.createdAt = createdAt
-        self.createdUnixMs = createdUnixMs
+        self.init(spec: JobSpec(jobID: jobID, jobKey: jobKey, owner: owner, files: files, options: options, priority: priority,
+                                maxAttempts: maxAttempts, labels: labels, callbackURL: callbackURL, requestDigest: requestDigest),
+                  pages: pages, deadline: deadline, createdAt: createdAt, createdUnixMs: createdUnixMs)
     }
 }
 

@@ -45,18 +45,9 @@ package struct JobStore: Sendable {
     }
 
     struct JobRecord: Sendable {
-        let id: String
-        let key: String
-        /// The principal that submitted it (see `JobAccess`).
-        let owner: String
-        let files: [String]
-        let options: RecognitionOptions?
-        let priority: Int32
-        let maxAttempts: UInt32
+        /// The job as accepted.
+        let spec: JobSpec
         let deadline: Duration?
-        let labels: [String: String]
-        let callbackURL: String
-        let requestDigest: UInt64
         let createdAt: Duration
         let createdUnixMs: Int64
         /// Page contents; released once the job is final.
@@ -114,18 +105,16 @@ package struct JobStore: Sendable {
     package mutating func apply(_ change: JobChange) -> (applied: Bool, event: JobEvent?) {
         switch change {
         case .accepted(let a):
-            guard jobs[a.jobID] == nil, !a.pages.isEmpty else { return ignored() }
+            guard jobs[a.spec.jobID] == nil, !a.pages.isEmpty else { return ignored() }
             var pages = [PageRecord](repeating: PageRecord(), count: a.pages.count)
             for i in pages.indices { pages[i].enqueuedAt = a.createdAt }
-            var job = JobRecord(id: a.jobID, key: a.jobKey, owner: a.owner, files: a.files, options: a.options,
-                                priority: a.priority, maxAttempts: a.maxAttempts, deadline: a.deadline,
-                                labels: a.labels, callbackURL: a.callbackURL, requestDigest: a.requestDigest, createdAt: a.createdAt,
+            var job = JobRecord(spec: a.spec, deadline: a.deadline, createdAt: a.createdAt,
                                 createdUnixMs: a.createdUnixMs, descriptors: a.pages, pages: pages)
             job.pending = pages.count
-            jobs[a.jobID] = job
-            if !a.jobKey.isEmpty { jobsByKey[Self.scopedKey(a.jobKey, a.owner)] = a.jobID }
-            unfinishedPagesByOwner[a.owner, default: 0] += pages.count
-            creationOrder.append(a.jobID)
+            jobs[a.spec.jobID] = job
+            if !a.spec.jobKey.isEmpty { jobsByKey[Self.scopedKey(a.spec.jobKey, a.spec.owner)] = a.spec.jobID }
+            unfinishedPagesByOwner[a.spec.owner, default: 0] += pages.count
+            creationOrder.append(a.spec.jobID)
             queuedPages += pages.count
             activeJobs += 1
             return (true, nil)
@@ -248,8 +237,8 @@ package struct JobStore: Sendable {
         case .evicted(let id):
             guard let job = jobs[id], job.isFinal else { return ignored() }
             jobs[id] = nil
-            let key = Self.scopedKey(job.key, job.owner)
-            if !job.key.isEmpty, jobsByKey[key] == id { jobsByKey[key] = nil }
+            let key = Self.scopedKey(job.spec.jobKey, job.spec.owner)
+            if !job.spec.jobKey.isEmpty, jobsByKey[key] == id { jobsByKey[key] = nil }
             if finishedOrder.first == id { _ = finishedOrder.popFirst() }
             else { finishedOrder = rebuilt(finishedOrder) { $0 != id } }
             if creationOrder.count > 64, creationOrder.count > 2 * jobs.count {
@@ -272,14 +261,14 @@ package struct JobStore: Sendable {
     /// Whether `access` may see job `id` (false when there is no such job).
     package func allows(_ access: JobAccess, _ id: String) -> Bool {
         guard let job = jobs[id] else { return false }
-        return access.allows(job.owner)
+        return access.allows(job.spec.owner)
     }
 
     package func contains(_ jobID: String) -> Bool { jobs[jobID] != nil }
 
     /// Where job `id` is to be announced when it finishes; nil for nowhere (or no such job).
     package func callbackURL(of id: String) -> String? {
-        guard let url = jobs[id]?.callbackURL, !url.isEmpty else { return nil }
+        guard let url = jobs[id]?.spec.callbackURL, !url.isEmpty else { return nil }
         return url
     }
 
@@ -315,7 +304,7 @@ package struct JobStore: Sendable {
                 guard job.createdUnixMs < cursor.createdUnixMs else { continue }
                 passed = true
             }
-            guard access.allows(job.owner), states.isEmpty || states.contains(job.state) else { continue }
+            guard access.allows(job.spec.owner), states.isEmpty || states.contains(job.state) else { continue }
             if out.count == limit {
                 let last = out[out.count - 1]
                 return (out, JobListCursor(jobID: last.jobId, createdUnixMs: jobs[last.jobId]?.createdUnixMs ?? 0))
@@ -332,7 +321,7 @@ package struct JobStore: Sendable {
         var queued: [String: Int] = [:]
         for job in jobs.values {
             states[job.state, default: 0] += 1
-            if !job.isFinal, job.pending > 0 { queued[job.options?.languages ?? "", default: 0] += job.pending }
+            if !job.isFinal, job.pending > 0 { queued[job.spec.options?.languages ?? "", default: 0] += job.pending }
         }
         return (states, queued)
     }
@@ -381,10 +370,10 @@ package struct JobStore: Sendable {
 
     func summary(_ id: String) -> JobSummary? {
         read(id) { job in
-            JobSummary(isFinal: job.isFinal, owner: job.owner, priority: job.priority, maxAttempts: job.maxAttempts,
+            JobSummary(isFinal: job.isFinal, owner: job.spec.owner, priority: job.spec.priority, maxAttempts: job.spec.maxAttempts,
                        deadline: job.deadline, pageCount: job.pages.count, pending: job.pending,
                        running: job.running, done: job.done, failed: job.failed, createdAt: job.createdAt,
-                       firstDispatchAt: job.firstDispatchAt, requestDigest: job.requestDigest)
+                       firstDispatchAt: job.firstDispatchAt, requestDigest: job.spec.requestDigest)
         }
     }
 
@@ -448,7 +437,7 @@ package struct JobStore: Sendable {
     /// Runs `body` on page `page` of live job `id` when its state is one of `from`.
     /// `count` pages of job `id` became final: they leave their owner's quota.
     private mutating func releasePages(of id: String, _ count: Int) {
-        guard count > 0, let owner = jobs[id]?.owner else { return }
+        guard count > 0, let owner = jobs[id]?.spec.owner else { return }
         let left = unfinishedPagesByOwner[owner, default: 0] - count
         unfinishedPagesByOwner[owner] = left > 0 ? left : nil
     }
@@ -475,7 +464,7 @@ package struct JobStore: Sendable {
     private static func sequenced(_ job: inout JobRecord, _ event: JobEvent.Event) -> JobEvent {
         job.sequence += 1
         var e = JobEvent()
-        e.jobId = job.id
+        e.jobId = job.spec.jobID
         e.sequence = job.sequence
         e.event = event
         return e
@@ -483,18 +472,18 @@ package struct JobStore: Sendable {
 
     static func snapshot(_ job: borrowing JobRecord, includePageStates: Bool) -> Job {
         var j = Job()
-        j.jobId = job.id
-        j.jobKey = job.key
+        j.jobId = job.spec.jobID
+        j.jobKey = job.spec.jobKey
         j.state = job.state
         j.pageCount = UInt32(job.pageCount)
         j.pagesDone = UInt32(job.done)
         j.pagesFailed = UInt32(job.failed)
-        j.priority = job.priority
+        j.priority = job.spec.priority
         j.createdUnixMs = job.createdUnixMs
         j.finishedUnixMs = job.finishedUnixMs
-        j.files = job.files
+        j.files = job.spec.files
         j.status = job.status
-        j.options = job.options
+        j.options = job.spec.options
         if includePageStates { j.pageStates = job.pages.map(\.state) }
         return j
     }

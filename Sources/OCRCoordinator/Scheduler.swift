@@ -318,10 +318,10 @@ package struct Scheduler: Sendable {
     // MARK: - Jobs
 
     private mutating func submit(_ s: JobSubmission, _ now: Duration, _ out: inout [SchedulerDirective]) {
-        if let existing = store.jobID(forKey: s.jobKey, owner: s.owner), let job = store.summary(existing) {
-            if s.requestDigest != 0, job.requestDigest != 0, s.requestDigest != job.requestDigest {
+        if let existing = store.jobID(forKey: s.spec.jobKey, owner: s.spec.owner), let job = store.summary(existing) {
+            if s.spec.requestDigest != 0, job.requestDigest != 0, s.spec.requestDigest != job.requestDigest {
                 out.append(.submitReply(request: s.request, .failure(OCRError(.alreadyExists,
-                    "job_key \"\(s.jobKey)\" was already used for job \(existing) with a different request"))))
+                    "job_key \"\(s.spec.jobKey)\" was already used for job \(existing) with a different request"))))
             } else {
                 out.append(.submitReply(request: s.request, .success(SubmitJobResponse.with {
                     $0.jobId = existing; $0.pageCount = UInt32(job.pageCount); $0.existing = true
@@ -333,24 +333,23 @@ package struct Scheduler: Sendable {
             out.append(.submitReply(request: s.request, .failure(error)))
             return
         }
-        let maxAttempts = s.maxAttempts == 0 ? settings.defaultMaxAttempts : min(s.maxAttempts, settings.maxAttemptsLimit)
+        var spec = s.spec
+        let maxAttempts = spec.maxAttempts == 0 ? settings.defaultMaxAttempts : min(spec.maxAttempts, settings.maxAttemptsLimit)
+        spec.maxAttempts = max(1, maxAttempts)
         let deadline = s.timeout.flatMap { $0 > .zero ? now + $0 : nil }
-        commit(.accepted(AcceptedJob(jobID: s.jobID, jobKey: s.jobKey, owner: s.owner, files: s.files, pages: s.pages,
-                                     options: s.options, priority: s.priority, maxAttempts: max(1, maxAttempts),
-                                     deadline: deadline, labels: s.labels, callbackURL: s.callbackURL, requestDigest: s.requestDigest,
-                                     createdAt: now, createdUnixMs: unixMs(now))), &out)
-        if let deadline { deadlines.insert(JobDeadline(at: deadline, jobID: s.jobID)) }
-        enqueueJob(s.jobID)
+        commit(.accepted(AcceptedJob(spec: spec, pages: s.pages, deadline: deadline, createdAt: now, createdUnixMs: unixMs(now))), &out)
+        if let deadline { deadlines.insert(JobDeadline(at: deadline, jobID: s.spec.jobID)) }
+        enqueueJob(s.spec.jobID)
         out.append(.submitReply(request: s.request, .success(SubmitJobResponse.with {
-            $0.jobId = s.jobID; $0.pageCount = UInt32(s.pages.count)
+            $0.jobId = s.spec.jobID; $0.pageCount = UInt32(s.pages.count)
         })))
     }
 
     private func validate(_ s: JobSubmission) -> OCRError? {
-        if s.jobID.isEmpty { return OCRError(.internal, "no job id assigned") }
-        if store.contains(s.jobID) { return OCRError(.alreadyExists, "job id \(s.jobID) is in use") }
+        if s.spec.jobID.isEmpty { return OCRError(.internal, "no job id assigned") }
+        if store.contains(s.spec.jobID) { return OCRError(.alreadyExists, "job id \(s.spec.jobID) is in use") }
         if s.pages.isEmpty { return OCRError(.invalidArgument, "the job has no pages") }
-        let mine = store.unfinishedPagesByOwner[s.owner, default: 0], quota = settings.maxPagesPerPrincipal
+        let mine = store.unfinishedPagesByOwner[s.spec.owner, default: 0], quota = settings.maxPagesPerPrincipal
         if mine + s.pages.count > quota {
             return OCRError(.resourceExhausted, "quota: this client's jobs have \(mine) pages unfinished and \(s.pages.count) more were submitted (limit \(quota) per client)",
                             details: ["unfinished_pages": "\(mine)", "max_pages_per_client": "\(quota)"])
@@ -358,7 +357,7 @@ package struct Scheduler: Sendable {
         if s.pages.count > UInt32.max { return OCRError(.resourceExhausted, "too many pages") }
         // A job for languages no connected worker has would only fail page by page: say so now.
         // (With no worker connected yet, it waits for one.)
-        let needed = (s.options?.languages ?? "").split(separator: "+").map(String.init)
+        let needed = (s.spec.options?.languages ?? "").split(separator: "+").map(String.init)
         if !workers.isEmpty, !workers.all.contains(where: { $0.languages.isEmpty || $0.serves(needed.isEmpty ? ["eng"] : needed) }) {
             let installed = Set(workers.all.flatMap(\.languages)).sorted()
             return OCRError(.failedPrecondition, "no connected worker has the language(s) \((needed.isEmpty ? ["eng"] : needed).joined(separator: "+")); "
@@ -466,10 +465,10 @@ package struct Scheduler: Sendable {
             task.filePage = UInt32(clamping: descriptor.filePage)
             task.content = descriptor.content
             task.format = descriptor.format
-            task.options = job.options
-            task.remainingMs = Self.remainingMs(deadline: job.deadline, pageTimeoutMs: job.options?.pageTimeoutMs ?? 0, now)
+            task.options = job.spec.options
+            task.remainingMs = Self.remainingMs(deadline: job.deadline, pageTimeoutMs: job.spec.options?.pageTimeoutMs ?? 0, now)
             task.queuedUs = UInt64(clamping: (now - record.enqueuedAt).microseconds)
-            return (task, descriptor.cut, job.priority, job.owner)
+            return (task, descriptor.cut, job.spec.priority, job.spec.owner)
         }!
     }
 
@@ -546,7 +545,7 @@ package struct Scheduler: Sendable {
     /// engine's default).
     private mutating func languages(of jobID: String) -> [String] {
         if let cached = jobLanguages[jobID] { return cached }
-        let spec = store.read(jobID) { $0.options?.languages } ?? nil
+        let spec = store.read(jobID) { $0.spec.options?.languages } ?? nil
         let needed = (spec ?? "").split(separator: "+").map(String.init)
         let result = needed.isEmpty ? ["eng"] : needed
         jobLanguages[jobID] = result

@@ -13,46 +13,23 @@ package struct WorkerIdentity: Hashable, Sendable, CustomStringConvertible {
 /// machine draws no random numbers) and `request`, an opaque token echoed in the reply directive.
 package struct JobSubmission: Sendable {
     package var request: UInt64
-    package var jobID: String
-    /// Idempotency key; "" for none. The same key returns the first job.
-    package var jobKey: String
-    /// The submitting principal (see `JobAccess`).
-    package var owner: String
-    /// Input file names in submission order.
-    package var files: [String]
+    /// The job as asked for (`maxAttempts` 0: the settings' default).
+    package var spec: JobSpec
     /// Pages in job order; page index = position.
     package var pages: [PageDescriptor]
-    package var options: RecognitionOptions?
-    package var priority: Int32
     /// Whole-job deadline from acceptance; nil: none.
     package var timeout: Duration?
-    /// 0: the settings' default.
-    package var maxAttempts: UInt32
-    package var labels: [String: String]
-    /// Where the job's summary is POSTed when it finishes (already checked against the
-    /// allow-list); "" for nowhere.
-    package var callbackURL: String
-    /// A digest of the request, so a reused `jobKey` with a different request gets
-    /// `ALREADY_EXISTS`. 0: not checked.
-    package var requestDigest: UInt64
 
     package init(request: UInt64 = 0, jobID: String, jobKey: String = "", owner: String = "", files: [String] = [],
                 pages: [PageDescriptor], options: RecognitionOptions? = nil, priority: Int32 = 0,
                 timeout: Duration? = nil, maxAttempts: UInt32 = 0, labels: [String: String] = [:],
                 callbackURL: String = "", requestDigest: UInt64 = 0) {
         self.request = request
-        self.jobID = jobID
-        self.jobKey = jobKey
-        self.owner = owner
-        self.files = files.isEmpty ? Self.fileNames(of: pages) : files
+        self.spec = JobSpec(jobID: jobID, jobKey: jobKey, owner: owner, files: files.isEmpty ? Self.fileNames(of: pages) : files,
+                            options: options, priority: priority, maxAttempts: maxAttempts, labels: labels,
+                            callbackURL: callbackURL, requestDigest: requestDigest)
         self.pages = pages
-        self.options = options
-        self.priority = priority
         self.timeout = timeout
-        self.maxAttempts = maxAttempts
-        self.labels = labels
-        self.callbackURL = callbackURL
-        self.requestDigest = requestDigest
     }
 
     /// From the wire request and the pages the splitter made of its files.

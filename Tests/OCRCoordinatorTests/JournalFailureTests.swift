@@ -75,7 +75,7 @@ import Testing
         var accepted: AcceptedJob?
         for case .accepted(let a) in try migrated.load() { accepted = a }
         #expect(accepted?.pages.map(\.content) == [[1, 2, 3], [4, 5, 6]])
-        #expect(accepted?.owner == "")
+        #expect(accepted?.spec.owner == "")
         #expect(try FileManager.default.contentsOfDirectory(atPath: path + ".spool").count == 2)
     }
 }

@@ -204,7 +204,7 @@ extension SchedulerHarness {
 
         let restarted = try Journal(path: path, startedAtUnixMs: JournalTests.start)
         var accepted: [String: [PageDescriptor]] = [:]
-        for case .accepted(let a) in try restarted.load() { accepted[a.jobID] = a.pages }
+        for case .accepted(let a) in try restarted.load() { accepted[a.spec.jobID] = a.pages }
         // memcmp: `==` on 400 MB of arrays takes tens of seconds in a debug build.
         let same = { (bytes: [UInt8]) in bytes.count == content.count && memcmp(bytes, content, content.count) == 0 }
         #expect(accepted["a"]?.count == 400 && accepted["a"]?.allSatisfy { same($0.content) && $0.cut == .pdfPage } == true)

@@ -194,22 +194,22 @@ package final class Journal {
         switch change {
         case .accepted(let a):
             let header = SubmitJobRequest.with {
-                $0.files = a.files.map { name in InputFile.with { $0.name = name } }
-                if let options = a.options { $0.options = options }
-                $0.jobKey = a.jobKey
-                $0.priority = a.priority
-                $0.maxAttempts = a.maxAttempts
-                $0.labels = a.labels
-                $0.callbackUrl = a.callbackURL
+                $0.files = a.spec.files.map { name in InputFile.with { $0.name = name } }
+                if let options = a.spec.options { $0.options = options }
+                $0.jobKey = a.spec.jobKey
+                $0.priority = a.spec.priority
+                $0.maxAttempts = a.spec.maxAttempts
+                $0.labels = a.spec.labels
+                $0.callbackUrl = a.spec.callbackURL
             }
-            try row(.accepted, a.jobID, num: Int64(bitPattern: a.requestDigest), at: a.createdAt, unixMs: a.createdUnixMs,
-                    deadline: a.deadline, body: header.serializedBytes(), owner: a.owner)
+            try row(.accepted, a.spec.jobID, num: Int64(bitPattern: a.spec.requestDigest), at: a.createdAt, unixMs: a.createdUnixMs,
+                    deadline: a.deadline, body: header.serializedBytes(), owner: a.spec.owner)
             var files: [String] = []
             var fileIndex = 0
             for (i, page) in a.pages.enumerated() {
                 // Pages come in file order: the first file at or after the last one with this name.
-                while fileIndex < a.files.count, a.files[fileIndex] != page.file { fileIndex += 1 }
-                let named = fileIndex < a.files.count
+                while fileIndex < a.spec.files.count, a.spec.files[fileIndex] != page.file { fileIndex += 1 }
+                let named = fileIndex < a.spec.files.count
                 // Pages from the real splitter carry their file's digest; others (tests' splitters) are hashed here.
                 let digest = page.digest.isEmpty ? FileDigest.sha256(page.content) : page.digest
                 if files.last != digest, !files.contains(digest) {
@@ -223,12 +223,12 @@ package final class Journal {
                 case .tiffDirectory(let offset): (1, offset)
                 case .pdfPage: (2, 0)
                 }
-                try insertPage.run([.text(a.jobID), .integer(Int64(i)), .text(named ? "" : page.file), .integer(Int64(page.filePage)),
+                try insertPage.run([.text(a.spec.jobID), .integer(Int64(i)), .text(named ? "" : page.file), .integer(Int64(page.filePage)),
                                     .integer(Int64(page.format.rawValue)), .text(digest), .integer(cut),
                                     .integer(Int64(bitPattern: offset)), .integer(named ? Int64(fileIndex) : -1)])
                 if !named { fileIndex = 0 }
             }
-            batch.steps.append(.uses(job: a.jobID, files: files))
+            batch.steps.append(.uses(job: a.spec.jobID, files: files))
         case .dispatched(let id, let page, let uid, let at):
             try row(.dispatched, id, page: page, num: Int64(bitPattern: uid), at: at)
         case .requeued(let id, let page, let failure, let at):

@@ -64,8 +64,8 @@ package final class CoordinatorMetrics: Sendable {
         switch change {
         case .accepted(let job):
             state.jobsAccepted += 1
-            state.openPages[job.jobID] = job.pages.count
-            state.owners[job.jobID] = job.owner
+            state.openPages[job.spec.jobID] = job.pages.count
+            state.owners[job.spec.jobID] = job.spec.owner
         case .dispatched(let job, let page, _, let at):
             state.dispatchedAt[PageKey(job: job, page: page)] = at
         case .requeued(let job, let page, let failure, _):
