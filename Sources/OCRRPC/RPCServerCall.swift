@@ -40,10 +40,10 @@ package enum RequestPayload: Sendable {
 
 /// One call in flight on an `RPCServer`: its request and the means to answer it.
 ///
-/// Any thread may answer: the methods hop to the server's loop thread when called elsewhere
-/// (that is why the type is `@unchecked Sendable`: its mutable state is only touched on the loop
-/// thread). After the final answer (a RESPONSE, a STREAM_END, or an error) further answers are
-/// ignored.
+/// Any thread may answer: the methods hop to the server's loop thread when called elsewhere. Its
+/// mutable state is bound to that thread (`LoopBound`, checked); the type stays `@unchecked
+/// Sendable` for its `server`, which it too uses only there. After the final answer (a RESPONSE,
+/// a STREAM_END, or an error) further answers are ignored.
 package final class RPCServerCall: @unchecked Sendable {
     package let key: RPCServer.CallKey
     package let method: String
@@ -59,16 +59,20 @@ package final class RPCServerCall: @unchecked Sendable {
 
     private unowned let server: RPCServer
     private let loop: SocketLoop
-    // Loop-thread state.
-    private var ended = false
-    private var cancelHandler: (() -> Void)?
-    private var endHandlers: [() -> Void] = []
+    /// Whether the call has ended, and what runs when it does.
+    private struct State {
+        var ended = false
+        var cancelHandler: (() -> Void)?
+        var endHandlers: [() -> Void] = []
+    }
+    private let state: LoopBound<State>
 
     init(server: RPCServer, loop: SocketLoop, key: RPCServer.CallKey, method: String, metadata: [String: String],
          principal: String, payload: RequestPayload, deadline: ContinuousClock.Instant?, isStreaming: Bool) {
         self.principal = principal
         self.server = server
         self.loop = loop
+        self.state = LoopBound(State(), loop: loop)
         self.key = key
         self.method = method
         self.metadata = metadata
@@ -99,13 +103,13 @@ package final class RPCServerCall: @unchecked Sendable {
     /// the client cancelled, the deadline passed, or the client vanished. Set it on the loop
     /// thread (in the handler).
     package func onCancel(_ body: @escaping () -> Void) {
-        cancelHandler = body
+        state.value.cancelHandler = body
     }
 
     /// Runs `body` on the loop thread once the call has ended, however it ended (after any
     /// `onCancel` handler). Loop thread only.
     package func onEnd(_ body: @escaping () -> Void) {
-        endHandlers.append(body)
+        state.value.endHandlers.append(body)
     }
 
     /// Bytes of this call's messages waiting for room in the client's queue (loop thread only):
@@ -113,7 +117,7 @@ package final class RPCServerCall: @unchecked Sendable {
     package var waitingBytes: Int { server.backlogBytes(of: self) }
 
     /// Whether the call is still waiting for answers (loop thread only).
-    package var isActive: Bool { !ended }
+    package var isActive: Bool { !state.value.ended }
 
     /// The unary answer.
     package func respond(_ message: some ProtoMessage) {
@@ -158,13 +162,13 @@ package final class RPCServerCall: @unchecked Sendable {
     }
 
     func finished(notifyCancel: Bool) {
-        guard !ended else { return }
-        ended = true
-        let handler = cancelHandler
-        cancelHandler = nil
+        guard !state.value.ended else { return }
+        state.value.ended = true
+        let handler = state.value.cancelHandler
+        state.value.cancelHandler = nil
         if notifyCancel { handler?() }
-        let ends = endHandlers
-        endHandlers = []
+        let ends = state.value.endHandlers
+        state.value.endHandlers = []
         for end in ends { end() }
     }
 
