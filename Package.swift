@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "OCRWebhookTests", dependencies: ["OCRWebhook", "OCRBasics", "OCRTestSupport"]),
         .testTarget(name: "OCRHTTPTests", dependencies: ["OCRHTTP", "OCRTestSupport"]),
         .testTarget(name: "OCRGatewayTests", dependencies: ["OCRGateway", "OCRHTTP", "OCRWire", "OCRTestSupport"]),
-        .testTarget(name: "OCRPageEngineTests", dependencies: ["OCRPageEngine", "OCRWire"]),
+        .testTarget(name: "OCRPageEngineTests", dependencies: ["OCRPageEngine", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRLeptonicaTests", dependencies: ["OCRLeptonica", "OCRPageModel", "OCRWire"]),
         .testTarget(name: "OCRPagesTests", dependencies: ["OCRPages", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRLogTests", dependencies: ["OCRLog"]),

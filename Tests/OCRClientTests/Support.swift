@@ -56,11 +56,5 @@ enum XMLCheck {
     }
 }
 
-func box(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> BoundingBox {
-    BoundingBox.with {
-        $0.x = Int32(x)
-        $0.y = Int32(y)
-        $0.width = UInt32(width)
-        $0.height = UInt32(height)
-    }
-}
+/// `WirePages.box`, under the short name these tests use.
+func box(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> BoundingBox { WirePages.box(x, y, width, height) }

@@ -124,7 +124,7 @@ extension Recognizer {
         }
         let api: TessAPI
         do {
-            api = try engine(for: try EngineKey(options, configuration))
+            api = try engine(for: EngineKey(options, configuration))
         } catch where (pass == .otherEngine || pass == .legacyWords) && error.code == .failedPrecondition {
             return nil  // No full model on this worker: `best` reads without that pass.
         }

@@ -267,7 +267,8 @@ package final class Recognizer {
     /// Loads the engine for `options` now (languages, dictionaries), so the first page does not pay
     /// for it. Throws `FAILED_PRECONDITION` when language data is missing.
     package func prepare(_ options: RecognitionOptions = RecognitionOptions()) throws(OCRError) {
-        _ = try engine(for: try EngineKey(options, configuration))
+        try options.validate()
+        _ = try engine(for: EngineKey(options, configuration))
     }
 
     // MARK: -
@@ -282,8 +283,9 @@ package final class Recognizer {
             if monitorState.shouldStop() { throw Self.stopError(monitorState.stopReason) }
         }
         try checkStop()
-        let settings = try PageSettings(options)
-        let api = try engine(for: try EngineKey(options, configuration))
+        try options.validate()  // A task from any peer: the check the client and the coordinator make.
+        let settings = PageSettings(options)
+        let api = try engine(for: EngineKey(options, configuration))
 
         var result = PageResult()
         result.pageIndex = UInt32(clamping: context.pageIndex)
@@ -633,9 +635,8 @@ struct EngineKey: Equatable {
     var datapath: String
     var mode: TessEngineMode
 
-    /// `options` as ``RecognitionOptions/validate()`` passed them.
-    init(_ options: RecognitionOptions, _ configuration: EngineConfiguration) throws(OCRError) {
-        try options.validate()
+    /// `options` as ``RecognitionOptions/validate()`` passed them (the caller checks).
+    init(_ options: RecognitionOptions, _ configuration: EngineConfiguration) {
         languages = options.languageCodes
         correction = options.languageCorrection ?? true
         customWords = options.customWords.filter { !$0.isEmpty && !$0.contains("\n") }
@@ -665,8 +666,8 @@ struct PageSettings {
     /// Look for a photographed page (PhotoCorrection.swift).
     var pageDetection = true
 
-    init(_ options: RecognitionOptions) throws(OCRError) {
-        try options.validate()
+    /// `options` as ``RecognitionOptions/validate()`` passed them (the caller checks).
+    init(_ options: RecognitionOptions) {
         let rawPSM = options.pageSegmentationMode.rawValue
         switch rawPSM {
         case 0: psm = 3
