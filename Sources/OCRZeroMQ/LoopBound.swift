@@ -26,3 +26,13 @@ package final class LoopBound<Value>: @unchecked Sendable {
         }
     }
 }
+
+extension LoopBound {
+    /// Runs `body` with the value on the loop's thread, from any thread: how work done elsewhere
+    /// (a pool, the journal's thread) comes back to loop-bound state. False when the loop has
+    /// stopped (`body` is dropped).
+    @discardableResult
+    package func execute(_ body: @escaping @Sendable (Value) -> Void) -> Bool {
+        loop.execute { _ in body(self.value) }
+    }
+}

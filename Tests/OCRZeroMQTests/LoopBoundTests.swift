@@ -1,4 +1,5 @@
 import Foundation
+import OCRBasics
 import OCRZeroMQ
 import Testing
 
@@ -12,6 +13,24 @@ import Testing
         try loop.start { _ in counter.value += 1 }
         #expect(try loop.performAndWait { _ in counter.value += 1; return counter.value } == 2)
         loop.stop()
+        context.terminate()
+    }
+
+    @Test func workFromAnotherThreadComesBackToTheLoop() throws {
+        let context = try ZMQContext()
+        let loop = SocketLoop(context: context, name: "loop-bound-test")
+        let counter = LoopBound(0, loop: loop)
+        try loop.start { _ in }
+        let ran = DispatchSemaphore(value: 0)
+        let onLoop = Locked<Bool?>(nil)
+        #expect(counter.execute { value in
+            onLoop.withLock { $0 = loop.isOnLoopThread }
+            ran.signal()
+        })
+        ran.wait()
+        #expect(onLoop.withLock { $0 } == true)
+        loop.stop()
+        #expect(!counter.execute { _ in Issue.record("ran after the loop stopped") })
         context.terminate()
     }
 

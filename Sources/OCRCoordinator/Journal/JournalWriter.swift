@@ -23,22 +23,19 @@ final class JournalWriter: Sendable {
         var stopping = false
     }
 
-    /// The journal, touched only by the writer thread once `init` has returned; closed (nil)
-    /// by that thread as it ends, so its lock is free when `stop()` returns.
-    private final class Owned: @unchecked Sendable {
-        var journal: Journal?
-        init(_ journal: Journal) { self.journal = journal }
-    }
+    /// The journal, used only by the writer thread once `init` has returned (the lock is never
+    /// contended; it makes that checkable); closed (nil) by that thread as it ends, so its file
+    /// lock is free when `stop()` returns.
+    private let journal: Mutex<Journal?>
 
     private let pending = Mutex(Pending())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    private let owned: Owned
     private let logger: Logger
 
-    init(_ journal: Journal, logger: Logger) {
-        owned = Owned(journal)
+    init(_ journal: sending Journal, logger: Logger) {
+        self.journal = Mutex(journal)
         self.logger = logger
     }
 
@@ -47,12 +44,12 @@ final class JournalWriter: Sendable {
     /// order; `measured` with the time of each commit and whether it failed.
     func start(committed: @escaping @Sendable (UInt64) -> Void, measured: @escaping @Sendable (Duration, Bool) -> Void = { _, _ in },
                trouble: @escaping @Sendable (String?) -> Void = { _ in }) {
-        let thread = Thread { [self] in serve(owned, logger: logger, committed: committed, measured: measured, trouble: trouble) }
+        let thread = Thread { [self] in serve(logger: logger, committed: committed, measured: measured, trouble: trouble) }
         thread.name = "ocr.coordinator.journal"
         thread.start()
     }
 
-    private func serve(_ owned: Owned, logger: Logger, committed: @Sendable (UInt64) -> Void,
+    private func serve(logger: Logger, committed: @Sendable (UInt64) -> Void,
                        measured: @Sendable (Duration, Bool) -> Void, trouble: @Sendable (String?) -> Void) {
         var failing: [JobChange] = []  // a batch that failed, retried ahead of everything after it
         var failingThrough: UInt64 = 0
@@ -67,7 +64,7 @@ final class JournalWriter: Sendable {
             if !batch.isEmpty {
                 let start = ContinuousClock.now
                 do {
-                    try owned.journal?.append(batch)
+                    try journal.withLock { try $0?.append(batch) }
                     measured(ContinuousClock.now - start, false)
                     if !failing.isEmpty {
                         logger.info("journal writable again", ["changes": batch.count])
@@ -89,7 +86,7 @@ final class JournalWriter: Sendable {
             }
             if stopping { break }
         }
-        owned.journal = nil
+        journal.withLock { $0 = nil }
         finished.signal()
     }
 

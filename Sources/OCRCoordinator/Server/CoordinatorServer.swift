@@ -29,7 +29,14 @@ package final class CoordinatorServer: Sendable {
     /// Counters and histograms for `/metrics`.
     package let metrics: CoordinatorMetrics
     let loop: SocketLoop
-    let core: CoordinatorCore
+    /// The loop thread's state; every use is checked to be on that thread.
+    let core: LoopBound<CoordinatorCore>
+    /// What the core shares with other threads, taken out of it as it starts.
+    private let configuration: CoordinatorConfiguration
+    private let splitPool: DedicatedThreads<Void>
+    private let cutPool: DedicatedThreads<Void>
+    private let journal: JournalWriter?
+    private let webhooks: WebhookSender?
 
     /// Binds both endpoints and starts serving; with `journalPath`, first restores the jobs of
     /// the journal. Throws `TransportError` when an endpoint cannot be bound, `SQLiteError` or
@@ -45,10 +52,15 @@ package final class CoordinatorServer: Sendable {
         self.context = context
         self.loop = loop
         self.metrics = metrics
-        core = try loop.start { control in try CoordinatorCore(configuration, control: control, metrics: metrics) }
-        clientEndpoint = core.rpc.endpoint
-        workerEndpoint = core.workerEndpoint
-        gatewayEndpoint = core.gatewayRPC.endpoint
+        let started = try loop.start { control in
+            let core = try CoordinatorCore(configuration, control: control, metrics: metrics)
+            let bound = LoopBound(core, loop: control.loop)
+            core.start(bound)
+            return (bound, core.rpc.endpoint, core.workerEndpoint, core.gatewayRPC.endpoint,
+                    core.splitPool, core.cutPool, core.journal, core.webhooks)
+        }
+        (core, clientEndpoint, workerEndpoint, gatewayEndpoint, splitPool, cutPool, journal, webhooks) = started
+        self.configuration = configuration
         logger.info("coordinator listening", ["clients": clientEndpoint, "workers": workerEndpoint, "version": ProductVersion.current])
     }
 
@@ -57,7 +69,7 @@ package final class CoordinatorServer: Sendable {
     package func gauges(timeout: Duration = .seconds(5)) -> MetricsGauges? {
         let answer = Locked<MetricsGauges?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let queued = loop.execute { [core] _ in
+        let queued = core.execute { core in
             let gauges = core.gauges()
             answer.withLock { $0 = gauges }
             done.signal()
@@ -67,30 +79,30 @@ package final class CoordinatorServer: Sendable {
     }
 
     /// Whether `principal` sees every job (`--admin-client-keys`, admin HTTP tokens).
-    package func isAdmin(_ principal: String) -> Bool { core.configuration.adminClients.contains(principal) }
+    package func isAdmin(_ principal: String) -> Bool { configuration.adminClients.contains(principal) }
 
     /// Bytes on disk of the journal, its write-ahead log and the upload spool (0 without one).
     /// Reads the file system on the calling thread.
     package func journalBytes() -> UInt64 {
-        core.configuration.journalPath.map(CoordinatorCore.measureJournal) ?? 0
+        configuration.journalPath.map(CoordinatorCore.measureJournal) ?? 0
     }
 
     /// Stops serving: open calls end with UNAVAILABLE, sockets close, the loop thread exits,
     /// and the journal commits what it was given.
     package func stop() {
-        loop.execute { [core] _ in core.shutdown() }
+        core.execute { $0.shutdown() }
         loop.stop()
-        core.splitPool.close(discardingQueued: true)
-        core.cutPool.close(discardingQueued: true)
-        core.journal?.stop()
-        core.webhooks?.stop()
+        splitPool.close(discardingQueued: true)
+        cutPool.close(discardingQueued: true)
+        journal?.stop()
+        webhooks?.stop()
         context.terminate()
     }
 }
 
-/// The coordinator's loop-thread state. `@unchecked Sendable` only so closures can carry it to
-/// the loop thread; every use happens there.
-final class CoordinatorCore: @unchecked Sendable {
+/// The coordinator's loop-thread state. Not `Sendable`: work done on other threads (splits,
+/// cuts, the journal's commits) comes back to it through `shared`, which checks the thread.
+final class CoordinatorCore {
     let configuration: CoordinatorConfiguration
     let logger: Logger
     let control: SocketLoop.Control
@@ -114,7 +126,7 @@ final class CoordinatorCore: @unchecked Sendable {
     var journalBytes: UInt64 = 0
     /// Work that must wait for the commit of sequence `after` (directives, replies), in order.
     /// `read`: an answer to a read, let go at once when the journal runs into trouble.
-    var afterCommit = Deque<(after: UInt64, read: Bool, run: @Sendable () -> Void)>()
+    var afterCommit = Deque<(after: UInt64, read: Bool, run: () -> Void)>()
     var tickTimer: TimerID?
     /// WatchJob calls by job id (once their replay is sent), and open streams by principal.
     var watchers: [String: [RPCServerCall]] = [:]
@@ -133,6 +145,11 @@ final class CoordinatorCore: @unchecked Sendable {
     var outbox = WorkerOutbox()
     /// Posts finished jobs' summaries to their `callback_url` (`--webhook-allow`).
     let webhooks: WebhookSender?
+    /// How closures run on other threads come back to this core (`start`): weak, since the
+    /// server owns it; nil only before `start`.
+    private weak var shared: LoopBound<CoordinatorCore>?
+    /// The journal's changes, between `init` and `start`.
+    private var restored: [JobChange]?
 
     init(_ configuration: CoordinatorConfiguration, control: SocketLoop.Control, metrics: CoordinatorMetrics) throws {
         self.configuration = configuration
@@ -167,7 +184,11 @@ final class CoordinatorCore: @unchecked Sendable {
             configuration.logger.warning("journal compaction skipped", ["error": skipped])
         }
         let restored = try journalFile?.load()
-        journal = journalFile.map { JournalWriter($0, logger: configuration.logger) }
+        if let journalFile {
+            journal = JournalWriter(journalFile, logger: configuration.logger)
+        } else {
+            journal = nil
+        }
         // The authenticator must be in place before the sockets bind.
         let admission = ConnectionAdmission(security: configuration.security, maxConnections: configuration.maxConnections,
                                             logger: configuration.logger)
@@ -195,22 +216,30 @@ final class CoordinatorCore: @unchecked Sendable {
         control.scheduleRepeating(every: max(.milliseconds(100), configuration.watchKeepalive / 5)) { [weak self] _ in
             self?.sendKeepalives()
         }
+        self.restored = restored
+    }
+
+    /// Starts serving with `shared` as the handle by which other threads reach this core:
+    /// restores the journal's jobs, ticks the scheduler once and starts the journal's thread.
+    func start(_ shared: LoopBound<CoordinatorCore>) {
+        self.shared = shared
         if let changes = restored, let path = configuration.journalPath {
             apply(scheduler.restore(changes, now: now))
             logger.info("journal restored", ["path": path, "changes": changes.count,
                                              "jobs": scheduler.listJobs(ListJobsRequest.with { $0.limit = UInt32.max }).jobs.count,
                                              "active_jobs": scheduler.store.activeJobs, "queued_pages": scheduler.store.queuedPages])
         }
+        restored = nil
         apply(scheduler.handle(.tick, now: now))
         watchJournalBudget()
-        let loop = control.loop
-        let core = self  // The journal thread ends in `CoordinatorServer.stop`, releasing it.
+        let metrics = metrics
+        // The journal thread ends in `CoordinatorServer.stop`, releasing `shared`.
         journal?.start(committed: { sequence in
-            _ = loop.execute { _ in core.committed(through: sequence) }
+            shared.execute { $0.committed(through: sequence) }
         }, measured: { duration, failed in
             metrics.recordCommit(duration, failed: failed)
         }, trouble: { problem in
-            _ = loop.execute { _ in core.journalTroubleChanged(problem) }
+            shared.execute { $0.journalTroubleChanged(problem) }
         })
     }
 
@@ -231,26 +260,27 @@ final class CoordinatorCore: @unchecked Sendable {
     /// budget, new jobs are refused and the oldest tenth of the finished jobs is evicted.
     private func watchJournalBudget() {
         guard let path = configuration.journalPath, let budget = configuration.journalBudgetBytes else { return }
-        let loop = control.loop
-        // Unowned: the loop's timers and the pool end in `CoordinatorServer.stop`, before this.
         control.scheduleRepeating(every: .seconds(2)) { [unowned self] _ in
-            _ = cutPool.submit { [unowned self] _ in
+            guard let shared else { return }
+            _ = cutPool.submit { _ in
                 let bytes = Self.measureJournal(path)
-                _ = loop.execute { [unowned self] _ in
-                    let wasOver = journalBytes >= budget
-                    journalBytes = bytes
-                    guard bytes >= budget else {
-                        if wasOver { logger.info("journal back under its budget", ["bytes": bytes, "budget": budget]) }
-                        return
-                    }
-                    if !wasOver { logger.warning("journal at its budget: new jobs are refused", ["bytes": bytes, "budget": budget]) }
-                    let finished = scheduler.store.finishedJobs
-                    if finished > 0 { apply(scheduler.handle(.evictFinished(count: max(1, finished / 10)), now: now)) }
-                }
+                shared.execute { $0.journalMeasured(bytes, budget: budget) }
             }
         }
     }
 
+    /// The journal's size as measured on the cut pool; over its budget, evicts finished jobs.
+    private func journalMeasured(_ bytes: UInt64, budget: UInt64) {
+        let wasOver = journalBytes >= budget
+        journalBytes = bytes
+        guard bytes >= budget else {
+            if wasOver { logger.info("journal back under its budget", ["bytes": bytes, "budget": budget]) }
+            return
+        }
+        if !wasOver { logger.warning("journal at its budget: new jobs are refused", ["bytes": bytes, "budget": budget]) }
+        let finished = scheduler.store.finishedJobs
+        if finished > 0 { apply(scheduler.handle(.evictFinished(count: max(1, finished / 10)), now: now)) }
+    }
 
     func shutdown() {
         for server in [rpc, gatewayRPC] { server.endAll(OCRError(.unavailable, "the coordinator is shutting down")) }
@@ -345,11 +375,11 @@ final class CoordinatorCore: @unchecked Sendable {
     /// Runs `body` now when the journal holds everything handed to it, else after that commit,
     /// after what was queued before it: a reply, a task or an event never gets ahead of the
     /// state it reveals. Without a journal: now.
-    func whenDurable(_ body: @escaping @Sendable () -> Void) {
+    func whenDurable(_ body: @escaping () -> Void) {
         whenDurable(read: false, body)
     }
 
-    private func whenDurable(read: Bool, _ body: @escaping @Sendable () -> Void) {
+    private func whenDurable(read: Bool, _ body: @escaping () -> Void) {
         if journaledThrough == committedThrough, afterCommit.isEmpty {
             body()
         } else {
@@ -361,7 +391,7 @@ final class CoordinatorCore: @unchecked Sendable {
     /// like `whenDurable`, except while the journal cannot be written, when it is answered at
     /// once from memory (state that a restart may roll back to the last commit) rather than held
     /// until the disk has room again.
-    func whenReadable(_ body: @escaping @Sendable () -> Void) {
+    func whenReadable(_ body: @escaping () -> Void) {
         if journalTrouble != nil { body() } else { whenDurable(read: true, body) }
     }
 
@@ -372,8 +402,8 @@ final class CoordinatorCore: @unchecked Sendable {
     func journalTroubleChanged(_ problem: String?) {
         journalTrouble = problem
         guard problem != nil, afterCommit.elements.contains(where: \.read) else { return }
-        var held = Deque<(after: UInt64, read: Bool, run: @Sendable () -> Void)>()
-        var reads: [@Sendable () -> Void] = []
+        var held = Deque<(after: UInt64, read: Bool, run: () -> Void)>()
+        var reads: [() -> Void] = []
         for entry in afterCommit.elements {
             if entry.read { reads.append(entry.run) } else { held.append(entry) }
         }
@@ -478,11 +508,11 @@ final class CoordinatorCore: @unchecked Sendable {
             guard let now = outbox.enqueue(taskFrames(task, page.content, to: identity), to: identity) else { return true }
             return sendToWorker(now)
         }
+        guard let shared else { return true }  // the server is gone: nothing is sent any more
         let ticket = outbox.reserve(for: identity)
-        let loop = control.loop
-        _ = cutPool.submit { [self] _ in
+        _ = cutPool.submit { _ in
             let outcome = Result { () throws(OCRError) in try descriptor.cutOut().content }
-            _ = loop.execute { [self] _ in finishCut(ticket, task, outcome, to: identity) }
+            shared.execute { $0.finishCut(ticket, task, outcome, to: identity) }
         }
         return true
     }
@@ -711,19 +741,22 @@ final class CoordinatorCore: @unchecked Sendable {
             splitting.running += 1
             let splitter = configuration.splitter
             let allowList = configuration.webhooks?.allowList
-            let loop = control.loop
             let spoolDirectory = configuration.journalPath.map { ($0 as NSString).deletingLastPathComponent }
-            splitPool.submit { [self] _ in
+            guard let shared else { return }  // the server is gone
+            splitPool.submit { _ in
                 let outcome = Self.checkDiskSpace(for: next.bytes, in: spoolDirectory)
                     .flatMap { Self.decodeAndSplit(next.payload, with: splitter, callbacks: allowList) }
-                _ = loop.execute { [self] _ in
-                    splitting.running -= 1
-                    splitting.bytes -= next.bytes
-                    admit(next.token, next.owner, outcome)
-                    startSplits()
-                }
+                shared.execute { $0.splitFinished(next, outcome) }
             }
         }
+    }
+
+    private func splitFinished(_ split: PendingSplit,
+                               _ outcome: Result<(request: SubmitJobRequest, pages: [PageDescriptor], digest: UInt64), OCRError>) {
+        splitting.running -= 1
+        splitting.bytes -= split.bytes
+        admit(split.token, split.owner, outcome)
+        startSplits()
     }
 
     /// Room on the journal's disk for a submission of `bytes` (its files go to the spool): the
