@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "OCRMath", dependencies: ["OCRClient", "OCRWire"]),
         // The coordinator's HTTP face: probes, metrics, REST API and status page over its RPCs.
         .target(name: "OCRGateway", dependencies: ["OCRBasics", "OCRAPIJSON", "OCRHTTP", "OCRCoordinator", "OCRClient", "OCRWire", "OCRLog"]),
-        .target(name: "OCRLocalCluster", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWorker", "OCRPageEngine", "OCRLog"]),
+        .target(name: "OCRLocalCluster", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWorker", "OCRClient", "OCRPageEngine", "OCRZeroMQ", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRAPIJSON", "OCRClient", "OCRMath", "OCRLocalCluster", "OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire", "OCRPages"]),
         .executableTarget(name: "ocr-coordinator", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWebhook", "OCRGateway", "OCRHTTP", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
@@ -92,6 +92,7 @@ let package = Package(
         .testTarget(name: "OCRPageModelTests", dependencies: ["OCRPageModel", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPageEngine", "OCRPageModel", "OCRPages", "OCRPDF", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
+        .testTarget(name: "OCRLocalClusterTests", dependencies: ["OCRLocalCluster", "OCRClient", "OCRPageEngine", "OCRTestSupport", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRBasics", "OCRWorker", "OCRPageEngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCRMath", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],
                     exclude: ["python_client.py", "python_worker.py", "webhook_receiver.py", "deploy_commands.py", "slow_http_clients.py", "mixed_pdf.py"]),

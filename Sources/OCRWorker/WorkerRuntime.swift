@@ -10,6 +10,9 @@ import OCRWire
 package struct WorkerConfiguration: Sendable {
     /// The coordinator's worker endpoint, e.g. `tcp://coordinator:5556`.
     package var coordinator: String
+    /// The ZeroMQ context to connect in (an in-process cluster's, whose owner terminates it);
+    /// nil: one of the worker's own.
+    package var context: ZMQContext?
     /// Pages recognised at the same time: one engine thread each. Default: the number of cores.
     package var slots: Int
     /// How often the worker heartbeats when it has sent nothing else (announced in `Ready`).
@@ -89,7 +92,7 @@ package final class WorkerRuntime: Sendable {
         self.engine = engine
         self.workerID = workerID
         self.logger = logger
-        self.context = try ZMQContext()
+        self.context = try configuration.context ?? ZMQContext()
         let link = WorkerLink(configuration: .init(
             slots: configuration.slots, languages: engine.languages, version: configuration.version,
             hostname: configuration.hostname, labels: configuration.labels,
@@ -173,7 +176,7 @@ package final class WorkerRuntime: Sendable {
         if let threads = threads.withLock({ $0 }), !threads.join(timeout: wedged ? .milliseconds(100) : .seconds(5)) {
             logger.warning("an engine thread is still busy after shutdown; leaving it behind")
         }
-        context.terminate()
+        if configuration.context == nil { context.terminate() }
         logger.info("worker stopped")
     }
 

@@ -164,26 +164,38 @@ struct SubmitCommand: Sendable {
                 return .cannotCreate
             }
         }
-        if let endpoint { return await run(against: endpoint) }
+        if let endpoint {
+            do {
+                return await run(with: try OCRClient(endpoint: endpoint, security: security))
+            } catch {
+                report("cannot reach the coordinator: \(error)")
+                return .software
+            }
+        }
         // The embedded cluster starts and stops off Swift's cooperative pool (models load, pages drain).
         let cluster: LocalCluster
         do {
-            cluster = try await LocalCluster.start(workers: localWorkers, engine: localEngine,
+            cluster = try await LocalCluster.start(slots: localWorkers, engine: localEngine,
                                                    logger: Logger(component: "ocr-submit", level: logLevel))
         } catch {
             report("cannot start the embedded cluster: \(error)")
             return .software
         }
-        let code = await run(against: cluster.clientEndpoint)
+        let code: ExitCode
+        do {
+            code = await run(with: try cluster.client())
+        } catch {
+            report("cannot connect to the embedded cluster: \(error)")
+            code = .software
+        }
         await cluster.stopping()
         return code
     }
 
-    /// The action against the coordinator at `target`.
-    private func run(against target: String) async -> ExitCode {
+    /// The action with `client`, which it closes.
+    private func run(with client: OCRClient) async -> ExitCode {
+        defer { client.close() }
         do {
-            let client = try OCRClient(endpoint: target, security: security)
-            defer { client.close() }
             // A DEALER connects to anything; a quick health probe turns silence into a clear error.
             do {
                 _ = try await client.health(timeout: .seconds(5))

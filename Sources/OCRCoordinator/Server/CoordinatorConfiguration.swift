@@ -12,6 +12,10 @@ package struct CoordinatorConfiguration: Sendable {
     package var clientEndpoint = "tcp://*:5555"
     /// ROUTER for workers (`--worker-endpoint`).
     package var workerEndpoint = "tcp://*:5556"
+    /// The ZeroMQ context to bind in: an in-process cluster shares one between its coordinator,
+    /// workers and clients (over `inproc://`), and terminates it itself. nil: a context of the
+    /// coordinator's own, terminated by `stop()`.
+    package var context: ZMQContext?
     package var scheduler = SchedulerSettings()
     /// Largest ZeroMQ message accepted on either socket (`ZMQ_MAXMSGSIZE`).
     package var maxMessageBytes = 512 << 20

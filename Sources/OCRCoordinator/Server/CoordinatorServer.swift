@@ -43,7 +43,7 @@ package final class CoordinatorServer: Sendable {
     /// `JournalError` when the journal cannot be opened (another coordinator holds it) or read
     /// (startup failures, not `OCRError`s).
     package init(_ configuration: CoordinatorConfiguration) throws {
-        let context = try ZMQContext()
+        let context = try configuration.context ?? ZMQContext()
         let logger = configuration.logger
         let loop = SocketLoop(context: context, name: "ocr.coordinator") { error in
             logger.warning("transport", ["error": error])
@@ -96,7 +96,7 @@ package final class CoordinatorServer: Sendable {
         cutPool.close(discardingQueued: true)
         journal?.stop()
         webhooks?.stop()
-        context.terminate()
+        if configuration.context == nil { context.terminate() }
     }
 }
 
