@@ -39,11 +39,11 @@ struct SubmitCommand: Sendable {
     let pdfa: Bool
     let options: RecognitionOptions
     let timeout: Duration?
-    let priority: Int32
-    let jobKey: String
+    let priority: Int
+    let jobKey: String?
     /// `--detach`: print the job id and return once the job is accepted.
     let detach: Bool
-    let callbackURL: String
+    let callbackURL: URL?
     /// `--json` for status and jobs.
     let json: Bool
     let showProgress: Bool
@@ -87,7 +87,14 @@ struct SubmitCommand: Sendable {
         if detach, endpoint == nil {
             throw UsageError("--detach needs a coordinator (an embedded cluster ends with this process)", command: name)
         }
-        callbackURL = a.string("--callback-url") ?? ""
+        if let text = a.string("--callback-url") {
+            guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                throw UsageError("--callback-url: '\(text)' is not a URL", command: name)
+            }
+            callbackURL = url
+        } else {
+            callbackURL = nil
+        }
         json = a.flag("--json")
         if json, !["status", "jobs"].contains(words.first ?? "") {
             throw UsageError("--json is for status and jobs", command: name)
@@ -136,8 +143,8 @@ struct SubmitCommand: Sendable {
         options.includePdfPage = formats.contains(.pdf) || a.flag("--detach")
         self.options = options
         timeout = try a.double("--timeout", range: 0.001...31_536_000).map { .milliseconds(Int64($0 * 1000)) }
-        priority = Int32(try a.int("--priority", range: -1000...1000)!)
-        jobKey = a.string("--job-key") ?? ""
+        priority = try a.int("--priority", range: -1000...1000)!
+        jobKey = a.string("--job-key")
         quiet = a.flag("--quiet")
         showProgress = !quiet && isatty(STDERR_FILENO) == 1
         math = try MathFlags.make(a, options: options)

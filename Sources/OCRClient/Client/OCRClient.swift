@@ -63,7 +63,7 @@ public final class OCRClient: Sendable {
     /// Submits files (paths of images, multipage TIFFs, PDFs, or directories of images, read in
     /// name order) as one job.
     public func submit(files: [URL], options: RecognitionOptions = RecognitionOptions(),
-                       jobKey: String = "", priority: Int32 = 0, timeout: Duration? = nil) async throws -> Job {
+                       jobKey: String? = nil, priority: Int = 0, timeout: Duration? = nil) async throws -> Job {
         try await submit(inputs: InputFile.loading(files), options: options, jobKey: jobKey, priority: priority, timeout: timeout)
     }
 
@@ -73,30 +73,36 @@ public final class OCRClient: Sendable {
     /// anything is sent, with the INVALID_ARGUMENT the coordinator would give (`details["field"]`
     /// names the field).
     ///
-    /// - Parameter callbackURL: when the job finishes, the coordinator POSTs its summary there
-    ///   (it must be on the coordinator's `--webhook-allow` list; PERMISSION_DENIED otherwise).
+    /// - Parameters:
+    ///   - jobKey: an idempotency key: a second submission with the same key (by the same client)
+    ///     returns the first job instead of starting another.
+    ///   - priority: higher runs first among this client's jobs (the wire's int32; clamped).
+    ///   - timeout: the job fails with DEADLINE_EXCEEDED when not finished by then.
+    ///   - maxAttempts: how often a page may be tried before it fails; nil: the coordinator's.
+    ///   - callbackURL: when the job finishes, the coordinator POSTs its summary there (it must be
+    ///     on the coordinator's `--webhook-allow` list; PERMISSION_DENIED otherwise).
     public func submit(inputs: [InputFile], options: RecognitionOptions = RecognitionOptions(),
-                       jobKey: String = "", priority: Int32 = 0, timeout: Duration? = nil,
-                       maxAttempts: UInt32 = 0, labels: [String: String] = [:], callbackURL: String = "") async throws -> Job {
+                       jobKey: String? = nil, priority: Int = 0, timeout: Duration? = nil,
+                       maxAttempts: Int? = nil, labels: [String: String] = [:], callbackURL: URL? = nil) async throws -> Job {
         try options.validate()  // Refused here as the coordinator would refuse them, before any upload.
         try await checkSize(of: inputs)
         let request = SubmitJobRequest.with {
             $0.files = inputs
             $0.options = options
-            $0.jobKey = jobKey
-            $0.priority = priority
-            $0.timeoutMs = timeout.map { UInt64($0.milliseconds) } ?? 0
-            $0.maxAttempts = maxAttempts
+            $0.jobKey = jobKey ?? ""
+            $0.priority = Int32(clamping: priority)
+            $0.timeoutMs = timeout.map { UInt64(max(0, $0.milliseconds)) } ?? 0
+            $0.maxAttempts = UInt32(clamping: max(0, maxAttempts ?? 0))
             $0.labels = labels
-            $0.callbackUrl = callbackURL
+            $0.callbackUrl = callbackURL?.absoluteString ?? ""
         }
         let response: SubmitJobResponse = try await call(.submitJob, request)
         return Job.with {
             $0.jobId = response.jobId
-            $0.jobKey = jobKey
+            $0.jobKey = jobKey ?? ""
             $0.pageCount = response.pageCount
             $0.state = .queued
-            $0.priority = priority
+            $0.priority = Int32(clamping: priority)
             $0.files = inputs.map(\.name)
             $0.options = options
         }
@@ -105,13 +111,13 @@ public final class OCRClient: Sendable {
     /// The job's events: page results and failures as they complete, progress, and a final
     /// `JobFinished`, after which the stream ends. `fromPage` replays earlier pages first (for
     /// re-attaching after a disconnect).
-    public func events(for job: Job, fromPage: UInt32 = 0) -> AsyncThrowingStream<JobEvent, any Error> {
+    public func events(for job: Job, fromPage: Int = 0) -> AsyncThrowingStream<JobEvent, any Error> {
         events(forJobID: job.jobId, fromPage: fromPage)
     }
 
     /// `events(for:)` by job id, for a job submitted elsewhere (`ocr-submit watch`).
-    public func events(forJobID jobID: String, fromPage: UInt32 = 0) -> AsyncThrowingStream<JobEvent, any Error> {
-        events(forJobID: jobID, fromPage: fromPage, metadata: [:])
+    public func events(forJobID jobID: String, fromPage: Int = 0) -> AsyncThrowingStream<JobEvent, any Error> {
+        events(forJobID: jobID, fromPage: UInt32(clamping: max(0, fromPage)), metadata: [:])
     }
 
     /// `events(forJobID:fromPage:)` with call metadata of the caller's (the gateway's principal).
@@ -175,7 +181,7 @@ public final class OCRClient: Sendable {
                 do {
                     while true {
                         do {
-                            for try await event in events(forJobID: jobID, fromPage: lowestMissing) {
+                            for try await event in events(forJobID: jobID, fromPage: Int(lowestMissing)) {
                                 failures = 0
                                 let page: UInt32? = switch event.event {
                                 case .pageCompleted(let c)?: c.result?.pageIndex ?? 0
@@ -230,19 +236,19 @@ public final class OCRClient: Sendable {
     }
 
     /// ListJobs: the newest `limit` jobs, only those in `states` when any are given.
-    public func jobs(limit: UInt32 = 100, states: [JobState] = []) async throws -> [Job] {
+    public func jobs(limit: Int = 100, states: [JobState] = []) async throws -> [Job] {
         try await jobPage(limit: limit, states: states).jobs
     }
 
     /// One page of ListJobs, newest first, after the page whose `nextPageToken` is `pageToken`
-    /// ("" for the first); its `nextPageToken` is "" on the last page.
-    public func jobPage(limit: UInt32 = 100, states: [JobState] = [], pageToken: String = "") async throws -> (jobs: [Job], nextPageToken: String) {
+    /// (nil for the first); its `nextPageToken` is nil on the last page.
+    public func jobPage(limit: Int = 100, states: [JobState] = [], pageToken: String? = nil) async throws -> (jobs: [Job], nextPageToken: String?) {
         let response: ListJobsResponse = try await call(.listJobs, ListJobsRequest.with {
-            $0.limit = limit
+            $0.limit = UInt32(clamping: max(0, limit))
             $0.states = states
-            $0.pageToken = pageToken
+            $0.pageToken = pageToken ?? ""
         })
-        return (response.jobs, response.nextPageToken)
+        return (response.jobs, response.nextPageToken.isEmpty ? nil : response.nextPageToken)
     }
 
     // MARK: Cluster
