@@ -435,7 +435,7 @@ package struct Scheduler: Sendable {
                 fruitless.insert(languages)
                 continue
             }
-            let (task, cut, priority, owner) = makeTask(jobID, page, now)
+            let (task, uncut, priority, owner) = makeTask(jobID, page, now)
             let (identity, stillHasCredit): (WorkerIdentity, Bool) = withInout(&workers[serial]) { worker in
                 worker.held[TaskKey(jobID: jobID, page: page)] = task.attempt
                 if worker.hasCredit { worker.queued = true }
@@ -444,7 +444,7 @@ package struct Scheduler: Sendable {
             if stillHasCredit { workers.offered.append(serial) }
             commit(.dispatched(jobID: jobID, page: page, workerUID: workers[serial].uid, at: now), &out)
             progressDirty.insert(jobID)
-            out.append(cut == .none ? .sendTask(identity, task) : .cutAndSendTask(identity, task, cut))
+            out.append(uncut.map { .cutAndSendTask(identity, task, $0) } ?? .sendTask(identity, task))
             if store.summary(jobID)!.pending > 0 {
                 runQueue.append(jobID, priority: priority, owner: owner)
             } else {
@@ -453,7 +453,9 @@ package struct Scheduler: Sendable {
         }
     }
 
-    private func makeTask(_ jobID: String, _ page: Int, _ now: Duration) -> (PageTask, PageCut, priority: Int32, owner: String) {
+    /// The page's task, and its stored descriptor when the page is still to be cut out of its
+    /// file (the task then has no content yet).
+    private func makeTask(_ jobID: String, _ page: Int, _ now: Duration) -> (PageTask, uncut: PageDescriptor?, priority: Int32, owner: String) {
         store.read(jobID) { job in
             let record = job.pages[page]
             let descriptor = job.descriptors[page]
@@ -463,12 +465,12 @@ package struct Scheduler: Sendable {
             task.attempt = record.attempt + 1
             task.file = descriptor.file
             task.filePage = UInt32(clamping: descriptor.filePage)
-            task.content = descriptor.content
+            if descriptor.cut == .none { task.content = descriptor.content }
             task.format = descriptor.format
             task.options = job.spec.options
             task.remainingMs = Self.remainingMs(deadline: job.deadline, pageTimeoutMs: job.spec.options?.pageTimeoutMs ?? 0, now)
             task.queuedUs = UInt64(clamping: (now - record.enqueuedAt).microseconds)
-            return (task, descriptor.cut, job.spec.priority, job.spec.owner)
+            return (task, descriptor.cut == .none ? nil : descriptor, job.spec.priority, job.spec.owner)
         }!
     }
 

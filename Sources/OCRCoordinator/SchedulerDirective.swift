@@ -5,10 +5,11 @@ import OCRWire
 package enum SchedulerDirective: Sendable {
     /// Send `CoordinatorMessage.task` to the worker.
     case sendTask(WorkerIdentity, PageTask)
-    /// Cut the page out of `task.content` (the whole file, see `PageCut`), then send the task
-    /// with only the page, after the messages to that worker before it and before those after.
-    /// When the page cannot be cut, the shell reports it as the worker's failed result.
-    case cutAndSendTask(WorkerIdentity, PageTask, PageCut)
+    /// Cut the page out of its file (the stored descriptor: the file's bytes and the `PageCut`),
+    /// then send the task with the page as its content, after the messages to that worker before
+    /// it and before those after. When the page cannot be cut, the shell reports it as the
+    /// worker's failed result.
+    case cutAndSendTask(WorkerIdentity, PageTask, PageDescriptor)
     /// Send `CoordinatorMessage.welcome`: the answer to a worker's `Ready`.
     case sendWelcome(WorkerIdentity, Welcome)
     /// Send `CoordinatorMessage.heartbeat`.

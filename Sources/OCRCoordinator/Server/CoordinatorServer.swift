@@ -432,8 +432,8 @@ final class CoordinatorCore {
                 continue
             }
             switch directive {
-            case .cutAndSendTask(let identity, let task, let cut):
-                if !cutAndSend(task, cut, to: identity) { lostWorkers.append(identity) }
+            case .cutAndSendTask(let identity, let task, let descriptor):
+                if !cutAndSend(task, descriptor, to: identity) { lostWorkers.append(identity) }
             case .emit(let event):
                 deliver(event)
             case .submitReply(let token, let result):
@@ -501,9 +501,7 @@ final class CoordinatorCore {
     /// is the worker's failed result for it (INVALID_ARGUMENT naming the file and page; not
     /// retried), so the page ends and the worker's credit returns. False when the worker is
     /// unreachable.
-    private func cutAndSend(_ task: PageTask, _ cut: PageCut, to identity: WorkerIdentity) -> Bool {
-        let descriptor = PageDescriptor(file: task.file, filePage: Int(task.filePage), pageIndex: Int(task.pageIndex),
-                                        content: task.content, format: task.format, cut: cut)
+    private func cutAndSend(_ task: PageTask, _ descriptor: PageDescriptor, to identity: WorkerIdentity) -> Bool {
         if let page = descriptor.quickCut(maxBytes: Self.loopCutBytes) {
             guard let now = outbox.enqueue(taskFrames(task, page.content, to: identity), to: identity) else { return true }
             return sendToWorker(now)
