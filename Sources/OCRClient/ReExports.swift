@@ -1,3 +1,4 @@
+import OCRStructure
 import OCRZeroMQ
 import OCRWire
 
@@ -93,3 +94,22 @@ public typealias CurveKeyPair = OCRZeroMQ.CurveKeyPair
 public typealias CurveKeyFile = OCRZeroMQ.CurveKeyFile
 /// `OCRZeroMQ.TransportError`, for CURVE configuration.
 public typealias TransportError = OCRZeroMQ.TransportError
+
+/// One page's structure (`Document.structure`): headings, paragraphs, lists, tables in reading order.
+public typealias PageStructure = OCRStructure.PageStructure
+/// A part of a page with a role: heading, paragraph, list, table, running header or footer.
+public typealias StructureElement = OCRStructure.StructureElement
+/// A box in a page image's pixels (top-left origin) in Swift integers.
+public typealias PageBox = OCRStructure.PageBox
+/// Text with its box (a paragraph, a running header or footer).
+public typealias TextBlock = OCRStructure.TextBlock
+/// A heading and its level.
+public typealias Heading = OCRStructure.Heading
+/// A list of items, nested by indentation.
+public typealias ListBlock = OCRStructure.ListBlock
+/// One list item.
+public typealias ListItem = OCRStructure.ListItem
+/// A table: rows of cells.
+public typealias TableBlock = OCRStructure.TableBlock
+/// One table cell.
+public typealias TableCell = OCRStructure.TableCell

@@ -112,7 +112,7 @@ struct JobsAPI {
         }
     }
 
-    /// `GET /v1/jobs/{id}/document?format=txt|json|hocr|alto|tsv|page|pdf`: the merged document
+    /// `GET /v1/jobs/{id}/document?format=txt|json|hocr|alto|tsv|page|pdf|markdown|html`: the merged document
     /// of a finished job (409 FAILED_PRECONDITION while it runs).
     func document(_ id: String, _ http: HTTPRequest) -> HTTPResponse {
         answer {

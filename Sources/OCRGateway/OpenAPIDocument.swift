@@ -919,7 +919,9 @@ enum OpenAPIDocument {
                     "alto",
                     "tsv",
                     "page",
-                    "pdf"
+                    "pdf",
+                    "markdown",
+                    "html"
                   ],
                   "default": "json"
                 }
@@ -974,6 +976,16 @@ enum OpenAPIDocument {
                     }
                   },
                   "text/tab-separated-values": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  "text/markdown": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  "text/html": {
                     "schema": {
                       "type": "string"
                     }

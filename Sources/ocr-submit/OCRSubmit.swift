@@ -11,7 +11,7 @@ let spec = CommandSpec(
     name: "ocr-submit",
     summary: "OCR scans (multipage TIFF, PDF, images, directories) on an ocr-cluster",
     usage: """
-    ocr-submit [--coordinator tcp://HOST:5555 | --local [--workers N]] [-o FILE] [--format txt|json|hocr|alto|tsv|page] [recognition options] FILES...
+    ocr-submit [--coordinator tcp://HOST:5555 | --local [--workers N]] [-o FILE] [--format txt|json|hocr|alto|tsv|page|pdf|markdown|html] [recognition options] FILES...
            ocr-submit [--coordinator ... | --local] --math [--all-lines] FILES...
            ocr-submit [--coordinator ...] --detach [options] FILES...     (prints the job id and returns)
            ocr-submit [--coordinator ...] result JOB [-f FORMAT] [-o FILE]
@@ -23,7 +23,7 @@ let spec = CommandSpec(
         .option("--workers", value: "N", help: "With --local: engine threads (default: the number of cores)."),
         .option("--engine", value: "ENGINE", default: "tesseract", help: "With --local: the workers' engine (tesseract; null or sleep:MS for measurements)."),
         .option("--output", short: "-o", value: "FILE", help: "Write the document here ('-' or none: standard output); checked before any work, replaced atomically."),
-        .option("--format", short: "-f", value: "FORMAT", default: "txt", help: "txt, json, hocr, alto, tsv, page (PAGE XML: one file per page, FILE-0001.xml ... with -o) or pdf (searchable PDF); several joined by commas (-f pdf,txt -o BASE writes BASE.pdf and BASE.txt from one recognition)."),
+        .option("--format", short: "-f", value: "FORMAT", default: "txt", help: "txt, json, hocr, alto, tsv, page (PAGE XML: one file per page, FILE-0001.xml ... with -o), pdf (searchable PDF), markdown or html (the document's structure: headings, lists, tables); several joined by commas (-f pdf,txt -o BASE writes BASE.pdf and BASE.txt from one recognition)."),
         .option("--sidecar", value: "FILE", help: "Also write the plain text here (as OCRmyPDF's --sidecar), from the same recognition."),
         .option("--timeout", value: "SECONDS", help: "Whole-job deadline."),
         .option("--priority", value: "N", default: "0", help: "Higher runs first."),

@@ -32,6 +32,12 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
     /// asked for `include_pdf_page` (`ocr-submit --format pdf` does); see
     /// `Document.searchablePDF()` for what each kind of page becomes and for problems.
     case pdf
+    /// GitHub-flavoured Markdown of the document's structure (`Document.structure`): headings,
+    /// paragraphs, lists, tables; see `MarkdownRenderer.swift`.
+    case markdown
+    /// Semantic HTML of the document's structure, each element with its page and box; see
+    /// `HTMLRenderer.swift`.
+    case html
 
     /// Whether the rendered document is text (every format but `pdf`).
     public var isText: Bool { self != .pdf }
@@ -48,6 +54,8 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         case .tsv: TSVRenderer.render(document)
         case .page: PAGERenderer.render(document).joined(separator: "\u{0C}")
         case .pdf: try renderData(document).base64EncodedString()
+        case .markdown: MarkdownRenderer.render(document)
+        case .html: HTMLRenderer.render(document)
         }
     }
 
@@ -68,6 +76,8 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         case .tsv: "tsv"
         case .page: "xml"
         case .pdf: "pdf"
+        case .markdown: "md"
+        case .html: "html"
         }
     }
 
@@ -81,6 +91,8 @@ public enum DocumentFormat: String, Sendable, CaseIterable {
         case .tsv: "text/tab-separated-values; charset=utf-8"
         case .page: "application/xml"
         case .pdf: "application/pdf"
+        case .markdown: "text/markdown; charset=utf-8"
+        case .html: "text/html; charset=utf-8"
         }
     }
 }

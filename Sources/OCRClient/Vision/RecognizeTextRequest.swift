@@ -116,6 +116,14 @@ public struct RecognizeTextRequest: Sendable {
         return codes.joined(separator: "+")
     }
 
+    /// The language tag (`en`, `zh-Hans`) of a Tesseract code (`eng`, `chi_sim`), for HTML's
+    /// `lang`; nil for a code without one.
+    static func languageTag(ofTesseractCode code: String) -> String? {
+        if code == "chi_sim" { return "zh-Hans" }
+        if code == "chi_tra" { return "zh-Hant" }
+        return iso639_1.filter { $0.value == code }.keys.min()
+    }
+
     private static let scriptSpecific: [String: String] = [
         "zh-hans": "chi_sim", "zh-cn": "chi_sim", "zh-sg": "chi_sim",
         "zh-hant": "chi_tra", "zh-tw": "chi_tra", "zh-hk": "chi_tra", "zh": "chi_sim",

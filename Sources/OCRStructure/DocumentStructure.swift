@@ -1,0 +1,64 @@
+import OCRWire
+
+/// The structure of a recognised document: each page's headings, paragraphs, lists and tables
+/// in reading order, with running headers and footers set apart.
+///
+/// Per page it works from the words' boxes alone (tables from their alignment, headings from
+/// their size, numbering or capitals, list items from their markers and indentation); across
+/// pages it finds what repeats at the top and bottom of the job's pages, which no single page
+/// shows, and ranks heading sizes over the whole document. Pure: the same pages give the same
+/// structure.
+public enum DocumentStructure {
+    /// The structure of `pages` (a job's recognised pages, any order; a page without words
+    /// gives no elements).
+    public static func analyze(_ pages: [Ocr_V1_PageResult]) -> [PageStructure] {
+        let measured = pages.map(PageLines.init)
+        let running = RunningText.find(in: measured)
+        var pending: [(pageIndex: Int, elements: [(order: Int, element: ParagraphRoles.Element)])] = []
+        for (page, lines) in zip(pages, measured) {
+            let repeated = running[Int(page.pageIndex)] ?? RunningText.PageRunning()
+            let taken = repeated.headerLines.union(repeated.footerLines)
+            let tables = TableDetection(page: lines).tables(excluding: taken)
+            let inTables = tables.reduce(into: taken) { $0.formUnion($1.lineOrders) }
+            var elements = ParagraphRoles(page: lines).elements(excluding: inTables)
+            elements += tables.map { ($0.order, .done(.table($0.table))) }
+            elements.sort { $0.order < $1.order }
+            if let header = repeated.header(in: lines) { elements.insert((-1, .done(.pageHeader(header))), at: 0) }
+            if let footer = repeated.footer(in: lines) { elements.append((Int.max, .done(.pageFooter(footer)))) }
+            pending.append((Int(page.pageIndex), elements))
+        }
+        let levels = HeadingLevels(pending.flatMap { $0.elements.compactMap { if case .heading(let h) = $0.element { h } else { nil } } })
+        return pending.map { page in
+            PageStructure(pageIndex: page.pageIndex, elements: page.elements.map { entry in
+                switch entry.element {
+                case .done(let element): element
+                case .heading(let candidate): .heading(Heading(level: levels.level(of: candidate), text: candidate.text, box: candidate.box))
+                }
+            })
+        }
+    }
+}
+
+/// Heading levels over a document: the larger the type, the higher the heading (sizes within
+/// 12% of each other are one level); headings of body size (numbered or in capitals) come
+/// below every larger one, deeper by their section number's depth.
+struct HeadingLevels {
+    private let tiers: [Double]
+
+    init(_ candidates: [ParagraphRoles.HeadingCandidate]) {
+        var tiers: [Double] = []
+        for ratio in candidates.map(\.sizeRatio).filter({ $0 > 1 }).sorted(by: >) {
+            if let last = tiers.last, ratio >= last / 1.12 { continue }
+            tiers.append(ratio)
+        }
+        self.tiers = tiers
+    }
+
+    func level(of candidate: ParagraphRoles.HeadingCandidate) -> Int {
+        if candidate.sizeRatio > 1 {
+            let tier = tiers.firstIndex { candidate.sizeRatio >= $0 / 1.12 } ?? tiers.count - 1
+            return min(6, tier + 1)
+        }
+        return min(6, tiers.count + (candidate.numberingDepth ?? 1))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import OCRTestSupport
+import Testing
+
+/// The document's structure end to end: a report (headings, a nested bullet list, an unruled
+/// table with a header row, a numbered list) laid out by headless Chromium at 300 dpi, read by
+/// the real engine through `ocr-submit --local`, comes out as Markdown and HTML with each part
+/// in its place. The page is drawn for the test, so it checks the rules, not accuracy figures.
+@Suite(.serialized, .enabled(if: commandExists("chromium"), "needs Debian's chromium"))
+struct DocumentStructureTests {
+    private static func renderedReport() async throws -> URL {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-structure-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let html = Binaries.fixtures.appendingPathComponent("structure/report.html")
+        let png = scratch.appendingPathComponent("report.png")
+        // 1240 x 1754 CSS pixels at scale 2: an A4 page at 300 dpi.
+        let shot = try await runAsync(["timeout", "-s", "KILL", "60", "chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                                       "--no-first-run", "--hide-scrollbars", "--user-data-dir=\(scratch.path)/profile",
+                                       "--force-device-scale-factor=2", "--window-size=1240,1754", "--screenshot=\(png.path)",
+                                       html.absoluteString])
+        try #require(shot.status == 0, "\(shot.stderr.suffix(2000))")
+        return png
+    }
+
+    @Test func markdownHasTheHeadingsListsAndTable() async throws {
+        let png = try await Self.renderedReport()
+        let run = try await runAsync([Binaries.path("ocr-submit"), "--local", "--workers", "2", "--quiet", "--format", "markdown", png.path])
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        #expect(lines.filter { $0.hasPrefix("#") } == ["# Quarterly Maintenance Report", "## Work Done", "## Parts Used", "## Next Steps"])
+        let bullets = lines.filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("- ") }
+        #expect(bullets == ["- Replaced the seals on both feed pumps", "- Cleaned the heat exchangers", "  - East unit, tubes brushed",
+                            "  - West unit, tubes flushed", "- Calibrated the flow meters"], "\(run.stdout)")
+        #expect(lines.filter { $0.hasPrefix("|") } == [
+            "| Part | Quantity | Cost |", "| --- | --- | --- |", "| Pump seal kit | 4 | $1,240.00 |", "| Gasket set | 12 | $318.50 |",
+            "| Bearing | 6 | $902.75 |", "| Filter cartridge | 20 | $455.00 |",
+        ], "\(run.stdout)")
+        #expect(lines.filter { $0.first?.isNumber == true } == ["1. Order spare impellers before March", "2. Train two operators on the new meters",
+                                                                "3. Review the alarm limits with the vendor"], "\(run.stdout)")
+    }
+
+    @Test func htmlIsWellFormedAndEveryElementPointsAtThePage() async throws {
+        let png = try await Self.renderedReport()
+        let run = try await runAsync([Binaries.path("ocr-submit"), "--local", "--workers", "2", "--quiet", "--format", "html", png.path])
+        try #require(run.status == 0, "\(run.stderr)")
+        let document = try XMLDocument(xmlString: run.stdout.replacingOccurrences(of: "<!DOCTYPE html>", with: ""))
+        func texts(_ path: String) throws -> [String] { try document.nodes(forXPath: path).map { $0.stringValue ?? "" } }
+        #expect(try texts("//h1") == ["Quarterly Maintenance Report"])
+        #expect(try texts("//h2") == ["Work Done", "Parts Used", "Next Steps"])
+        #expect(try texts("//table/thead/tr/th") == ["Part", "Quantity", "Cost"])
+        #expect(try texts("//table/tbody/tr[1]/td") == ["Pump seal kit", "4", "$1,240.00"])
+        #expect(try texts("//ul/li/ul/li") == ["East unit, tubes brushed", "West unit, tubes flushed"])
+        #expect(try texts("//ol/li").count == 3)
+        // Every element inside the page carries its page; all but empty cells their box.
+        let elements = try document.nodes(forXPath: "//section//*")
+        #expect(!elements.isEmpty)
+        for case let element as XMLElement in elements where !["thead", "tbody", "tr"].contains(element.name ?? "") {
+            #expect(element.attribute(forName: "data-page")?.stringValue == "1", "\(element.xmlString)")
+            let box = element.attribute(forName: "data-bbox")?.stringValue?.split(separator: " ").compactMap { Int($0) } ?? []
+            #expect(box.count == 4 && box[2] > 0 && box[3] > 0 && box[0] + box[2] <= 2480 && box[1] + box[3] <= 3508, "\(element.xmlString)")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import OCRStructure
+import OCRWire
+
+/// Pages drawn from text for unit tests (not for claims): words set in a fixed-pitch type,
+/// each character `height / 2` wide, words a third of the height apart, as Tesseract would box
+/// them.
+struct PageBuilder {
+    var width = 2480
+    var height = 3508
+    var pageIndex = 0
+    private(set) var blocks: [Ocr_V1_Block] = []
+
+    /// A paragraph (one Tesseract paragraph in a block of its own) of `lines`, the first at `y`,
+    /// each `height` tall at left edge `x`, lines `gap` apart.
+    mutating func paragraph(_ lines: [String], x: Int = 200, y: Int, height: Int = 40, gap: Int = 20) {
+        var paragraph = Ocr_V1_Paragraph()
+        for (index, text) in lines.enumerated() {
+            paragraph.lines.append(Self.line(text, x: x, y: y + index * (height + gap), height: height))
+        }
+        var block = Ocr_V1_Block()
+        block.type = .text
+        block.paragraphs = [paragraph]
+        blocks.append(block)
+    }
+
+    /// One line whose parts start at the given x positions (table rows: one part per cell).
+    mutating func row(_ parts: [(String, Int)], y: Int, height: Int = 40) {
+        var line = Ocr_V1_TextLine()
+        for (text, x) in parts { line.words += Self.line(text, x: x, y: y, height: height).words }
+        var paragraph = Ocr_V1_Paragraph()
+        paragraph.lines = [line]
+        var block = Ocr_V1_Block()
+        block.type = .text
+        block.paragraphs = [paragraph]
+        blocks.append(block)
+    }
+
+    static func line(_ text: String, x: Int, y: Int, height: Int) -> Ocr_V1_TextLine {
+        var line = Ocr_V1_TextLine()
+        var cursor = x
+        for word in text.split(separator: " ") {
+            var w = Ocr_V1_Word()
+            w.text = String(word)
+            w.confidence = 0.95
+            w.box = Ocr_V1_BoundingBox.with {
+                $0.x = Int32(cursor); $0.y = Int32(y); $0.width = UInt32(word.count * height / 2); $0.height = UInt32(height)
+            }
+            cursor += word.count * height / 2 + height / 3
+            line.words.append(w)
+        }
+        line.text = text
+        return line
+    }
+
+    var page: Ocr_V1_PageResult {
+        Ocr_V1_PageResult.with {
+            $0.pageIndex = UInt32(pageIndex)
+            $0.width = UInt32(width)
+            $0.height = UInt32(height)
+            $0.blocks = blocks
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import OCRStructure
+import OCRWire
+import Testing
+
+/// Structure from word boxes, on pages drawn for the purpose (rules, not figures: those are
+/// measured on real documents, BENCHMARKS.md).
+@Suite struct StructureTests {
+    private let body = [
+        "The committee met on Tuesday to review the annual figures and the",
+        "plans for the coming year, which are set out in the sections below.",
+    ]
+
+    private func elements(_ build: (inout PageBuilder) -> Void) -> [StructureElement] {
+        var builder = PageBuilder()
+        build(&builder)
+        return DocumentStructure.analyze([builder.page])[0].elements
+    }
+
+    @Test func largerTypeIsAHeadingAndRunningTextAParagraph() {
+        let found = elements { page in
+            page.paragraph(["Annual Report"], y: 300, height: 90)
+            page.paragraph(["Finances"], y: 500, height: 60)
+            page.paragraph(body, y: 620)
+        }
+        #expect(found.count == 3)
+        guard found.count == 3 else { return }
+        #expect(found[0] == .heading(Heading(level: 1, text: "Annual Report", box: found[0].box)))
+        #expect(found[1] == .heading(Heading(level: 2, text: "Finances", box: found[1].box)))
+        #expect(found[2] == .paragraph(TextBlock(text: body.joined(separator: " "), box: found[2].box)))
+    }
+
+    @Test func numberedAndCapitalisedLinesOfBodySizeAreHeadings() {
+        let found = elements { page in
+            page.paragraph(["1 Introduction"], y: 300)
+            page.paragraph(body, y: 380)
+            page.paragraph(["1.2 Scope of the work"], y: 560)
+            page.paragraph(body, y: 640)
+            page.paragraph(["SUMMARY"], y: 820)
+            page.paragraph(body, y: 900)
+        }
+        let headings = found.compactMap { if case .heading(let h) = $0 { (h.level, h.text) } else { nil } }
+        #expect(headings.map(\.1) == ["1 Introduction", "1.2 Scope of the work", "SUMMARY"])
+        #expect(headings.map(\.0) == [1, 2, 1])
+    }
+
+    @Test func markedLinesAreListItemsNestedByIndentation() {
+        let found = elements { page in
+            page.paragraph(["Before the list comes a sentence of ordinary text."], y: 200)
+            page.paragraph(["• Apples from the orchard", "• Pears"], y: 300)
+            page.paragraph(["◦ Conference pears", "◦ Williams pears"], x: 300, y: 420)
+            page.paragraph(["• Plums, which ripen late in the", "season"], y: 540)
+        }
+        #expect(found.count == 2)
+        guard found.count == 2, case .list(let list) = found[1] else {
+            Issue.record("no list in \(found)")
+            return
+        }
+        #expect(!list.isOrdered)
+        #expect(list.items.map(\.text) == ["Apples from the orchard", "Pears", "Conference pears", "Williams pears", "Plums, which ripen late in the season"])
+        #expect(list.items.map(\.level) == [0, 0, 1, 1, 0])
+    }
+
+    @Test func enumeratedLinesAreAnOrderedListButInitialsAreNot() {
+        let found = elements { page in
+            page.paragraph(["1. Open the valve", "2. Wait ten minutes", "3. Close the valve"], y: 300)
+            page.paragraph(["A. Smith wrote the report on the valves last year."], y: 600)
+        }
+        #expect(found.count == 2)
+        guard case .list(let list)? = found.first else {
+            Issue.record("no list in \(found)")
+            return
+        }
+        #expect(list.isOrdered)
+        #expect(list.items.map(\.marker) == ["1.", "2.", "3."])
+        #expect(found.last.map { if case .paragraph = $0 { true } else { false } } == true)
+    }
+
+    @Test func alignedShortCellsAreATableWithAHeaderRow() {
+        let found = elements { page in
+            page.paragraph(body, y: 200)
+            page.row([("Item", 200), ("Quantity", 900), ("Price", 1500)], y: 400)
+            page.row([("Bolts", 200), ("120", 900), ("$4.20", 1500)], y: 470)
+            page.row([("Nuts", 200), ("80", 900), ("$2.10", 1500)], y: 540)
+            page.row([("Washers, steel", 200), ("300", 900), ("$1.05", 1500)], y: 610)
+            page.paragraph(body, y: 800)
+        }
+        #expect(found.count == 3)
+        guard found.count == 3, case .table(let table) = found[1] else {
+            Issue.record("no table in \(found)")
+            return
+        }
+        #expect(table.columnCount == 3)
+        #expect(table.headerRows == 1)
+        #expect(table.rows.map { $0.map(\.text) } == [["Item", "Quantity", "Price"], ["Bolts", "120", "$4.20"],
+                                                      ["Nuts", "80", "$2.10"], ["Washers, steel", "300", "$1.05"]])
+    }
+
+    @Test func aCellLeftEmptyStaysInItsColumn() {
+        let found = elements { page in
+            page.row([("Region", 200), ("2024", 900), ("2025", 1500)], y: 400)
+            page.row([("North", 200), ("12", 900), ("15", 1500)], y: 470)
+            page.row([("South", 200), ("17", 1500)], y: 540)
+            page.row([("East", 200), ("9", 900), ("11", 1500)], y: 610)
+        }
+        guard case .table(let table)? = found.first else {
+            Issue.record("no table in \(found)")
+            return
+        }
+        #expect(table.rows[2].map(\.text) == ["South", "", "17"])
+    }
+
+    @Test func twoColumnsOfProseAreNotATable() {
+        let left = ["Tesseract reads each column of this page", "as a block of its own, one after the", "other, which is the order a reader wants", "and the order this page should keep too."]
+        let right = ["The right column starts at the same height", "as the left one does and goes on for", "just as many lines of ordinary running", "text, set in the same type as its neighbour."]
+        let found = elements { page in
+            page.paragraph(left, x: 150, y: 300)
+            page.paragraph(right, x: 1300, y: 300)
+        }
+        #expect(found.count == 2)
+        #expect(found.allSatisfy { if case .paragraph = $0 { true } else { false } })
+    }
+
+    @Test func textRepeatedAtTheTopAndPageNumbersAtTheBottomAreRunning() {
+        let pages = (0..<3).map { index -> Ocr_V1_PageResult in
+            var page = PageBuilder()
+            page.pageIndex = index
+            page.paragraph(["ACME Corporation Annual Report \(2020 + index)"], y: 100)
+            page.paragraph(body, y: 600)
+            page.paragraph(["\(index + 1)"], x: 1200, y: 3300)
+            return page.page
+        }
+        let structure = DocumentStructure.analyze(pages)
+        for (index, page) in structure.enumerated() {
+            #expect(page.elements.count == 3)
+            guard page.elements.count == 3 else { continue }
+            #expect(page.elements[0] == .pageHeader(TextBlock(text: "ACME Corporation Annual Report \(2020 + index)", box: page.elements[0].box)))
+            #expect(page.elements[2] == .pageFooter(TextBlock(text: "\(index + 1)", box: page.elements[2].box)))
+        }
+    }
+
+    @Test func aWordHyphenatedAtALineEndIsJoinedAgain() {
+        let found = elements { page in
+            page.paragraph(["The results were encour-", "aging, and the Anglo-", "Saxon method held."], y: 300)
+        }
+        #expect(found == [.paragraph(TextBlock(text: "The results were encouraging, and the Anglo-Saxon method held.", box: found[0].box))])
+    }
+}
