@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Table structure on real documents: camelot's benchmark PDFs (corpus/tables, MIT; their tables
+as camelot's benchmark publishes them are the truth), rendered at 300 dpi clean and once degraded
+as a scanner degrades pages (real_layout.degrade), read by `ocr-submit --format html`, and scored
+as PubTabNet scores tables: TEDS, the tree-edit-distance similarity of the HTML tables (cells
+compared by normalised Levenshtein distance of their text), and TEDS-struct (the same without
+the text). Each truth table is scored against the best-matching table found on its page (0 when
+none was found).
+
+    structure.py build WORK_DIR               renders every page (deterministic) into WORK_DIR/tables
+    structure.py run BIN_DIR WORK_DIR [--half dev|heldout|all] [--jobs 2]
+    structure.py report WORK_DIR [--half ...]
+
+The halves are real_layout's (by file name): `dev` for choosing rules, `heldout` for reporting.
+Needs `apted` (pip) for the tree edit distance.
+"""
+import argparse
+import csv
+import hashlib
+import html.parser
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(__file__))
+import real_layout  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "corpus", "tables")
+
+
+def build(work):
+    manifest = json.load(open(os.path.join(CORPUS, "manifest.json")))
+    out = os.path.join(work, "tables")
+    os.makedirs(out, exist_ok=True)
+    for index, entry in enumerate(manifest["documents"]):
+        pdf = os.path.join(CORPUS, "pdf", entry["file"])
+        degradation = real_layout.DEGRADATIONS[index % len(real_layout.DEGRADATIONS)]
+        for variant in ("clean", degradation):
+            name = f"{entry['file'][:-4]}-{variant}"
+            dpi = 300 if variant in ("clean", "bilevel") else (150 if variant == "lowres" else 200)
+            png = os.path.join(out, name + ".png")
+            real_layout.render(pdf, entry["page"], dpi, png)
+            image = png
+            if variant != "clean":
+                image, dpi = real_layout.degrade(variant, png, seed=int(hashlib.sha1(name.encode()).hexdigest()[:8], 16))
+            json.dump({"image": os.path.basename(image), "document": entry["file"], "style": entry["style"],
+                       "variant": variant, "half": entry["half"], "tables": entry["tables"]},
+                      open(os.path.join(out, name + ".json"), "w"))
+            print(name, flush=True)
+
+
+def run_pages(bin_dir, work, half, jobs):
+    out = os.path.join(work, "tables")
+    pages = [json.load(open(os.path.join(out, f))) | {"name": f[:-5]} for f in sorted(os.listdir(out)) if f.endswith(".json")]
+    pages = [p for p in pages if half in ("all", p["half"])]
+
+    def one(page):
+        image = os.path.join(out, page["image"])
+        start = time.monotonic()
+        done = subprocess.run([os.path.join(bin_dir, "ocr-submit"), "--local", "--workers", "1", "--quiet", "--format", "html", image],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"{page['name']}: {done.stderr}")
+        open(os.path.join(out, page["name"] + ".html"), "w").write(done.stdout)
+        return page["name"], time.monotonic() - start
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for name, seconds in pool.map(one, pages):
+            print(f"{name}: {seconds:.1f} s", flush=True)
+
+
+class Tables(html.parser.HTMLParser):
+    """The tables of an HTML document: rows of (text, colspan, rowspan)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.cell = [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th") and self.tables:
+            self.cell = [[], int(attrs.get("colspan", 1)), int(attrs.get("rowspan", 1))]
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None:
+            self.tables[-1][-1].append((" ".join("".join(self.cell[0]).split()), self.cell[1], self.cell[2]))
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell[0].append(data)
+
+
+def truth_table(path):
+    """camelot's CSV as rows of cells; rows with no text dropped."""
+    rows = [[(" ".join(cell.split()), 1, 1) for cell in row] for row in csv.reader(open(path, encoding="utf-8"))]
+    return [row for row in rows if any(text for text, _, _ in row)]
+
+
+def teds(a, b, structure_only=False):
+    """1 - tree edit distance / the larger tree's size (PubTabNet's TEDS), over table > tr > td."""
+    from apted import APTED, Config
+    from apted.helpers import Tree  # noqa: F401  (apted's own tree type is not needed)
+
+    class Node:
+        def __init__(self, tag, text="", colspan=1, rowspan=1, children=()):
+            self.tag, self.text, self.colspan, self.rowspan, self.children = tag, text, colspan, rowspan, list(children)
+
+    def tree(rows):
+        return Node("table", children=[Node("tr", children=[Node("td", t, c, r) for t, c, r in row]) for row in rows])
+
+    def size(node):
+        return 1 + sum(size(c) for c in node.children)
+
+    class Cost(Config):
+        def rename(self, x, y):
+            if x.tag != y.tag or x.colspan != y.colspan or x.rowspan != y.rowspan:
+                return 1.0
+            if x.tag != "td" or structure_only:
+                return 0.0
+            return levenshtein(x.text, y.text) / max(1, len(x.text), len(y.text))
+
+        def children(self, node):
+            return node.children
+
+    ta, tb = tree(a), tree(b)
+    distance = APTED(ta, tb, Cost()).compute_edit_distance()
+    return 1.0 - distance / max(size(ta), size(tb))
+
+
+def levenshtein(a, b):
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def report(work, half):
+    out = os.path.join(work, "tables")
+    rows = []
+    for name in sorted(f[:-5] for f in os.listdir(out) if f.endswith(".json")):
+        page = json.load(open(os.path.join(out, name + ".json")))
+        if half not in ("all", page["half"]) or not os.path.exists(os.path.join(out, name + ".html")):
+            continue
+        parser = Tables()
+        parser.feed(open(os.path.join(out, name + ".html")).read())
+        found = [t for t in parser.tables if t]
+        for table in page["tables"]:
+            truth = truth_table(os.path.join(CORPUS, "truth", table))
+            scores = [(teds(truth, t), teds(truth, t, structure_only=True)) for t in found]
+            best = max(scores, default=(0.0, 0.0))
+            rows.append({"page": name, "table": table, "style": page["style"], "variant": page["variant"], "half": page["half"],
+                         "teds": round(best[0], 3), "teds_struct": round(best[1], 3), "tables_found": len(found)})
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("work")
+    r = sub.add_parser("run")
+    r.add_argument("bin_dir")
+    r.add_argument("work")
+    r.add_argument("--half", default="all", choices=["dev", "heldout", "all"])
+    r.add_argument("--jobs", type=int, default=2)
+    p = sub.add_parser("report")
+    p.add_argument("work")
+    p.add_argument("--half", default="all", choices=["dev", "heldout", "all"])
+    p.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.command == "build":
+        build(args.work)
+    elif args.command == "run":
+        run_pages(args.bin_dir, args.work, args.half, args.jobs)
+    else:
+        rows = report(args.work, args.half)
+        if args.json:
+            print(json.dumps(rows, indent=1))
+            return
+        print("| page | table | style | TEDS | TEDS-struct | tables found |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for row in rows:
+            print(f"| {row['page']} | {row['table']} | {row['style']} | {row['teds']:.3f} | {row['teds_struct']:.3f} | {row['tables_found']} |")
+        for group in ("ruled", "unruled"):
+            subset = [r for r in rows if r["style"].startswith(group)]
+            if subset:
+                print(f"\n{group}: TEDS {sum(r['teds'] for r in subset) / len(subset):.3f}, "
+                      f"TEDS-struct {sum(r['teds_struct'] for r in subset) / len(subset):.3f} over {len(subset)} tables")
+
+
+if __name__ == "__main__":
+    main()
