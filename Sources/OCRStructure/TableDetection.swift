@@ -37,18 +37,20 @@ struct TableDetection {
         var start = 0
         while start < rows.count {
             guard rows[start].segments.count >= 2 else { start += 1; continue }
-            // Extend over rows of two or more cells, letting one single-cell row at a time in
-            // (a wrapped cell, a section label) when a multi-cell row follows.
+            // Extend over rows of two or more cells, letting up to two single-cell rows at a
+            // time in (a wrapped cell, a section and a subsection label) when a multi-cell row
+            // follows them.
             var end = start + 1
-            while end < rows.count, rows[end].box.y - rows[end - 1].box.maxY <= 3 * page.bodyHeight {
+            func near(_ index: Int) -> Bool { rows[index].box.y - rows[index - 1].box.maxY <= 3 * page.bodyHeight }
+            while end < rows.count, near(end) {
                 if rows[end].segments.count >= 2 {
                     end += 1
-                } else if end + 1 < rows.count, rows[end + 1].segments.count >= 2,
-                          rows[end + 1].box.y - rows[end].box.maxY <= 3 * page.bodyHeight {
-                    end += 2
-                } else {
-                    break
+                    continue
                 }
+                guard end + 1 < rows.count,
+                      let next = (end + 1...min(end + 2, rows.count - 1)).first(where: { rows[$0].segments.count >= 2 }),
+                      (end + 1...next).allSatisfy(near) else { break }
+                end = next + 1
             }
             if let table = table(from: Array(rows[start..<end])) {
                 found.append(table)
@@ -92,45 +94,19 @@ struct TableDetection {
     }
 
     /// The table these rows make, or nil when they do not look like one (too few rows with
-    /// several cells, prose-long cells, columns that do not line up).
+    /// several cells, prose-long cells, no columns).
     func table(from rows: [VisualRow]) -> Found? {
-        let multi = rows.filter { $0.segments.count >= 2 }
-        guard multi.count >= 3 else { return nil }
-        // Columns from the rows with the usual number of cells: their segments' x-ranges merged
-        // where they overlap.
-        let counts = Dictionary(grouping: multi, by: \.segments.count)
-        let usual = counts.max { ($0.value.count, $0.key) < ($1.value.count, $1.key) }!.key
-        guard counts[usual]!.count * 2 >= multi.count else { return nil }
-        var columns: [(x: Int, maxX: Int)] = []
-        for segment in counts[usual]!.flatMap(\.segments).sorted(by: { $0.box.x < $1.box.x }) {
-            if let last = columns.last, segment.box.x <= last.maxX {
-                columns[columns.count - 1].maxX = max(last.maxX, segment.box.maxX)
-            } else {
-                columns.append((segment.box.x, segment.box.maxX))
-            }
-        }
+        guard rows.filter({ $0.segments.count >= 2 }).count >= 3 else { return nil }
+        let rows = rows.map(withoutRules)
+        let columns = columns(of: rows)
         guard columns.count >= 2 else { return nil }
-        let cellWords = multi.flatMap(\.segments).map(\.words.count)
-        guard PageLines.median(cellWords)! <= 5 else { return nil }  // prose in columns, not cells
 
         var grid: [[TableCell]] = []
         var lineOrders = Set<Int>()
         var previous: VisualRow?
         for row in rows {
             lineOrders.formUnion(row.lineOrders)
-            var cells: [TableCell] = []
-            for segment in row.segments {
-                let covered = columns.indices.filter { columns[$0].maxX > segment.box.x && columns[$0].x < segment.box.maxX }
-                let first = covered.first ?? nearestColumn(to: segment.box, in: columns)
-                let span = max(1, (covered.last ?? first) - first + 1)
-                if let index = cells.lastIndex(where: { $0.column + $0.columnSpan > first }) {
-                    // Two segments in one column (a gap inside a cell): one cell.
-                    cells[index].text += " " + segment.text
-                    cells[index].box = cells[index].box.map { $0.union(segment.box) } ?? segment.box
-                } else {
-                    cells.append(TableCell(text: segment.text, column: first, columnSpan: span, box: segment.box))
-                }
-            }
+            let cells = self.cells(of: row, in: columns)
             // A row closer to the last than half a line, without a first cell, continues the
             // last row's cells (a cell's text wrapped onto a second line).
             if let previous, !grid.isEmpty, cells.first?.column ?? 0 > 0,
@@ -146,9 +122,92 @@ struct TableDetection {
             }
             previous = row
         }
+        let filledCells = grid.flatMap { $0 }.filter { !$0.text.isEmpty }
+        guard grid.filter({ $0.filter { !$0.text.isEmpty }.count >= 2 }).count >= 3,
+              PageLines.median(filledCells.map { $0.text.split(separator: " ").count })! <= 5 else { return nil }  // prose, not cells
         let box = PageBox.union(rows.map(\.box))!
         let table = TableBlock(rows: grid, headerRows: Self.headerRows(grid), columnCount: columns.count, box: box)
         return Found(table: table, lineOrders: lineOrders, order: lineOrders.min()!)
+    }
+
+    /// The row without the table's rules read as characters: Tesseract reads a vertical rule
+    /// as `|` (alone, or glued to a cell's first or last word), and a rule is not text.
+    func withoutRules(_ row: VisualRow) -> VisualRow {
+        var row = row
+        row.segments = row.segments.compactMap { segment in
+            var segment = segment
+            segment.words = segment.words.compactMap { word in
+                var word = word
+                word.text = String(word.text.drop { $0 == "|" }.reversed().drop { $0 == "|" }.reversed())
+                return word.text.isEmpty ? nil : word
+            }
+            guard let box = PageBox.union(segment.words.map(\.box)) else { return nil }
+            segment.box = box
+            return segment
+        }
+        return row
+    }
+
+    /// The table's columns: the x-ranges between its rivers, strips wider than any space
+    /// between words that the words of nearly every row leave empty (a title or a spanning
+    /// header may cross them: one row in ten).
+    func columns(of rows: [VisualRow]) -> [(x: Int, maxX: Int)] {
+        let words = rows.flatMap { $0.segments.flatMap(\.words) }
+        guard let left = words.map(\.box.x).min(), let right = words.map(\.box.maxX).max(), right > left else { return [] }
+        var crossing = [Int](repeating: 0, count: right - left)
+        for row in rows {
+            var covered = [Bool](repeating: false, count: right - left)
+            for word in row.segments.flatMap(\.words) {
+                for x in (word.box.x - left)..<(word.box.maxX - left) { covered[x] = true }
+            }
+            for x in covered.indices where covered[x] { crossing[x] += 1 }
+        }
+        let allowed = rows.count / 10
+        let minimumRiver = max(2 * page.wordGap, page.bodyHeight / 2)
+        var columns: [(x: Int, maxX: Int)] = []
+        var x = 0
+        while x < crossing.count {
+            // A column: from here to the next river.
+            var end = x
+            var riverStart: Int?
+            while end < crossing.count {
+                if crossing[end] <= allowed {
+                    riverStart = riverStart ?? end
+                    if end - riverStart! + 1 >= minimumRiver {
+                        break
+                    }
+                } else {
+                    riverStart = nil
+                }
+                end += 1
+            }
+            let columnEnd = riverStart ?? crossing.count
+            if columnEnd > x { columns.append((left + x, left + columnEnd)) }
+            // Skip the rest of the river.
+            x = end
+            while x < crossing.count, crossing[x] <= allowed { x += 1 }
+        }
+        return columns
+    }
+
+    /// A row's cells: its words left to right, a new cell wherever a word starts past the
+    /// columns the cell covers; a word across a river makes its cell span.
+    func cells(of row: VisualRow, in columns: [(x: Int, maxX: Int)]) -> [TableCell] {
+        var cells: [TableCell] = []
+        for word in row.segments.flatMap(\.words) {
+            let covered = columns.indices.filter { columns[$0].maxX > word.box.x && columns[$0].x < word.box.maxX }
+            let first = covered.first ?? nearestColumn(to: word.box, in: columns)
+            let last = covered.last ?? first
+            if var cell = cells.last, first < cell.column + cell.columnSpan {
+                cell.text += " " + word.text
+                cell.box = cell.box.map { $0.union(word.box) } ?? word.box
+                cell.columnSpan = max(cell.columnSpan, last - cell.column + 1)
+                cells[cells.count - 1] = cell
+            } else {
+                cells.append(TableCell(text: word.text, column: first, columnSpan: last - first + 1, box: word.box))
+            }
+        }
+        return cells
     }
 
     private func nearestColumn(to box: PageBox, in columns: [(x: Int, maxX: Int)]) -> Int {

@@ -145,3 +145,51 @@ import Testing
         #expect(found == [.paragraph(TextBlock(text: "The results were encouraging, and the Anglo-Saxon method held.", box: found[0].box))])
     }
 }
+
+/// Whatever the engine sends, structure analysis returns: random pages (words anywhere, of any
+/// size, overlapping, empty, bullets and numbers among them) never trap, and every line's words
+/// come out somewhere.
+@Suite struct StructureRobustnessTests {
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func randomPagesNeverTrapAndKeepTheirWords() {
+        var random = SplitMix(state: 20261203)
+        let tokens = ["•", "-", "1.", "2)", "(a)", "iv.", "|", "$1,240.00", "Total", "INTRODUCTION", "2.1", "the", "of", "e", "o", "¢", "Page", "7", "", " "]
+        for _ in 0..<400 {
+            var page = PageBuilder()
+            page.width = Int.random(in: 0...3000, using: &random)
+            page.height = Int.random(in: 0...4000, using: &random)
+            for _ in 0..<Int.random(in: 0...40, using: &random) {
+                let words = (0..<Int.random(in: 1...8, using: &random)).map { _ in tokens.randomElement(using: &random)! }
+                let cells = words.map { ($0, Int.random(in: -50...3000, using: &random)) }
+                page.row(cells, y: Int.random(in: -20...4000, using: &random), height: Int.random(in: 1...200, using: &random))
+            }
+            let structure = DocumentStructure.analyze([page.page])
+            #expect(structure.count == 1)
+            let words = page.page.blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
+            let text = structure[0].elements.map(Self.text).joined(separator: " ")
+            for word in words {
+                let visible = String(word.text.drop { $0 == "|" }.reversed().drop { $0 == "|" }.reversed())
+                #expect(visible.isEmpty || text.contains(visible), "\(word.text) lost")
+            }
+        }
+    }
+
+    private static func text(_ element: StructureElement) -> String {
+        switch element {
+        case .heading(let h): h.text
+        case .paragraph(let p), .pageHeader(let p), .pageFooter(let p): p.text
+        case .list(let l): l.items.map { $0.marker + " " + $0.text }.joined(separator: " ")
+        case .table(let t): t.rows.flatMap { $0.map(\.text) }.joined(separator: " ")
+        }
+    }
+}
