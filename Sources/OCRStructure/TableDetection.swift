@@ -80,10 +80,18 @@ struct TableDetection {
         return rows
     }
 
+    /// The line cut at wide gaps and at vertical rules (read as `|`, alone or glued to a word).
     func split(_ line: PageLine) -> [Segment] {
         var segments: [Segment] = []
+        var ruleBefore = false
         for word in line.words {
-            if let last = segments.last, word.box.x - last.box.maxX < cellGap {
+            let ruleAfter = word.text.count > 1 && word.text.last == "|"
+            if word.text == "|" {
+                ruleBefore = true
+                continue
+            }
+            defer { ruleBefore = ruleAfter }
+            if let last = segments.last, !ruleBefore, word.text.first != "|", word.box.x - last.box.maxX < cellGap {
                 segments[segments.count - 1].words.append(word)
                 segments[segments.count - 1].box = last.box.union(word.box)
             } else {
@@ -148,9 +156,11 @@ struct TableDetection {
         return row
     }
 
-    /// The table's columns: the x-ranges between its rivers, strips wider than any space
-    /// between words that the words of nearly every row leave empty (a title or a spanning
-    /// header may cross them: one row in ten).
+    /// The table's columns: the x-ranges between its rivers. A river is a strip wider than any
+    /// space between words that the words of nearly every row leave empty (a title or a
+    /// spanning header may cross it: one row in ten); over four rows or more it may be as narrow
+    /// as one and a half spaces (dense listings set their columns close, and a space inside a
+    /// cell does not line up with the next row's).
     func columns(of rows: [VisualRow]) -> [(x: Int, maxX: Int)] {
         let words = rows.flatMap { $0.segments.flatMap(\.words) }
         guard let left = words.map(\.box.x).min(), let right = words.map(\.box.maxX).max(), right > left else { return [] }
@@ -163,30 +173,21 @@ struct TableDetection {
             for x in covered.indices where covered[x] { crossing[x] += 1 }
         }
         let allowed = rows.count / 10
-        let minimumRiver = max(2 * page.wordGap, page.bodyHeight / 2)
+        let wide = max(2 * page.wordGap, page.bodyHeight / 2)
+        let narrow = rows.count >= 4 ? max(page.wordGap * 3 / 2, page.bodyHeight / 4) : wide
         var columns: [(x: Int, maxX: Int)] = []
+        var columnStart = 0
         var x = 0
         while x < crossing.count {
-            // A column: from here to the next river.
-            var end = x
-            var riverStart: Int?
-            while end < crossing.count {
-                if crossing[end] <= allowed {
-                    riverStart = riverStart ?? end
-                    if end - riverStart! + 1 >= minimumRiver {
-                        break
-                    }
-                } else {
-                    riverStart = nil
-                }
-                end += 1
-            }
-            let columnEnd = riverStart ?? crossing.count
-            if columnEnd > x { columns.append((left + x, left + columnEnd)) }
-            // Skip the rest of the river.
-            x = end
+            guard crossing[x] <= allowed else { x += 1; continue }
+            let start = x
             while x < crossing.count, crossing[x] <= allowed { x += 1 }
+            if x - start >= narrow, x < crossing.count {
+                if start > columnStart { columns.append((left + columnStart, left + start)) }
+                columnStart = x
+            }
         }
+        columns.append((left + columnStart, right))
         return columns
     }
 
