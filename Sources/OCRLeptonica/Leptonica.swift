@@ -245,6 +245,36 @@ package final class Pix {
         return rects
     }
 
+    /// The ruling lines of this image thresholded at mid-gray: dark strokes at least
+    /// `minimumLength` long and at most `maximumThickness` thick, horizontal ones kept by an
+    /// opening with a `minimumLength` x 1 brick and vertical ones by a 1 x `minimumLength` brick
+    /// (Leptonica's morphology: text strokes are shorter and go, rules stay), then boxed as
+    /// connected components. Found at half the resolution (a 2x2 block with any ink is ink, so
+    /// a one-pixel rule stays), a quarter of the work; the boxes are in this image's pixels.
+    package func rulingLines(minimumLength: Int, maximumThickness: Int) throws(OCRError) -> (horizontal: [RawRect], vertical: [RawRect]) {
+        let full = try toBinary(threshold: 128)
+        // pixReduceRankBinary2: a new image, or NULL on error.
+        let binary = Pix(owning: try CheckC.nonNull(pixReduceRankBinary2(full.raw, 1, nil), "reducing the page"))
+        func boxes(_ h: Int, _ v: Int) throws(OCRError) -> [RawRect] {
+            // pixOpenBrick: a new image, or NULL on error.
+            let opened = Pix(owning: try CheckC.nonNull(pixOpenBrick(nil, binary.raw, Int32(h), Int32(v)), "finding ruling lines"))
+            var found: UnsafeMutablePointer<BOXA>? = try CheckC.nonNull(pixConnCompBB(opened.raw, 8), "finding ruling lines")  // NULL on error.
+            defer { boxaDestroy(&found) }
+            var rects: [RawRect] = []
+            for i in 0..<boxaGetCount(found) {
+                var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, hh: Int32 = 0
+                if boxaGetBoxGeometry(found, i, &x, &y, &w, &hh) == 0 {  // 0 ok.
+                    rects.append(RawRect(left: Int(x) * 2, top: Int(y) * 2, right: Int(x + w) * 2, bottom: Int(y + hh) * 2))
+                }
+            }
+            return rects
+        }
+        let length = max(2, minimumLength / 2)
+        let horizontal = try boxes(length, 1).filter { $0.bottom - $0.top <= maximumThickness }
+        let vertical = try boxes(1, length).filter { $0.right - $0.left <= maximumThickness }
+        return (horizontal, vertical)
+    }
+
     /// 8 bpp gray with the background brought to white (Leptonica's `pixBackgroundNormSimple`):
     /// uneven lighting, gray paper and shaded cells flattened before thresholding.
     package func backgroundNormalized() throws(OCRError) -> Pix {

@@ -20,7 +20,7 @@ import OCRWire
 /// with every field written, so `google.protobuf.json_format.Parse` reads them:
 /// `PageResult {pageIndex, file, filePage, width, height, dpi, rotationDegrees, skewDegrees,
 /// timings, workerUid, blocks, text, meanConfidence, attempt, textSource, pageQuad,
-/// dewarped}` -> `Block {text, confidence, box,
+/// dewarped, rules: [box]}` -> `Block {text, confidence, box,
 /// type, paragraphs}` -> `Paragraph {text, confidence, box, lines}` -> `TextLine {text,
 /// confidence, box, words, baseline}` -> `Word {text, confidence, box, candidates: [{text,
 /// confidence}], symbols: [{text, confidence, box}], fromDictionary}`; `box` is
@@ -83,6 +83,7 @@ enum JSONRenderer {
             ("textSource", enumValue(r.textSource.protoName, r.textSource.rawValue)),
             ("pageQuad", .array(r.pageQuad.map { .int(Int($0)) })),
             ("dewarped", .bool(r.dewarped)),
+            ("rules", .array(r.rules.map { json(Optional($0)) })),
         ])
     }
 

@@ -386,6 +386,7 @@ package final class Recognizer {
         var meanConfidence: Float = 0
         var passes = 1
         var changedWords = 0  // Run-together words cut, rules read as brackets dropped: the text is rebuilt.
+        var rules: [RawRect] = []
         if !settings.osdOnly {
             api.clear()
             defer { api.clear() }
@@ -403,11 +404,18 @@ package final class Recognizer {
                     text = api.text()
                     meanConfidence = Float(api.meanConfidence()) / 100
                 }
+                // The page's ruling lines, for ruled tables: from the image as recognised, since
+                // Tesseract's line finder takes them out of its thresholded image.
+                let lines = try costs.measure("ruling_lines") { () throws(OCRError) in
+                    try pix.rulingLines(minimumLength: max(40, pix.width / 40), maximumThickness: max(3, dpi / 25))
+                }
+                rules = lines.horizontal + lines.vertical
                 // Text the layout analysis dropped (LostText.swift) and run-together words
                 // (WordSplitting.swift), from the thresholded image, before `clear` forgets it.
+                let thresholded = api.thresholdedImage()
                 var lost: LostText.Finding?
                 if !settings.fast {
-                    if let thresholded = api.thresholdedImage() {
+                    if let thresholded {
                         lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.find(thresholded: thresholded, blocks: blocks) }
                         let split = try costs.measure("word_gaps") { () throws(OCRError) in try splitRunTogetherWords(blocks, thresholded: thresholded, api: api) }
                         blocks = split.blocks
@@ -452,6 +460,7 @@ package final class Recognizer {
         result.blocks = ResultBuilder(geometry: geometry, candidates: settings.candidates,
                                       symbols: !settings.detectOnly || options.reportCharacterBoxes)
             .blocks(settings.detectOnly ? filtered : Self.withoutTextlessWords(filtered))
+        result.rules = rules.map(geometry.toOriginal)
         if settings.detectOnly || settings.osdOnly {
             result.text = ""
         } else if passes > 1 || changedWords > 0 || filtered.count != blocks.count || Self.wordCount(filtered) != Self.wordCount(blocks) {

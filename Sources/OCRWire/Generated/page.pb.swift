@@ -553,6 +553,11 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     /// lines of a page found in a photo, or, where no page was found, lines converging in a photo
     /// taken at an angle (made parallel; page_quad stays empty).
     public var dewarped: Bool = false  // bool dewarped = 19
+    /// The page's ruling lines (table borders and cell rules, underlines), in the same pixels as
+    /// every box: dark strokes at least a fortieth of the page's width long and thin as rules are,
+    /// horizontal when wider than tall. Clients build ruled tables from them (the document's
+    /// structure); empty for detect-only and OSD-only pages and from older workers.
+    public var rules: [Ocr_V1_BoundingBox] = []  // repeated BoundingBox rules = 20
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -582,6 +587,7 @@ public struct Ocr_V1_PageResult: ProtoMessage {
         writer.writeBytes(17, pdfPage)
         writer.writeRepeatedSInt32(18, pageQuad)
         writer.writeBool(19, dewarped)
+        writer.writeRepeatedMessage(20, rules)
         writer.writeUnknown(unknownFields)
     }
 
@@ -608,6 +614,7 @@ public struct Ocr_V1_PageResult: ProtoMessage {
             case 17: pdfPage = try reader.readBytes(tag)
             case 18: try reader.readRepeatedSInt32(tag, into: &pageQuad)
             case 19: dewarped = try reader.readBool(tag)
+            case 20: try reader.readRepeatedMessage(tag, into: &rules)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
