@@ -18,7 +18,10 @@ public enum DocumentStructure {
         for (page, lines) in zip(pages, measured) {
             let repeated = running[Int(page.pageIndex)] ?? RunningText.PageRunning()
             let taken = repeated.headerLines.union(repeated.footerLines)
-            let tables = TableDetection(page: lines).tables(excluding: taken)
+            // Tables drawn with rules first; then tables of aligned cells among the other lines.
+            var tables = RuledTables(page: lines).tables().filter { $0.lineOrders.isDisjoint(with: taken) }
+            let ruled = tables.reduce(into: taken) { $0.formUnion($1.lineOrders) }
+            tables += TableDetection(page: lines).tables(excluding: ruled)
             let inTables = tables.reduce(into: taken) { $0.formUnion($1.lineOrders) }
             var elements = ParagraphRoles(page: lines).elements(excluding: inTables)
             elements += tables.map { ($0.order, .done(.table($0.table))) }

@@ -48,6 +48,8 @@ struct PageLines: Sendable {
     var pageHeight: Int
     /// The page's index in its job.
     var pageIndex: Int
+    /// The page's ruling lines (`PageResult.rules`).
+    var rules: [PageBox]
 
     init(_ page: Ocr_V1_PageResult) {
         var lines: [PageLine] = []
@@ -79,6 +81,7 @@ struct PageLines: Sendable {
         pageWidth = Int(page.width)
         pageHeight = Int(page.height)
         pageIndex = Int(page.pageIndex)
+        rules = page.rules.map(PageBox.init)
     }
 
     static func median(_ values: [Int]) -> Int? {

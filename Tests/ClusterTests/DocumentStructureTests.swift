@@ -6,16 +6,17 @@ import OCRTestSupport
 import Testing
 
 /// The document's structure end to end: a report (headings, a nested bullet list, an unruled
-/// table with a header row, a numbered list) laid out by headless Chromium at 300 dpi, read by
+/// table with a header row, a numbered list) and a ruled table with spans, laid out by
+/// headless Chromium at 300 dpi, read by
 /// the real engine through `ocr-submit --local`, comes out as Markdown and HTML with each part
 /// in its place. The page is drawn for the test, so it checks the rules, not accuracy figures.
 @Suite(.serialized, .enabled(if: commandExists("chromium"), "needs Debian's chromium"))
 struct DocumentStructureTests {
-    private static func renderedReport() async throws -> URL {
+    private static func renderedReport(_ name: String = "report") async throws -> URL {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-structure-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let html = Binaries.fixtures.appendingPathComponent("structure/report.html")
-        let png = scratch.appendingPathComponent("report.png")
+        let html = Binaries.fixtures.appendingPathComponent("structure/\(name).html")
+        let png = scratch.appendingPathComponent("\(name).png")
         // 1240 x 1754 CSS pixels at scale 2: an A4 page at 300 dpi.
         let shot = try await runAsync(["timeout", "-s", "KILL", "60", "chromium", "--headless", "--no-sandbox", "--disable-gpu",
                                        "--no-first-run", "--hide-scrollbars", "--user-data-dir=\(scratch.path)/profile",
@@ -62,5 +63,17 @@ struct DocumentStructureTests {
             let box = element.attribute(forName: "data-bbox")?.stringValue?.split(separator: " ").compactMap { Int($0) } ?? []
             #expect(box.count == 4 && box[2] > 0 && box[3] > 0 && box[0] + box[2] <= 2480 && box[1] + box[3] <= 3508, "\(element.xmlString)")
         }
+    }
+
+    /// A table drawn with borders, its header spanning two rows and two columns: the worker's
+    /// ruling lines give the grid, and the spans come from the rules that are not there.
+    @Test func aRuledTableKeepsItsSpans() async throws {
+        let png = try await Self.renderedReport("ruled")
+        let run = try await runAsync([Binaries.path("ocr-submit"), "--local", "--workers", "1", "--quiet", "--format", "markdown", png.path])
+        try #require(run.status == 0, "\(run.stderr)")
+        let table = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("<table>") }, "\(run.stdout)")
+        #expect(table == "<table><thead><tr><th rowspan=\"2\">Gauge</th><th colspan=\"2\">Level (m)</th></tr><tr><th>April</th><th>May</th></tr></thead>"
+                + "<tbody><tr><td>Millbrook</td><td>2.45</td><td>2.61</td></tr><tr><td>Stone Bridge</td><td>1.98</td><td>2.07</td></tr>"
+                + "<tr><td>Weir Lane</td><td>3.12</td><td>3.30</td></tr></tbody></table>")
     }
 }

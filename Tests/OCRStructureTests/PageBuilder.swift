@@ -9,6 +9,16 @@ struct PageBuilder {
     var height = 3508
     var pageIndex = 0
     private(set) var blocks: [Ocr_V1_Block] = []
+    /// Ruling lines as a worker reports them.
+    var rules: [Ocr_V1_BoundingBox] = []
+
+    /// A rule from (x, y), `length` long, 3 pixels thick.
+    mutating func rule(x: Int, y: Int, length: Int, horizontal: Bool) {
+        rules.append(Ocr_V1_BoundingBox.with {
+            $0.x = Int32(x); $0.y = Int32(y)
+            $0.width = UInt32(horizontal ? length : 3); $0.height = UInt32(horizontal ? 3 : length)
+        })
+    }
 
     /// A paragraph (one Tesseract paragraph in a block of its own) of `lines`, the first at `y`,
     /// each `height` tall at left edge `x`, lines `gap` apart.
@@ -58,6 +68,7 @@ struct PageBuilder {
             $0.width = UInt32(width)
             $0.height = UInt32(height)
             $0.blocks = blocks
+            $0.rules = rules
         }
     }
 }

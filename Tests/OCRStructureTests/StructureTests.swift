@@ -109,6 +109,33 @@ import Testing
         #expect(table.rows[2].map(\.text) == ["South", "", "17"])
     }
 
+    @Test func aRuledGridIsATableAndAMissingRuleMakesASpan() {
+        // 3 columns (x 180, 700, 1200, 1700) and 4 rows (y 380, 450, 520, 590, 660); the header
+        // "Measured" spans the last two columns: no rule between them in the first row.
+        let found = elements { page in
+            page.paragraph(body, y: 200)
+            page.row([("Site", 200), ("Measured", 1000)], y: 395)
+            page.row([("North", 200), ("12.5", 720), ("13.1", 1220)], y: 465)
+            page.row([("South", 200), ("9.8", 720), ("10.4", 1220)], y: 535)
+            page.row([("East", 200), ("11.0", 720), ("11.7", 1220)], y: 605)
+            for y in [380, 450, 520, 590, 660] { page.rule(x: 180, y: y, length: 1520, horizontal: true) }
+            page.rule(x: 180, y: 380, length: 280, horizontal: false)
+            page.rule(x: 700, y: 380, length: 280, horizontal: false)
+            page.rule(x: 1200, y: 450, length: 210, horizontal: false)
+            page.rule(x: 1700, y: 380, length: 280, horizontal: false)
+            page.paragraph(body, y: 800)
+        }
+        #expect(found.count == 3)
+        guard found.count == 3, case .table(let table) = found[1] else {
+            Issue.record("no table in \(found)")
+            return
+        }
+        #expect(table.columnCount == 3)
+        #expect(table.rows.map { $0.map(\.text) } == [["Site", "Measured"], ["North", "12.5", "13.1"], ["South", "9.8", "10.4"], ["East", "11.0", "11.7"]])
+        #expect(table.rows[0].map(\.columnSpan) == [1, 2])
+        #expect(table.headerRows == 1)
+    }
+
     @Test func twoColumnsOfProseAreNotATable() {
         let left = ["Tesseract reads each column of this page", "as a block of its own, one after the", "other, which is the order a reader wants", "and the order this page should keep too."]
         let right = ["The right column starts at the same height", "as the left one does and goes on for", "just as many lines of ordinary running", "text, set in the same type as its neighbour."]
@@ -147,7 +174,7 @@ import Testing
 }
 
 /// Whatever the engine sends, structure analysis returns: random pages (words anywhere, of any
-/// size, overlapping, empty, bullets and numbers among them) never trap, and every line's words
+/// size, overlapping, empty, bullets and numbers among them, rules anywhere) never trap, and every line's words
 /// come out somewhere.
 @Suite struct StructureRobustnessTests {
     private struct SplitMix: RandomNumberGenerator {
@@ -172,6 +199,10 @@ import Testing
                 let words = (0..<Int.random(in: 1...8, using: &random)).map { _ in tokens.randomElement(using: &random)! }
                 let cells = words.map { ($0, Int.random(in: -50...3000, using: &random)) }
                 page.row(cells, y: Int.random(in: -20...4000, using: &random), height: Int.random(in: 1...200, using: &random))
+            }
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                page.rule(x: Int.random(in: -10...2600, using: &random), y: Int.random(in: -10...3600, using: &random),
+                          length: Int.random(in: 0...2000, using: &random), horizontal: Bool.random(using: &random))
             }
             let structure = DocumentStructure.analyze([page.page])
             #expect(structure.count == 1)

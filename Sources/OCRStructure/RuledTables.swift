@@ -1,0 +1,160 @@
+/// Tables drawn with rules: grids of the page's ruling lines (`PageResult.rules`, found by the
+/// worker), the cells between them, a cell spanning where the rule between two cells is
+/// missing, and each line's words put in the cell their centres fall in.
+struct RuledTables {
+    let page: PageLines
+
+    /// Rules closer than this are one (a double rule, a rule drawn in two strokes).
+    var tolerance: Int { max(4, page.bodyHeight / 3) }
+
+    func tables() -> [TableDetection.Found] {
+        let horizontal = page.rules.filter { $0.width > $0.height }
+        let vertical = page.rules.filter { $0.height >= $0.width }
+        var found: [TableDetection.Found] = []
+        for group in grids(horizontal, vertical) {
+            if let table = table(group.horizontal, group.vertical), !found.contains(where: { $0.lineOrders.isDisjoint(with: table.lineOrders) == false }) {
+                found.append(table)
+            }
+        }
+        return found
+    }
+
+    /// Rules that touch each other, grouped (union-find over crossings): a grid needs two
+    /// horizontal and two vertical rules at least.
+    func grids(_ horizontal: [PageBox], _ vertical: [PageBox]) -> [(horizontal: [PageBox], vertical: [PageBox])] {
+        let all = horizontal + vertical
+        var parent = Array(all.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i {
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            }
+            return i
+        }
+        let t = tolerance
+        for (hi, h) in horizontal.enumerated() {
+            for (vi, v) in vertical.enumerated()
+            where v.x - t <= h.maxX && h.x - t <= v.maxX && h.y - t <= v.maxY && v.y - t <= h.maxY {
+                parent[root(hi)] = root(horizontal.count + vi)
+            }
+        }
+        var groups: [Int: (horizontal: [PageBox], vertical: [PageBox])] = [:]
+        for index in all.indices {
+            let key = root(index)
+            if index < horizontal.count {
+                groups[key, default: ([], [])].horizontal.append(all[index])
+            } else {
+                groups[key, default: ([], [])].vertical.append(all[index])
+            }
+        }
+        return groups.values.filter { $0.horizontal.count >= 2 && $0.vertical.count >= 2 }.sorted { ($0.horizontal.first?.y ?? 0) < ($1.horizontal.first?.y ?? 0) }
+    }
+
+    /// Positions closer than the tolerance merged (their mean).
+    func boundaries(_ positions: [Int]) -> [Int] {
+        var clusters: [[Int]] = []
+        for position in positions.sorted() {
+            if let last = clusters.last?.last, position - last <= tolerance {
+                clusters[clusters.count - 1].append(position)
+            } else {
+                clusters.append([position])
+            }
+        }
+        return clusters.map { $0.reduce(0, +) / $0.count }
+    }
+
+    func table(_ horizontal: [PageBox], _ vertical: [PageBox]) -> TableDetection.Found? {
+        let region = PageBox.union(horizontal + vertical)!
+        // Row and column boundaries: the rules' centres, and the region's edges (a table often
+        // has no outer vertical rules).
+        let ys = boundaries(horizontal.map(\.midY) + [region.y, region.maxY])
+        let xs = boundaries(vertical.map { $0.x + $0.width / 2 } + [region.x, region.maxX])
+        guard ys.count >= 2, xs.count >= 3 || ys.count >= 3 else { return nil }
+        let rowCount = ys.count - 1, columnCount = xs.count - 1
+        guard rowCount >= 1, columnCount >= 1, rowCount * columnCount >= 4 else { return nil }
+
+        // Which cell each of the table's lines' words goes in: lines whose centre is inside.
+        let lines = page.lines.filter { line in
+            let cx = line.box.x + line.box.width / 2, cy = line.box.midY
+            return cx >= region.x && cx <= region.maxX && cy >= region.y && cy <= region.maxY
+        }
+        guard !lines.isEmpty else { return nil }
+        func index(_ value: Int, in bounds: [Int]) -> Int {
+            let i = (bounds.lastIndex { $0 <= value } ?? 0)
+            return min(max(0, i), bounds.count - 2)
+        }
+        // Spans: a boundary between two neighbouring cells without a rule along it joins them.
+        var owner = Array(0..<(rowCount * columnCount))
+        func find(_ i: Int) -> Int {
+            var i = i
+            while owner[i] != i { i = owner[i] }
+            return i
+        }
+        let t = tolerance
+        func vertRule(at x: Int, from top: Int, to bottom: Int) -> Bool {
+            vertical.contains { abs(($0.x + $0.width / 2) - x) <= t && $0.y <= top + t * 2 && $0.maxY >= bottom - t * 2 }
+        }
+        func horizRule(at y: Int, from left: Int, to right: Int) -> Bool {
+            horizontal.contains { abs($0.midY - y) <= t && $0.x <= left + t * 2 && $0.maxX >= right - t * 2 }
+        }
+        for r in 0..<rowCount {
+            for c in 0..<columnCount {
+                if c + 1 < columnCount, !vertRule(at: xs[c + 1], from: ys[r], to: ys[r + 1]) {
+                    owner[find(r * columnCount + c + 1)] = find(r * columnCount + c)
+                }
+                if r + 1 < rowCount, !horizRule(at: ys[r + 1], from: xs[c], to: xs[c + 1]) {
+                    owner[find((r + 1) * columnCount + c)] = find(r * columnCount + c)
+                }
+            }
+        }
+        // Each merged group's rectangle; a group that is not a rectangle is left as its cells.
+        var members: [Int: [(r: Int, c: Int)]] = [:]
+        for r in 0..<rowCount {
+            for c in 0..<columnCount { members[find(r * columnCount + c), default: []].append((r, c)) }
+        }
+        var anchor: [Int: (r: Int, c: Int, rows: Int, columns: Int)] = [:]  // by cell index
+        var covered = Set<Int>()
+        for cells in members.values {
+            let r0 = cells.map(\.r).min()!, r1 = cells.map(\.r).max()!, c0 = cells.map(\.c).min()!, c1 = cells.map(\.c).max()!
+            if cells.count == (r1 - r0 + 1) * (c1 - c0 + 1) {
+                anchor[r0 * columnCount + c0] = (r0, c0, r1 - r0 + 1, c1 - c0 + 1)
+                for cell in cells where !(cell.r == r0 && cell.c == c0) { covered.insert(cell.r * columnCount + cell.c) }
+            } else {
+                for cell in cells { anchor[cell.r * columnCount + cell.c] = (cell.r, cell.c, 1, 1) }
+            }
+        }
+        // Words into the anchor of the cell their centre is in.
+        var words: [Int: [(y: Int, x: Int, text: String, box: PageBox)]] = [:]
+        for line in lines {
+            for word in line.words {
+                var r = index(word.box.midY, in: ys), c = index(word.box.x + word.box.width / 2, in: xs)
+                let cell = r * columnCount + c
+                if covered.contains(cell) {
+                    let owner = anchor.values.first { r >= $0.r && r < $0.r + $0.rows && c >= $0.c && c < $0.c + $0.columns }!
+                    (r, c) = (owner.r, owner.c)
+                }
+                let text = String(word.text.drop { $0 == "|" }.reversed().drop { $0 == "|" }.reversed())  // a rule read as a bar
+                if !text.isEmpty { words[r * columnCount + c, default: []].append((line.box.midY, word.box.x, text, word.box)) }
+            }
+        }
+        var grid: [[TableCell]] = []
+        for r in 0..<rowCount {
+            var row: [TableCell] = []
+            for c in 0..<columnCount {
+                guard let a = anchor[r * columnCount + c] else { continue }
+                let inCell = (words[r * columnCount + c] ?? []).sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+                let text = inCell.map(\.text).joined(separator: " ")
+                row.append(TableCell(text: text, column: c, columnSpan: a.columns, rowSpan: a.rows, box: PageBox.union(inCell.map(\.box))))
+            }
+            grid.append(row)
+        }
+        // Rows with no text at all and no span across them (between a double rule) go.
+        let spanned = Set(covered.map { $0 / columnCount })
+        let kept = grid.indices.filter { r in grid[r].contains { !$0.text.isEmpty || $0.rowSpan > 1 } || spanned.contains(r) }.map { grid[$0] }
+        guard kept.count >= 2 else { return nil }
+        let orders = Set(lines.map(\.order))
+        let table = TableBlock(rows: kept, headerRows: TableDetection.headerRows(kept), columnCount: columnCount, box: region)
+        return TableDetection.Found(table: table, lineOrders: orders, order: orders.min()!)
+    }
+}
