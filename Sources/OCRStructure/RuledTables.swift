@@ -126,6 +126,7 @@ struct RuledTables {
         }
         // Words into the anchor of the cell their centre is in.
         var words: [Int: [(y: Int, x: Int, text: String, box: PageBox)]] = [:]
+        var linesIn: [Int: Set<Int>] = [:]  // which lines each cell's words come from
         for line in lines {
             for word in line.words {
                 var r = index(word.box.midY, in: ys), c = index(word.box.x + word.box.width / 2, in: xs)
@@ -135,9 +136,18 @@ struct RuledTables {
                     (r, c) = (owner.r, owner.c)
                 }
                 let text = String(word.text.drop { $0 == "|" }.reversed().drop { $0 == "|" }.reversed())  // a rule read as a bar
-                if !text.isEmpty { words[r * columnCount + c, default: []].append((line.box.midY, word.box.x, text, word.box)) }
+                if !text.isEmpty {
+                    words[r * columnCount + c, default: []].append((line.box.midY, word.box.x, text, word.box))
+                    linesIn[r * columnCount + c, default: []].insert(line.order)
+                }
             }
         }
+        // Rules that frame blocks of text (a box around a page's parts, a form's sections, the
+        // rules under a header above an unruled body) are not a table's grid: in a table most
+        // of the text sits in cells of a line or two.
+        let inTallCells = linesIn.values.filter { $0.count >= 3 }.reduce(0) { $0 + $1.count }
+        let total = linesIn.values.reduce(0) { $0 + $1.count }
+        guard linesIn.count >= 4, inTallCells * 2 < total else { return nil }
         var grid: [[TableCell]] = []
         for r in 0..<rowCount {
             var row: [TableCell] = []
