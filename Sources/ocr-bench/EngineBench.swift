@@ -1,4 +1,5 @@
 import Foundation
+import OCRClient
 import OCREngine
 import OCRPages
 import OCRWire
@@ -106,6 +107,37 @@ enum EngineBench {
         emit(["bench": "engine-vs-cli", "runs": runs, "rows": rows, "levels": levels,
               "rss_before_engine_kb": rssBefore, "rss_engine_loaded_kb": rssLoaded, "rss_after_pages_kb": rssAfter,
               "peak_kb": ProcStats.current.peakKB])
+    }
+
+    /// What the document's structure costs next to recognition, per page: the worker's ruling
+    /// lines (its step's CPU) and the client's analysis (`Document.structure`, median of
+    /// `runs`, single-threaded, so its time is its CPU), against the page's recognition steps.
+    static func structure(_ args: Args) async throws {
+        let runs = args.int("runs", 20)
+        let engine = EngineThread(name: "bench")
+        defer { engine.shutdown() }
+        try await engine.run { r throws(OCRError) in try r.prepare() }
+        var rows: [[String: Any]] = []
+        for path in args.positionals {
+            let page = try pages(of: path, count: 1)[0]
+            let result = try await engine.recognize(page)
+            let steps = Dictionary(result.timings?.steps.map { ($0.step, Double($0.cpuUs) / 1000) } ?? [], uniquingKeysWith: +)
+            let recognition = steps.values.reduce(0, +)
+            let document = Document(results: [result])
+            var times: [Double] = []
+            var elements = 0
+            for _ in 0..<runs {
+                let t0 = ContinuousClock.now
+                elements = document.structure.first?.elements.count ?? 0
+                times.append(seconds(ContinuousClock.now - t0) * 1000)
+            }
+            let rules = steps["ruling_lines"] ?? 0
+            let analysis = median(times)
+            rows.append(["file": (path as NSString).lastPathComponent, "recognition_cpu_ms": recognition, "ruling_lines_cpu_ms": rules,
+                         "analysis_ms": analysis, "elements": elements, "share": (rules + analysis) / max(recognition, 0.001)])
+            log("\((path as NSString).lastPathComponent): recognition \(Int(recognition)) ms, ruling lines \(Int(rules)) ms, analysis \(String(format: "%.2f", analysis)) ms")
+        }
+        emit(["bench": "structure", "runs": runs, "rows": rows])
     }
 
     static func normalise(_ s: String) -> String { s.split(whereSeparator: \.isWhitespace).joined(separator: " ") }

@@ -12,6 +12,7 @@ usage: ocr-bench COMMAND [options]
   scale       --client EP --worker EP --pid PID [--connections 50,100,200,400] [--sleep-ms MS] [--pages-per-connection N]
   engines     --file F [--pages N] [--threads T] [--out DIR]  T warm in-process engines, one per core
   engine-vs-cli [--runs R] [--cer-file F --cer-truth T] FILES  engine vs tesseract CLI per page
+  structure   [--runs R] FILES                                  structure analysis's cost next to recognition, per page
   tiny-tiff   --pages N --out FILE                             write a multipage TIFF of tiny pages
 """
 
@@ -38,6 +39,7 @@ do {
     case "scale": try await ClusterBench.scale(args)
     case "engines": try await EngineBench.engines(args)
     case "engine-vs-cli": try await EngineBench.versusCLI(args)
+    case "structure": try await EngineBench.structure(args)
     case "wait":  // until the coordinator reports --slots N connected slots
         _ = try await ClusterBench.waitForSlots(try OCRClient(endpoint: args.string("client")), args.int("slots", 1))
     case "tiny-tiff":
