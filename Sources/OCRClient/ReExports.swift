@@ -113,3 +113,5 @@ public typealias ListItem = OCRStructure.ListItem
 public typealias TableBlock = OCRStructure.TableBlock
 /// One table cell.
 public typealias TableCell = OCRStructure.TableCell
+/// A date, an amount, a phone number, an e-mail address or a link found in a page's text.
+public typealias DetectedData = OCRStructure.DetectedData

@@ -252,6 +252,8 @@ package final class Pix {
     /// connected components. Found at half the resolution (a 2x2 block with any ink is ink, so
     /// a one-pixel rule stays), a quarter of the work; the boxes are in this image's pixels.
     package func rulingLines(minimumLength: Int, maximumThickness: Int) throws(OCRError) -> (horizontal: [RawRect], vertical: [RawRect]) {
+        // Too small to hold a rule, and to be halved (Leptonica refuses a 1-pixel image).
+        guard width >= 4, height >= 4 else { return ([], []) }
         let full = try toBinary(threshold: 128)
         // pixReduceRankBinary2: a new image, or NULL on error.
         let binary = Pix(owning: try CheckC.nonNull(pixReduceRankBinary2(full.raw, 1, nil), "reducing the page"))

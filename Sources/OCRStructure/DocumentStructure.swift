@@ -14,7 +14,7 @@ public enum DocumentStructure {
     public static func analyze(_ pages: [Ocr_V1_PageResult]) -> [PageStructure] {
         let measured = pages.map(PageLines.init)
         let running = RunningText.find(in: measured)
-        var pending: [(pageIndex: Int, elements: [(order: Int, element: ParagraphRoles.Element)])] = []
+        var pending: [(pageIndex: Int, elements: [(order: Int, element: ParagraphRoles.Element)], data: [DetectedData])] = []
         for (page, lines) in zip(pages, measured) {
             let repeated = running[Int(page.pageIndex)] ?? RunningText.PageRunning()
             let taken = repeated.headerLines.union(repeated.footerLines)
@@ -28,7 +28,7 @@ public enum DocumentStructure {
             elements.sort { $0.order < $1.order }
             if let header = repeated.header(in: lines) { elements.insert((-1, .done(.pageHeader(header))), at: 0) }
             if let footer = repeated.footer(in: lines) { elements.append((Int.max, .done(.pageFooter(footer)))) }
-            pending.append((Int(page.pageIndex), elements))
+            pending.append((Int(page.pageIndex), elements, DataDetection.find(in: lines)))
         }
         let levels = HeadingLevels(pending.flatMap { $0.elements.compactMap { if case .heading(let h) = $0.element { h } else { nil } } })
         return pending.map { page in
@@ -37,7 +37,7 @@ public enum DocumentStructure {
                 case .done(let element): element
                 case .heading(let candidate): .heading(Heading(level: levels.level(of: candidate), text: candidate.text, box: candidate.box))
                 }
-            })
+            }, detectedData: page.data)
         }
     }
 }

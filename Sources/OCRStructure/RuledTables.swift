@@ -8,6 +8,9 @@ struct RuledTables {
     var tolerance: Int { max(4, page.bodyHeight / 3) }
 
     func tables() -> [TableDetection.Found] {
+        // A page's tables have hundreds of rules at most; thousands are hatching or a peer's
+        // nonsense, and the crossings are counted pair by pair.
+        guard page.rules.count <= 2000 else { return [] }
         let horizontal = page.rules.filter { $0.width > $0.height }
         let vertical = page.rules.filter { $0.height >= $0.width }
         var found: [TableDetection.Found] = []
@@ -72,7 +75,8 @@ struct RuledTables {
         let xs = boundaries(vertical.map { $0.x + $0.width / 2 } + [region.x, region.maxX])
         guard ys.count >= 2, xs.count >= 3 || ys.count >= 3 else { return nil }
         let rowCount = ys.count - 1, columnCount = xs.count - 1
-        guard rowCount >= 1, columnCount >= 1, rowCount * columnCount >= 4 else { return nil }
+        // More rows or columns than a page can hold is hatching or a peer's nonsense, not a grid.
+        guard rowCount >= 1, columnCount >= 1, rowCount * columnCount >= 4, rowCount <= 300, columnCount <= 100 else { return nil }
 
         // Which cell each of the table's lines' words goes in: lines whose centre is inside.
         let lines = page.lines.filter { line in

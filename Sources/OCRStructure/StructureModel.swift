@@ -55,11 +55,15 @@ public struct PageStructure: Sendable, Equatable {
     /// Headings, paragraphs, lists, tables, and the page's running header and footer, in
     /// reading order (a running header first, a footer last).
     public var elements: [StructureElement]
+    /// Dates, amounts, phone numbers, e-mail addresses and links in the page's text, line by
+    /// line in reading order.
+    public var detectedData: [DetectedData]
 
     /// A page's structure.
-    public init(pageIndex: Int, elements: [StructureElement]) {
+    public init(pageIndex: Int, elements: [StructureElement], detectedData: [DetectedData] = []) {
         self.pageIndex = pageIndex
         self.elements = elements
+        self.detectedData = detectedData
     }
 }
 

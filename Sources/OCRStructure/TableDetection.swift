@@ -163,12 +163,14 @@ struct TableDetection {
     /// cell does not line up with the next row's).
     func columns(of rows: [VisualRow]) -> [(x: Int, maxX: Int)] {
         let words = rows.flatMap { $0.segments.flatMap(\.words) }
-        guard let left = words.map(\.box.x).min(), let right = words.map(\.box.maxX).max(), right > left else { return [] }
+        guard let left = words.map(\.box.x).min(), let farthest = words.map(\.box.maxX).max(), farthest > left else { return [] }
+        // A page is at most a few thousand pixels wide; boxes past 64k (a peer's nonsense) are cut.
+        let right = min(farthest, left + 1 << 16)
         var crossing = [Int](repeating: 0, count: right - left)
         for row in rows {
             var covered = [Bool](repeating: false, count: right - left)
-            for word in row.segments.flatMap(\.words) {
-                for x in (word.box.x - left)..<(word.box.maxX - left) { covered[x] = true }
+            for word in row.segments.flatMap(\.words) where word.box.x < right {
+                for x in (word.box.x - left)..<(min(word.box.maxX, right) - left) { covered[x] = true }
             }
             for x in covered.indices where covered[x] { crossing[x] += 1 }
         }

@@ -215,6 +215,21 @@ import Testing
         }
     }
 
+    /// A peer's nonsense costs no more than a page: a word four billion pixels wide and
+    /// thousands of rules are bounded, not allocated or crossed pair by pair.
+    @Test func absurdBoxesAndRulesAreBounded() {
+        var page = PageBuilder()
+        for y in stride(from: 100, to: 900, by: 70) { page.row([("a", 100), ("b", 900), ("c", 1700)], y: y) }
+        var huge = page.page
+        huge.blocks[0].paragraphs[0].lines[0].words[0].box!.width = UInt32.max
+        for index in 0..<5000 {
+            huge.rules.append(Ocr_V1_BoundingBox.with { $0.x = Int32(index); $0.y = 0; $0.width = 2; $0.height = 4000 })
+        }
+        let structure = DocumentStructure.analyze([huge])
+        #expect(structure.count == 1)
+        #expect(!structure[0].elements.isEmpty)
+    }
+
     private static func text(_ element: StructureElement) -> String {
         switch element {
         case .heading(let h): h.text

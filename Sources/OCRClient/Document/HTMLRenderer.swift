@@ -9,7 +9,8 @@ import OCRStructure
 /// A failed or missing page is an empty `section` with `data-status` naming why.
 enum HTMLRenderer {
     static func render(_ document: Document) -> String {
-        let structures = Dictionary(uniqueKeysWithValues: document.structure.map { ($0.pageIndex, $0) })
+        let structure = document.structure
+        let structures = Dictionary(structure.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
         let language = RecognizeTextRequest.languageTag(ofTesseractCode: document.languages.first ?? "eng") ?? "und"
         var out = """
         <!DOCTYPE html>
@@ -17,7 +18,7 @@ enum HTMLRenderer {
         <head>
         <meta charset="utf-8"/>
         <meta name="generator" content="\(xmlEscaped(document.software))"/>
-        <title>\(xmlEscaped(title(document)))</title>
+        <title>\(xmlEscaped(title(document, structure)))</title>
         </head>
         <body>
 
@@ -104,8 +105,9 @@ enum HTMLRenderer {
         return " data-page=\"\(page)\" data-bbox=\"\(box.x) \(box.y) \(box.width) \(box.height)\""
     }
 
-    private static func title(_ document: Document) -> String {
-        for page in document.structure {
+    /// The first heading, else the first page's file.
+    private static func title(_ document: Document, _ structure: [PageStructure]) -> String {
+        for page in structure {
             for case .heading(let heading) in page.elements { return heading.text }
         }
         return document.recognizedPages.first.map { $0.file } ?? "document"

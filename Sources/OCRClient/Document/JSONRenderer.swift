@@ -1,4 +1,5 @@
 import OCRBasics
+import OCRStructure
 import OCRWire
 
 /// `DocumentFormat.json`: one JSON object, compact, UTF-8, ending with a newline. Keys are
@@ -10,7 +11,9 @@ import OCRWire
 ///   "pageCount": 3,
 ///   "gaps": [1],                        // pageIndex of every failed or missing page
 ///   "pages": [                          // one per page, in page order
-///     {"pageIndex": 0, "state": "OK", "result": PageResult},
+///     {"pageIndex": 0, "state": "OK", "result": PageResult,
+///      "structure": [element, ...],    // headings, paragraphs, lists, tables (StructureJSON.swift)
+///      "detectedData": [{"kind": "date", "text": "3 May 2024", "box": {...}}, ...]},
 ///     {"pageIndex": 1, "state": "FAILED", "status": Status},
 ///     {"pageIndex": 2, "state": "MISSING"} ] }
 /// ```
@@ -31,23 +34,26 @@ enum JSONRenderer {
 
     static func render(_ document: Document) -> String {
         let pages = document.pages
+        let structures = Dictionary(document.structure.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
         let root = JSON.object([
             ("version", .int(version)),
             ("software", .string(document.software)),
             ("languages", .array(document.languages.map(JSON.string))),
             ("pageCount", .int(document.pageCount)),
             ("gaps", .array(pages.filter { $0.result == nil }.map { .int($0.pageIndex) })),
-            ("pages", .array(pages.map(page))),
+            ("pages", .array(pages.map { page($0, structure: structures[$0.pageIndex]) })),
         ])
         var out = ""
         root.write(to: &out)
         return out + "\n"
     }
 
-    static func page(_ page: Document.Page) -> JSON {
+    static func page(_ page: Document.Page, structure: PageStructure?) -> JSON {
         switch page {
         case .recognized(let result):
-            .object([("pageIndex", .int(page.pageIndex)), ("state", .string("OK")), ("result", json(result))])
+            .object([("pageIndex", .int(page.pageIndex)), ("state", .string("OK")), ("result", json(result)),
+                     ("structure", structure.map(StructureJSON.json) ?? .array([])),
+                     ("detectedData", .array((structure?.detectedData ?? []).map(StructureJSON.json)))])
         case .failed(let index, let error):
             .object([("pageIndex", .int(index)), ("state", .string("FAILED")), ("status", json(error.status))])
         case .missing(let index):

@@ -8,7 +8,7 @@ import OCRStructure
 /// naming it (`<!-- page 2 -->`), and a page that failed or is missing is such a comment too.
 enum MarkdownRenderer {
     static func render(_ document: Document) -> String {
-        let structures = Dictionary(uniqueKeysWithValues: document.structure.map { ($0.pageIndex, $0) })
+        let structures = Dictionary(document.structure.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
         var blocks: [String] = []
         for (position, page) in document.pages.enumerated() {
             switch page {

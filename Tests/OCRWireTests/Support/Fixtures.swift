@@ -109,6 +109,7 @@ enum Fixtures {
             $0.pdfPage = Sample.allBytes
             $0.pageQuad = [Int32.min, -1, 0, 1, Int32.max, 4031, 3023, -7]  // zigzag extremes
             $0.dewarped = true
+            $0.rules = [box(212, 530, 2052, 4), box(212, 530, 4, 2606), box()]
         }
     }
 
