@@ -1,0 +1,59 @@
+import OCRClient
+import Testing
+
+/// `RecognizeDocumentsRequest`'s values (Vision's `DocumentObservation`) from a recognised
+/// page: title, paragraphs with their detected data, tables with cell ranges, regions
+/// normalised with a bottom-left origin.
+@Suite struct DocumentObservationTests {
+    private static func word(_ text: String, _ x: Int, _ y: Int, height: Int = 40) -> Word {
+        Word.with {
+            $0.text = text
+            $0.confidence = 0.9
+            $0.box = BoundingBox.with { $0.x = Int32(x); $0.y = Int32(y); $0.width = UInt32(text.count * height / 2); $0.height = UInt32(height) }
+        }
+    }
+
+    private static func block(_ lines: [[Word]]) -> Block {
+        Block.with {
+            $0.type = .text
+            $0.paragraphs = [Paragraph.with { $0.lines = lines.map { words in TextLine.with { $0.words = words } } }]
+        }
+    }
+
+    private static func line(_ text: String, x: Int, y: Int, height: Int = 40) -> [Word] {
+        var cursor = x
+        return text.split(separator: " ").map { part in
+            defer { cursor += part.count * height / 2 + height / 3 }
+            return word(String(part), cursor, y, height: height)
+        }
+    }
+
+    @Test func aPageReadsAsAContainerOfParagraphsAndTables() throws {
+        let page = PageResult.with {
+            $0.pageIndex = 0
+            $0.width = 2000
+            $0.height = 1000
+            $0.blocks = [
+                Self.block([Self.line("Meter Readings", x: 100, y: 50, height: 90)]),
+                Self.block([Self.line("Read on 3 May 2024 by the site team of the northern works.", x: 100, y: 200)]),
+                Self.block([[Self.word("Meter", 100, 400), Self.word("Reading", 900, 400)]]),
+                Self.block([[Self.word("A-1", 100, 470), Self.word("1204", 900, 470)]]),
+                Self.block([[Self.word("A-2", 100, 540), Self.word("877", 900, 540)]]),
+                Self.block([[Self.word("B-1", 100, 610), Self.word("3310", 900, 610)]]),
+            ]
+        }
+        let observations = Document(results: [page]).documentObservations
+        try #require(observations.count == 1)
+        let container = observations[0].document
+        #expect(container.title?.transcript == "Meter Readings")
+        #expect(container.paragraphs.map(\.transcript) == ["Meter Readings", "Read on 3 May 2024 by the site team of the northern works."])
+        #expect(container.paragraphs[1].detectedData.map(\.text) == ["3 May 2024"])
+        let table = try #require(container.tables.first)
+        #expect(table.rows.map { $0.map { $0.content?.transcript ?? "" } } == [["Meter", "Reading"], ["A-1", "1204"], ["A-2", "877"], ["B-1", "3310"]])
+        #expect(table.rows[2][1].rowRange == 2...2 && table.rows[2][1].columnRange == 1...1)
+        #expect(table.headerRowCount == 1)
+        // The title's box is y 50...140 of 1000: bottom-left origin, y = 1 - 0.14.
+        let title = try #require(container.title?.boundingRegion)
+        #expect(abs(title.y - 0.86) < 1e-9 && abs(title.height - 0.09) < 1e-9)
+    }
+}
