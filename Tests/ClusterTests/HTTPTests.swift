@@ -54,6 +54,15 @@ struct HTTPTests {
         #expect(text.text.contains("The quick brown fox jumps over the lazy dog."))
         #expect(text.text.contains("Third page: the last one."))
 
+        // The structure: Markdown with the pages marked, HTML with a section per page.
+        let markdown = try await curl([base + "/v1/jobs/\(id)/document?format=markdown"])
+        #expect(markdown.status == 200)
+        #expect(markdown.headers.lowercased().contains("content-type: text/markdown"))
+        #expect(markdown.text.contains("The quick brown fox jumps over the lazy dog.") && markdown.text.contains("<!-- page 3 -->"), "\(markdown.text)")
+        let html = try await curl([base + "/v1/jobs/\(id)/document?format=html"])
+        #expect(html.headers.lowercased().contains("content-type: text/html"))
+        #expect(html.text.components(separatedBy: "<section class=\"page\"").count == 4, "\(html.text)")
+
         let pdf = scratch.appendingPathComponent("job.pdf")
         let download = try await curl([base + "/v1/jobs/\(id)/document?format=pdf"], saveTo: pdf)
         #expect(download.status == 200)
