@@ -31,7 +31,7 @@ public enum DocumentStructure {
             pending.append((Int(page.pageIndex), elements, DataDetection.find(in: lines)))
         }
         let levels = HeadingLevels(pending.flatMap { $0.elements.compactMap { if case .heading(let h) = $0.element { h } else { nil } } })
-        return pending.map { page in
+        let structures = pending.map { page in
             PageStructure(pageIndex: page.pageIndex, elements: page.elements.map { entry in
                 switch entry.element {
                 case .done(let element): element
@@ -39,6 +39,7 @@ public enum DocumentStructure {
                 }
             }, detectedData: page.data)
         }
+        return ContinuedTables.marked(structures, widths: Dictionary(measured.map { ($0.pageIndex, $0.pageWidth) }, uniquingKeysWith: { a, _ in a }))
     }
 }
 
@@ -63,5 +64,34 @@ struct HeadingLevels {
             return min(6, tier + 1)
         }
         return min(6, tiers.count + (candidate.numberingDepth ?? 1))
+    }
+}
+
+/// Tables that go on across a page break: the last thing on a page (its running footer aside) is
+/// a table, the first thing on the next page (its running header aside) is one with as many
+/// columns, at the same place across the page (edges within a twentieth of the page's width).
+enum ContinuedTables {
+    static func marked(_ pages: [PageStructure], widths: [Int: Int]) -> [PageStructure] {
+        var pages = pages
+        let byIndex = Dictionary(pages.indices.map { (pages[$0].pageIndex, $0) }, uniquingKeysWith: { a, _ in a })
+        for position in pages.indices {
+            guard let next = byIndex[pages[position].pageIndex + 1],
+                  case .table(let last)? = pages[position].elements.last(where: { !isRunning($0) }),
+                  let firstIndex = pages[next].elements.firstIndex(where: { !isRunning($0) }),
+                  case .table(var first) = pages[next].elements[firstIndex],
+                  first.columnCount == last.columnCount else { continue }
+            let tolerance = max(1, widths[pages[next].pageIndex] ?? 0) / 20
+            guard abs(first.box.x - last.box.x) <= tolerance, abs(first.box.maxX - last.box.maxX) <= tolerance else { continue }
+            first.continuesPreviousPage = true
+            pages[next].elements[firstIndex] = .table(first)
+        }
+        return pages
+    }
+
+    private static func isRunning(_ element: StructureElement) -> Bool {
+        switch element {
+        case .pageHeader, .pageFooter: true
+        default: false
+        }
     }
 }

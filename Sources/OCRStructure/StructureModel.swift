@@ -171,13 +171,17 @@ public struct TableBlock: Sendable, Equatable {
     public var columnCount: Int
     /// Where the table is.
     public var box: PageBox
+    /// Whether it goes on from the table that ends the previous page (the same columns, the
+    /// first thing on this page): one table across the page break.
+    public var continuesPreviousPage: Bool
 
     /// A table of `rows`.
-    public init(rows: [[TableCell]], headerRows: Int, columnCount: Int, box: PageBox) {
+    public init(rows: [[TableCell]], headerRows: Int, columnCount: Int, box: PageBox, continuesPreviousPage: Bool = false) {
         self.rows = rows
         self.headerRows = headerRows
         self.columnCount = columnCount
         self.box = box
+        self.continuesPreviousPage = continuesPreviousPage
     }
 
     /// Whether any cell spans more than one row or column.

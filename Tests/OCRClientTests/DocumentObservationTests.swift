@@ -56,4 +56,36 @@ import Testing
         let title = try #require(container.title?.boundingRegion)
         #expect(abs(title.y - 0.86) < 1e-9 && abs(title.height - 0.09) < 1e-9)
     }
+
+    /// A table that goes on over the page break, its header repeated: one Markdown table, the
+    /// header once, the next page's marker after it; HTML marks the second part.
+    @Test func aTableAcrossAPageBreakIsOneTable() throws {
+        func page(_ index: Int, _ rows: [(String, String)], top: Int) -> PageResult {
+            PageResult.with {
+                $0.pageIndex = UInt32(index)
+                $0.width = 2000
+                $0.height = 3000
+                $0.blocks = rows.enumerated().map { offset, row in Self.block([[Self.word(row.0, 100, top + offset * 70), Self.word(row.1, 900, top + offset * 70)]]) }
+            }
+        }
+        let first = page(0, [("Meter", "Reading"), ("A-1", "1204"), ("A-2", "877"), ("A-3", "3310")], top: 2500)
+        let second = page(1, [("Meter", "Reading"), ("B-1", "455"), ("B-2", "1020"), ("B-3", "96")], top: 200)
+        let document = Document(results: [first, second])
+        let markdown = try DocumentFormat.markdown.render(document)
+        #expect(markdown == """
+            | Meter | Reading |
+            | --- | --- |
+            | A-1 | 1204 |
+            | A-2 | 877 |
+            | A-3 | 3310 |
+            | B-1 | 455 |
+            | B-2 | 1020 |
+            | B-3 | 96 |
+
+            <!-- page 2 -->
+
+            """, "\(markdown)")
+        let html = try DocumentFormat.html.render(document)
+        #expect(html.components(separatedBy: "data-continues=\"previous-page\"").count == 2)
+    }
 }

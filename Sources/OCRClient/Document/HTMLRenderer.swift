@@ -81,7 +81,7 @@ enum HTMLRenderer {
     }
 
     static func table(_ table: TableBlock, attributes at: (PageBox?) -> String) -> String {
-        var out = "<table\(at(table.box))>"
+        var out = "<table\(at(table.box))\(table.continuesPreviousPage ? " data-continues=\"previous-page\"" : "")>"
         for (index, row) in table.rows.enumerated() {
             let header = index < table.headerRows
             if index == 0 { out += header ? "<thead>" : "<tbody>" }

@@ -6,16 +6,28 @@ import OCRStructure
 /// spaces), pipe tables (an HTML table where cells span, which GitHub renders too). Running
 /// headers and footers are left out; each page after the first starts with an HTML comment
 /// naming it (`<!-- page 2 -->`), and a page that failed or is missing is such a comment too.
+/// A table that goes on across a page break is one table (its repeated header once), with the
+/// next page's comment after it.
 enum MarkdownRenderer {
     static func render(_ document: Document) -> String {
         let structures = Dictionary(document.structure.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
         var blocks: [String] = []
+        var openTable: (block: Int, table: TableBlock)?  // the last block, when it is a pipe table
         for (position, page) in document.pages.enumerated() {
             switch page {
             case .recognized(let result):
                 if position > 0 { blocks.append("<!-- page \(page.pageIndex + 1) -->") }
                 for element in structures[Int(result.pageIndex)]?.elements ?? [] {
-                    if let block = render(element) { blocks.append(block) }
+                    if case .table(let table) = element, table.continuesPreviousPage, let open = openTable,
+                       !table.hasSpans, table.columnCount == open.table.columnCount {
+                        let repeated = Array(open.table.rows.prefix(open.table.headerRows)).map { $0.map(\.text) }
+                        let rows = table.rows.map { $0.map(\.text) }.starts(with: repeated) ? table.rows.dropFirst(repeated.count) : table.rows[...]
+                        blocks[open.block] += rows.map { "\n" + pipeRow($0) }.joined()
+                        continue
+                    }
+                    guard let block = render(element) else { continue }
+                    blocks.append(block)
+                    if case .table(let table) = element, !table.hasSpans { openTable = (blocks.count - 1, table) } else { openTable = nil }
                 }
             case .failed(let index, let error):
                 blocks.append("<!-- page \(index + 1): failed: \(commentSafe(error.description)) -->")
@@ -48,13 +60,14 @@ enum MarkdownRenderer {
 
     /// A pipe table: the first row is the header row (GitHub's tables need one).
     static func pipeTable(_ table: TableBlock) -> String {
-        func row(_ cells: [TableCell]) -> String {
-            "| " + cells.map { inline($0.text).replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
-        }
-        var lines = [row(table.rows[0])]
+        var lines = [pipeRow(table.rows[0])]
         lines.append("|" + String(repeating: " --- |", count: table.columnCount))
-        lines += table.rows.dropFirst().map(row)
+        lines += table.rows.dropFirst().map(pipeRow)
         return lines.joined(separator: "\n")
+    }
+
+    static func pipeRow(_ cells: [TableCell]) -> String {
+        "| " + cells.map { inline($0.text).replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
     }
 
     /// Text with Markdown's inline marks escaped, so that what was read is what is shown.

@@ -5,7 +5,8 @@ import OCRStructure
 /// elements in reading order, each `{"type": ..., "box": {x, y, width, height}, ...}` with
 /// `type` one of `heading` (`level`, `text`), `paragraph`, `pageHeader`, `pageFooter` (`text`),
 /// `list` (`ordered`, `items`: `{marker, text, level, box}`), `table` (`columns`, `headerRows`,
-/// `rows`: arrays of `{text, column, columnSpan, rowSpan, box}`, `box` null for an empty cell).
+/// `continuesPreviousPage`, `rows`: arrays of `{text, column, columnSpan, rowSpan, box}`, `box`
+/// null for an empty cell).
 enum StructureJSON {
     static func json(_ page: PageStructure) -> JSON {
         .array(page.elements.map(json))
@@ -28,7 +29,7 @@ enum StructureJSON {
                      }))])
         case .table(let table):
             .object([("type", .string("table")), ("box", json(table.box)), ("columns", .int(table.columnCount)),
-                     ("headerRows", .int(table.headerRows)),
+                     ("headerRows", .int(table.headerRows)), ("continuesPreviousPage", .bool(table.continuesPreviousPage)),
                      ("rows", .array(table.rows.map { row in
                          .array(row.map { cell in
                              .object([("text", .string(cell.text)), ("column", .int(cell.column)), ("columnSpan", .int(cell.columnSpan)),
