@@ -1,7 +1,7 @@
 /// Tables found from the alignment of word boxes across lines: a table is a run of visual rows
 /// (lines side by side at one height, whatever blocks Tesseract put them in) that split at wide
-/// gaps into short cells whose columns line up. Rules drawn on the page are not needed (a ruled
-/// table's words line up too) and not read.
+/// gaps into short cells whose columns line up. It reads no rules (grids drawn with rules are
+/// `RuledTables`'; it sees the lines those left).
 struct TableDetection {
     /// A table and the lines (by reading order) it took from the page.
     struct Found {
