@@ -5,41 +5,18 @@ import Testing
 /// page: title, paragraphs with their detected data, tables with cell ranges, regions
 /// normalised with a bottom-left origin.
 @Suite struct DocumentObservationTests {
-    private static func word(_ text: String, _ x: Int, _ y: Int, height: Int = 40) -> Word {
-        Word.with {
-            $0.text = text
-            $0.confidence = 0.9
-            $0.box = BoundingBox.with { $0.x = Int32(x); $0.y = Int32(y); $0.width = UInt32(text.count * height / 2); $0.height = UInt32(height) }
-        }
-    }
-
-    private static func block(_ lines: [[Word]]) -> Block {
-        Block.with {
-            $0.type = .text
-            $0.paragraphs = [Paragraph.with { $0.lines = lines.map { words in TextLine.with { $0.words = words } } }]
-        }
-    }
-
-    private static func line(_ text: String, x: Int, y: Int, height: Int = 40) -> [Word] {
-        var cursor = x
-        return text.split(separator: " ").map { part in
-            defer { cursor += part.count * height / 2 + height / 3 }
-            return word(String(part), cursor, y, height: height)
-        }
-    }
-
     @Test func aPageReadsAsAContainerOfParagraphsAndTables() throws {
         let page = PageResult.with {
             $0.pageIndex = 0
             $0.width = 2000
             $0.height = 1000
             $0.blocks = [
-                Self.block([Self.line("Meter Readings", x: 100, y: 50, height: 90)]),
-                Self.block([Self.line("Read on 3 May 2024 by the site team of the northern works.", x: 100, y: 200)]),
-                Self.block([[Self.word("Meter", 100, 400), Self.word("Reading", 900, 400)]]),
-                Self.block([[Self.word("A-1", 100, 470), Self.word("1204", 900, 470)]]),
-                Self.block([[Self.word("A-2", 100, 540), Self.word("877", 900, 540)]]),
-                Self.block([[Self.word("B-1", 100, 610), Self.word("3310", 900, 610)]]),
+                PageDrawing.block([PageDrawing.line("Meter Readings", x: 100, y: 50, height: 90)]),
+                PageDrawing.block([PageDrawing.line("Read on 3 May 2024 by the site team of the northern works.", x: 100, y: 200)]),
+                PageDrawing.block([[PageDrawing.word("Meter", 100, 400), PageDrawing.word("Reading", 900, 400)]]),
+                PageDrawing.block([[PageDrawing.word("A-1", 100, 470), PageDrawing.word("1204", 900, 470)]]),
+                PageDrawing.block([[PageDrawing.word("A-2", 100, 540), PageDrawing.word("877", 900, 540)]]),
+                PageDrawing.block([[PageDrawing.word("B-1", 100, 610), PageDrawing.word("3310", 900, 610)]]),
             ]
         }
         let observations = Document(results: [page]).documentObservations
@@ -65,7 +42,7 @@ import Testing
                 $0.pageIndex = UInt32(index)
                 $0.width = 2000
                 $0.height = 3000
-                $0.blocks = rows.enumerated().map { offset, row in Self.block([[Self.word(row.0, 100, top + offset * 70), Self.word(row.1, 900, top + offset * 70)]]) }
+                $0.blocks = rows.enumerated().map { offset, row in PageDrawing.block([[PageDrawing.word(row.0, 100, top + offset * 70), PageDrawing.word(row.1, 900, top + offset * 70)]]) }
             }
         }
         let first = page(0, [("Meter", "Reading"), ("A-1", "1204"), ("A-2", "877"), ("A-3", "3310")], top: 2500)

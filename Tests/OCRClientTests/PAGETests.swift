@@ -32,6 +32,33 @@ import Testing
         #expect(try DocumentFormat.page.render(ALTOTests.handBuilt).split(separator: "\u{0C}").count == 4)
     }
 
+    /// The structure in PAGE: a heading's region is `type="heading"`, a page number's
+    /// `page-number`, and a table is a `TableRegion` with its rows and columns; still valid.
+    @Test
+    func regionTypesAndTablesValidate() throws {
+        let page = PageResult.with {
+            $0.pageIndex = 0
+            $0.width = 2000
+            $0.height = 3000
+            $0.blocks = [
+                PageDrawing.block([PageDrawing.line("Meter Readings", x: 100, y: 100, height: 90)]),
+                PageDrawing.block([PageDrawing.line("Read by the site team of the northern works in May.", x: 100, y: 300)]),
+                PageDrawing.block([[PageDrawing.word("Meter", 100, 500), PageDrawing.word("Reading", 900, 500)]]),
+                PageDrawing.block([[PageDrawing.word("A-1", 100, 570), PageDrawing.word("1204", 900, 570)]]),
+                PageDrawing.block([[PageDrawing.word("A-2", 100, 640), PageDrawing.word("877", 900, 640)]]),
+                PageDrawing.block([[PageDrawing.word("B-1", 100, 710), PageDrawing.word("3310", 900, 710)]]),
+                PageDrawing.block([PageDrawing.line("7", x: 1000, y: 2900)]),
+            ]
+        }
+        let xml = try #require(Document(results: [page]).pageXML().first)
+        let result = try XMLCheck.validatePAGE(xml)
+        #expect(result.status == 0, "\(result.stderr)\n\(xml)")
+        #expect(xml.contains("<TextRegion id=\"region_1_1\" type=\"heading\">"))
+        #expect(xml.contains("<TextRegion id=\"region_1_2\" type=\"paragraph\">"))
+        #expect(xml.contains("type=\"page-number\""))
+        #expect(xml.contains("<TableRegion id=\"other_1_1\" rows=\"4\" columns=\"2\">"))
+    }
+
     @Test
     func theValidatorCatchesInvalidPAGE() throws {
         let valid = ALTOTests.handBuilt.pageXML()[0]

@@ -35,6 +35,10 @@ func readmeVisionExample(client: OCRClient) async throws {
     request.regionOfInterest = NormalizedRect(x: 0, y: 0.5, width: 1, height: 0.5)   // top half
     let pages = try await client.perform(request, on: [URL(fileURLWithPath: "scan.tiff")])  // [[RecognizedTextObservation]]
     let boxes = try await client.perform(DetectTextRectanglesRequest(reportCharacterBoxes: true), on: [URL(fileURLWithPath: "scan.tiff")])
+    let documents = try await client.perform(RecognizeDocumentsRequest(), on: [URL(fileURLWithPath: "report.pdf")])  // Vision (26): RecognizeDocumentsRequest
+    for table in documents[0].document.tables {                 // also .title, .paragraphs, .lists, .text.detectedData
+        for row in table.rows { print(row.map { $0.content?.transcript ?? "" }.joined(separator: " | ")) }
+    }
     _ = (pages, boxes)
 }
 

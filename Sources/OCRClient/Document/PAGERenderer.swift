@@ -1,16 +1,19 @@
 import Foundation
+import OCRStructure
 import OCRWire
 
 /// `DocumentFormat.page`: PAGE XML 2019-07-15 (`http://schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15`),
 /// the format OCR-D works in, one `PcGts` document per page (PAGE describes one page image per
 /// file).
 ///
-/// Mapping: each paragraph is a `TextRegion` (`type="paragraph"`) in reading order (listed in
-/// `ReadingOrder/OrderedGroup`), then `TextLine` (with its `Baseline`), `Word` and, when the
+/// Mapping: each paragraph is a `TextRegion` in reading order (listed in
+/// `ReadingOrder/OrderedGroup`), its `type` from the document's structure (`heading`, `header`,
+/// `footer`, `page-number`, else `paragraph`), then `TextLine` (with its `Baseline`), `Word` and, when the
 /// symbols have boxes, `Glyph`; every level has its `Coords` (the box's four corners, pixels) and a
 /// `TextEquiv` (`conf` 0...1 where the engine gave one; lines join their words with spaces,
 /// regions their lines with newlines). Image blocks are `ImageRegion`s, separators
-/// `SeparatorRegion`s. A failed or missing page is a `Page` without regions, 0 x 0, its status
+/// `SeparatorRegion`s, and each table the structure found is a `TableRegion` with its `rows` and
+/// `columns` over the text regions that hold its words. A failed or missing page is a `Page` without regions, 0 x 0, its status
 /// in `Metadata/Comments`, so there is still one document per page.
 enum PAGERenderer {
     static let namespace = "http://schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15"
@@ -18,10 +21,13 @@ enum PAGERenderer {
     /// One PAGE document per page of `document`, in page order.
     static func render(_ document: Document, created: Date = Date()) -> [String] {
         let stamp = ISO8601DateFormatter().string(from: created)
+        let structures = Dictionary(document.structure.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
         return document.pages.map { page in
             switch page {
             case .recognized(let result):
-                return wrap(software: document.software, stamp: stamp, comment: nil) { pageElement(result) }
+                return wrap(software: document.software, stamp: stamp, comment: nil) {
+                    pageElement(result, structure: structures[Int(result.pageIndex)])
+                }
             case .failed(let index, let error):
                 return wrap(software: document.software, stamp: stamp, comment: "page \(index + 1) failed: \(error.code.name): \(error.message)") {
                     emptyPage(index, file: error.file ?? "")
@@ -55,7 +61,7 @@ enum PAGERenderer {
         return "  <Page imageFilename=\"\(xmlEscaped(name))\" imageWidth=\"0\" imageHeight=\"0\"/>\n"
     }
 
-    private static func pageElement(_ page: PageResult) -> String {
+    private static func pageElement(_ page: PageResult, structure: PageStructure?) -> String {
         let p = Int(page.pageIndex) + 1
         let name = page.file.isEmpty ? "page-\(p)" : page.file
         var regions = "", order: [String] = []
@@ -73,7 +79,7 @@ enum PAGERenderer {
                 regionID += 1
                 let id = "region_\(p)_\(regionID)"
                 order.append(id)
-                regions += "    <TextRegion id=\"\(id)\" type=\"paragraph\">\n      \(coords(paragraph.pixelBox))\n"
+                regions += "    <TextRegion id=\"\(id)\" type=\"\(regionType(paragraph.pixelBox, structure))\">\n      \(coords(paragraph.pixelBox))\n"
                 var lineTexts: [String] = []
                 for line in paragraph.nonEmptyLines {
                     lineID += 1
@@ -100,6 +106,11 @@ enum PAGERenderer {
                 regions += "      \(textEquiv(lineTexts.joined(separator: "\n"), conf: nil))\n    </TextRegion>\n"
             }
         }
+        for case .table(let table) in structure?.elements ?? [] {
+            otherID += 1
+            let box = PixelBox(left: table.box.x, top: table.box.y, right: table.box.maxX, bottom: table.box.maxY)
+            regions += "    <TableRegion id=\"other_\(p)_\(otherID)\" rows=\"\(table.rows.count)\" columns=\"\(table.columnCount)\">\n      \(coords(box))\n    </TableRegion>\n"
+        }
         var out = "  <Page imageFilename=\"\(xmlEscaped(name))\" imageWidth=\"\(page.width)\" imageHeight=\"\(page.height)\">\n"
         if !order.isEmpty {
             out += "    <ReadingOrder>\n      <OrderedGroup id=\"order_\(p)\">\n"
@@ -107,6 +118,22 @@ enum PAGERenderer {
             out += "      </OrderedGroup>\n    </ReadingOrder>\n"
         }
         return out + regions + "  </Page>\n"
+    }
+
+    /// PAGE's type of the text region at `box`: that of the structure's element its centre is
+    /// in (a heading, a running header, a running footer or page number), else a paragraph.
+    private static func regionType(_ box: PixelBox, _ structure: PageStructure?) -> String {
+        let x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2
+        let element = structure?.elements.first { element in
+            let b = element.box
+            return x >= b.x && x <= b.maxX && y >= b.y && y <= b.maxY
+        }
+        switch element {
+        case .heading?: return "heading"
+        case .pageHeader?: return "header"
+        case .pageFooter(let footer)?: return footer.text.allSatisfy { $0.isNumber || $0.isWhitespace || "-–—".contains($0) } ? "page-number" : "footer"
+        default: return "paragraph"
+        }
     }
 
     /// The box as PAGE's polygon: its four corners, clockwise from the top left.
