@@ -18,7 +18,7 @@ TEST_APT_PACKAGES := protobuf-compiler libxml2-utils imagemagick ghostscript qpd
 # hocr-spec, schemathesis for the OpenAPI document, kubernetes-validate for the manifests).
 PIP_PACKAGES := protobuf pyzmq hocr-spec schemathesis kubernetes-validate pillow rapidfuzz
 
-.PHONY: all deps test-deps legacy-model build release install test bench accuracy accuracy-real accuracy-math run generate clean fuzz fuzz-build
+.PHONY: all deps test-deps legacy-model build release install test bench accuracy accuracy-real accuracy-math accuracy-structure run generate clean fuzz fuzz-build
 
 all: build
 
@@ -98,6 +98,16 @@ accuracy-math: release
 	python3 scripts/accuracy/math_varied.py build $(ACCURACY_WORK)/math-varied
 	python3 scripts/accuracy/math_varied.py run .build/release $(ACCURACY_WORK)/math-varied --half dev
 	python3 scripts/accuracy/math_varied.py run .build/release $(ACCURACY_WORK)/math-varied --half heldout
+
+## accuracy-structure: table structure (TEDS) on camelot's real benchmark tables (scripts/accuracy/structure.py):
+## dev half (for choosing) and heldout half (for reporting), and the structure's cost per page.
+accuracy-structure: release
+	python3 -m pip install --quiet apted
+	python3 scripts/accuracy/structure.py build $(ACCURACY_WORK)/tables
+	python3 scripts/accuracy/structure.py run .build/release $(ACCURACY_WORK)/tables --half all
+	python3 scripts/accuracy/structure.py report $(ACCURACY_WORK)/tables --half dev
+	python3 scripts/accuracy/structure.py report $(ACCURACY_WORK)/tables --half heldout
+	.build/release/ocr-bench structure --runs 10 $(ACCURACY_WORK)/tables/tables/*-clean.png
 
 ## bench: every figure of issues 2, 3 and 5 side by side -> BENCHMARKS.md + bench/*.png; exits 1 when a goal
 ## is missed. BENCH_QUICK=1 for a smoke run under 5 minutes. Peers from PyPI: OCRmyPDF (img2pdf), matplotlib.
