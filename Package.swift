@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "OCRPageModelTests", dependencies: ["OCRPageModel", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPageEngine", "OCRPageModel", "OCRPages", "OCRPDF", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
-        .testTarget(name: "OCRStructureTests", dependencies: ["OCRStructure", "OCRWire"]),
+        .testTarget(name: "OCRStructureTests", dependencies: ["OCRStructure", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRLocalClusterTests", dependencies: ["OCRLocalCluster", "OCRClient", "OCRPageEngine", "OCRTestSupport", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRBasics", "OCRWorker", "OCRPageEngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),
         .testTarget(name: "ClusterTests", dependencies: ["OCRClient", "OCRMath", "OCREngine", "OCRPages", "OCRWire", "OCRTestSupport"],

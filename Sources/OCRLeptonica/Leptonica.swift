@@ -232,17 +232,22 @@ package final class Pix {
 
     /// The boxes of the dark (8-connected) components of this image thresholded at mid-gray.
     package func componentBoxes() throws(OCRError) -> [RawRect] {
-        let binary = try toBinary(threshold: 128)
-        var boxes: UnsafeMutablePointer<BOXA>? = try CheckC.nonNull(pixConnCompBB(binary.raw, 8), "finding connected components")  // NULL on error.
+        try toBinary(threshold: 128).connectedComponentBoxes()
+    }
+
+    /// The boxes of the 8-connected components of this 1 bpp image, each coordinate times
+    /// `scale` (for an image reduced by that factor).
+    private func connectedComponentBoxes(scale: Int = 1) throws(OCRError) -> [RawRect] {
+        var boxes: UnsafeMutablePointer<BOXA>? = try CheckC.nonNull(pixConnCompBB(raw, 8), "finding connected components")  // NULL on error.
         defer { boxaDestroy(&boxes) }
         var rects: [RawRect] = []
         for i in 0..<boxaGetCount(boxes) {
             var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
             if boxaGetBoxGeometry(boxes, i, &x, &y, &w, &h) == 0 {  // 0 ok.
-                rects.append(RawRect(left: Int(x), top: Int(y), right: Int(x + w), bottom: Int(y + h)))
+                rects.append(RawRect(left: Int(x) * scale, top: Int(y) * scale, right: Int(x + w) * scale, bottom: Int(y + h) * scale))
             }
         }
-        return rects
+        return withExtendedLifetime(self) { rects }
     }
 
     /// The ruling lines of this image thresholded at mid-gray: dark strokes at least
@@ -260,16 +265,7 @@ package final class Pix {
         func boxes(_ h: Int, _ v: Int) throws(OCRError) -> [RawRect] {
             // pixOpenBrick: a new image, or NULL on error.
             let opened = Pix(owning: try CheckC.nonNull(pixOpenBrick(nil, binary.raw, Int32(h), Int32(v)), "finding ruling lines"))
-            var found: UnsafeMutablePointer<BOXA>? = try CheckC.nonNull(pixConnCompBB(opened.raw, 8), "finding ruling lines")  // NULL on error.
-            defer { boxaDestroy(&found) }
-            var rects: [RawRect] = []
-            for i in 0..<boxaGetCount(found) {
-                var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, hh: Int32 = 0
-                if boxaGetBoxGeometry(found, i, &x, &y, &w, &hh) == 0 {  // 0 ok.
-                    rects.append(RawRect(left: Int(x) * 2, top: Int(y) * 2, right: Int(x + w) * 2, bottom: Int(y + hh) * 2))
-                }
-            }
-            return rects
+            return try opened.connectedComponentBoxes(scale: 2)
         }
         let length = max(2, minimumLength / 2)
         let horizontal = try boxes(length, 1).filter { $0.bottom - $0.top <= maximumThickness }

@@ -42,8 +42,6 @@ public struct PageBox: Sendable, Equatable, Hashable {
         boxes.reduce(nil) { $0?.union($1) ?? $1 }
     }
 
-    /// Pixels of overlap along x (0 when apart).
-    func horizontalOverlap(_ other: PageBox) -> Int { max(0, min(maxX, other.maxX) - max(x, other.x)) }
     /// Pixels of overlap along y (0 when apart).
     func verticalOverlap(_ other: PageBox) -> Int { max(0, min(maxY, other.maxY) - max(y, other.y)) }
 }

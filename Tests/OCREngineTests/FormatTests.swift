@@ -2,6 +2,7 @@ import Foundation
 import OCREngine
 import OCRPages
 import OCRWire
+import OCRTestSupport
 import Testing
 
 extension EngineTests {
@@ -24,7 +25,7 @@ extension EngineTests {
         @Test(arguments: files)
         func damagedCopiesNeverCrash(name: String) throws {
             let original = Fixtures.bytes("formats/" + name)
-            var rng = SplitMix(seed: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+            var rng = SplitMix64(seed: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
             var variants: [[UInt8]] = [0.05, 0.3, 0.6, 0.95].map { Array(original.prefix(Int(Double(original.count) * $0))) }
             for _ in 0..<40 {
                 var copy = original
@@ -49,15 +50,3 @@ extension EngineTests {
     }
 }
 
-/// A small deterministic generator for the damaged copies.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

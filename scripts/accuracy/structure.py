@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
 import real_layout  # noqa: E402
+import score  # noqa: E402  (levenshtein)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus", "tables")
@@ -126,7 +127,7 @@ def teds(a, b, structure_only=False):
                 return 1.0
             if x.tag != "td" or structure_only:
                 return 0.0
-            return levenshtein(x.text, y.text) / max(1, len(x.text), len(y.text))
+            return score.levenshtein(x.text, y.text) / max(1, len(x.text), len(y.text))
 
         def children(self, node):
             return node.children
@@ -134,16 +135,6 @@ def teds(a, b, structure_only=False):
     ta, tb = tree(a), tree(b)
     distance = APTED(ta, tb, Cost()).compute_edit_distance()
     return 1.0 - distance / max(size(ta), size(tb))
-
-
-def levenshtein(a, b):
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
 
 
 def report(work, half):
