@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
 import real_layout  # noqa: E402
+import rendered_tables  # noqa: E402
 import score  # noqa: E402  (levenshtein)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -52,6 +53,48 @@ def build(work):
                        "variant": variant, "half": entry["half"], "tables": entry["tables"]},
                       open(os.path.join(out, name + ".json"), "w"))
             print(name, flush=True)
+    build_rendered(out)
+
+
+STYLE_NAMES = {"ruled": "ruled", "booktabs": "unruled, booktabs rules", "unruled": "unruled",
+               "zebra": "unruled, zebra-shaded rows"}
+
+
+def build_rendered(out):
+    """PubTabNet's real tables printed by Chromium (rendered_tables), clean at 300 dpi and once
+    degraded; a table printed across two pages becomes a two-page TIFF."""
+    from PIL import Image
+    for index, (name, style, font, size, multipage, rows, table_html) in enumerate(rendered_tables.renderings()):
+        pdf = os.path.join(out, name + ".pdf")
+        pages = rendered_tables.print_fitted(name, table_html, style, font, size, multipage, pdf)
+        degradation = real_layout.DEGRADATIONS[index % len(real_layout.DEGRADATIONS)]
+        label = STYLE_NAMES[style] + (f", {pages} pages" if pages > 1 else "")
+        if any(colspan > 1 or rowspan > 1 for row in rows for _, colspan, rowspan in row):
+            label += ", spanning cells"
+        for variant in ("clean", degradation):
+            page_name = f"{name}-{variant}"
+            dpi = 300 if variant in ("clean", "bilevel") else (150 if variant == "lowres" else 200)
+            images = []
+            for page in range(1, pages + 1):
+                png = os.path.join(out, f"{page_name}-p{page}.png")
+                real_layout.render(pdf, page, dpi, png)
+                image = png
+                if variant != "clean":
+                    image, _ = real_layout.degrade(variant, png, seed=rendered_tables.seed(f"{page_name}-{page}"))
+                images.append(image)
+            if pages > 1:
+                first, *rest = [Image.open(i) for i in images]
+                tagged = {"clean": 300, "bilevel": 300, "lowres": 72}.get(variant, 200)
+                target = os.path.join(out, page_name + ".tif")
+                first.save(target, save_all=True, append_images=rest, dpi=(tagged, tagged),
+                           compression="group4" if first.mode == "1" else "tiff_lzw")
+                for i in images:
+                    os.remove(i)
+                images = [target]
+            json.dump({"image": os.path.basename(images[0]), "document": name, "style": label, "variant": variant,
+                       "half": real_layout.half_of(name.split("-")[1]), "tables": [], "truth_rows": [rows]},
+                      open(os.path.join(out, page_name + ".json"), "w"))
+            print(page_name, flush=True)
 
 
 def run_pages(bin_dir, work, half, jobs):
@@ -75,20 +118,26 @@ def run_pages(bin_dir, work, half, jobs):
 
 
 class Tables(html.parser.HTMLParser):
-    """The tables of an HTML document: rows of (text, colspan, rowspan)."""
+    """The tables of an HTML document: rows of (text, colspan, rowspan). A table marked
+    data-continues="previous-page" is joined to the one before it, its repeat of that table's
+    header rows (th) dropped, as a reader of the document would join them."""
 
     def __init__(self):
         super().__init__()
-        self.tables, self.cell = [], None
+        self.tables, self.cell, self.header_rows, self.continues = [], None, [], []
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if tag == "table":
             self.tables.append([])
+            self.header_rows.append(0)
+            self.continues.append(attrs.get("data-continues") == "previous-page")
         elif tag == "tr" and self.tables:
             self.tables[-1].append([])
         elif tag in ("td", "th") and self.tables:
             self.cell = [[], int(attrs.get("colspan", 1)), int(attrs.get("rowspan", 1))]
+            if tag == "th" and len(self.tables[-1]) > self.header_rows[-1]:
+                self.header_rows[-1] = len(self.tables[-1])
 
     def handle_endtag(self, tag):
         if tag in ("td", "th") and self.cell is not None:
@@ -98,6 +147,18 @@ class Tables(html.parser.HTMLParser):
     def handle_data(self, data):
         if self.cell is not None:
             self.cell[0].append(data)
+
+    def joined(self):
+        out = []
+        for rows, header_rows, continues in zip(self.tables, self.header_rows, self.continues):
+            if continues and out:
+                previous_header = out[-1][1]
+                if previous_header and rows[:previous_header] == out[-1][0][:previous_header]:
+                    rows = rows[previous_header:]
+                out[-1][0].extend(rows)
+            else:
+                out.append((list(rows), header_rows))
+        return [rows for rows, _ in out if rows]
 
 
 def truth_table(path):
@@ -146,9 +207,11 @@ def report(work, half):
             continue
         parser = Tables()
         parser.feed(open(os.path.join(out, name + ".html")).read())
-        found = [t for t in parser.tables if t]
-        for table in page["tables"]:
-            truth = truth_table(os.path.join(CORPUS, "truth", table))
+        found = parser.joined()
+        truths = [(table, truth_table(os.path.join(CORPUS, "truth", table))) for table in page["tables"]]
+        truths += [(page["document"], rows) for rows in page.get("truth_rows", [])]
+        for table, truth in truths:
+            truth = [[tuple(cell) for cell in row] for row in truth]
             scores = [(teds(truth, t), teds(truth, t, structure_only=True)) for t in found]
             best = max(scores, default=(0.0, 0.0))
             rows.append({"page": name, "table": table, "style": page["style"], "variant": page["variant"], "half": page["half"],
