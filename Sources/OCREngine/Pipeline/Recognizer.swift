@@ -92,6 +92,8 @@ package struct EngineConfiguration: Sendable {
 /// models when configured, after evening out the light where the page's text would otherwise be
 /// lost to Tesseract's global threshold (``UnevenLighting``, every level), and then cuts words the
 /// LSTM recogniser ran together where the page shows a space inside them (``WordSplitting``);
+/// where the layout analysis read a table's columns of short numbers turned on their side
+/// (``TurnedLines``), those parts are read again as one text block;
 /// where the layout analysis left text unread (``LostText``), the page is read again with
 /// ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses
 /// ``EngineConfiguration/fastTessdataPath`` models when configured and reads the page once, as `tesseract` does, with the checks every level makes
@@ -410,17 +412,30 @@ package final class Recognizer {
                     try pix.rulingLines(minimumLength: max(40, pix.width / 40), maximumThickness: max(3, dpi / 25))
                 }
                 rules = lines.horizontal + lines.vertical
-                // Text the layout analysis dropped (LostText.swift) and run-together words
-                // (WordSplitting.swift), from the thresholded image, before `clear` forgets it.
+                // Run-together words (WordSplitting.swift) and text the layout analysis dropped
+                // (LostText.swift), from the thresholded image, taken before `clear` forgets it.
                 let thresholded = api.thresholdedImage()
-                var lost: LostText.Finding?
-                if !settings.fast {
-                    if let thresholded {
-                        lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.find(thresholded: thresholded, blocks: blocks) }
-                        let split = try costs.measure("word_gaps") { () throws(OCRError) in try splitRunTogetherWords(blocks, thresholded: thresholded, api: api) }
-                        blocks = split.blocks
-                        changedWords = split.splits
+                if !settings.fast, let thresholded {
+                    let split = try costs.measure("word_gaps") { () throws(OCRError) in try splitRunTogetherWords(blocks, thresholded: thresholded, api: api) }
+                    blocks = split.blocks
+                    changedWords = split.splits
+                }
+                // Columns of short numbers read turned on their side (TurnedLines.swift): taken
+                // out, and their parts of the page read again as one text block.
+                if !settings.fast, settings.psm == 3 {
+                    let turned = TurnedLines.misread(in: blocks)
+                    if !turned.isEmpty, let regions = LostRegions.regions(TurnedLines.letterBoxes(turned), width: pix.width, height: pix.height) {
+                        let refined = try refine(TurnedLines.removing(turned, from: blocks), passes: [.singleBlock], regions: regions, textKnown: true, pix: pix, dpi: dpi,
+                                                 options: options, settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs)
+                        blocks = refined.blocks
+                        passes += refined.passes - 1
+                        meanConfidence = Self.meanWordConfidence(blocks)
                     }
+                }
+                // After the turned lines: what their new reading missed is lost text too.
+                var lost: LostText.Finding?
+                if !settings.fast, let thresholded {
+                    lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.find(thresholded: thresholded, blocks: blocks) }
                 }
                 // Extra passes: `best` over a page it is unsure of, `accurate` over the parts of
                 // the page where text was lost (LostRegions.swift).
@@ -439,7 +454,7 @@ package final class Recognizer {
                     let refined = try refine(blocks, passes: extra, regions: regions, pix: pix, dpi: dpi, options: options, settings: settings,
                                              deadline: deadline, cancellation: cancellation, costs: &costs)
                     blocks = refined.blocks
-                    passes = refined.passes
+                    passes += refined.passes - 1
                     meanConfidence = Self.meanWordConfidence(blocks)
                 }
                 // Rules read as brackets (TableRules.swift), in the words as combined: the extra

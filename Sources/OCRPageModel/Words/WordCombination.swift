@@ -19,7 +19,8 @@ import OCRWire
 /// **Invented words.** Where the first pass saw nothing, a word other passes read (noise read as
 /// text, or a region only one preprocessing recovers) is added only when its score beats the
 /// passes that saw nothing there, and two passes read it alike or one read it with a confidence
-/// of at least `soloConfidence`, each word with two letters or digits. Such words count as errors
+/// of at least `soloConfidence`, each word with `newWordCharacters` letters or digits (two unless
+/// the regions read are known to hold text). Such words count as errors
 /// for a reader (a photo's texture read as "ee" and "|" cost a UNLV page 6 points before that
 /// rule). A word the first pass read is replaced by a better reading or kept, never dropped.
 ///
@@ -50,12 +51,27 @@ package struct WordCombination {
     /// on at any distance (readings of parts of the page, ``LostRegions``: a price read apart
     /// from its item), not only a line it continues.
     package var joinsDistantLines = false
+    /// The letters or digits each word found where the first pass saw nothing needs: 2 where
+    /// that may be the page's texture.
+    package var newWordCharacters = 2
+    /// Whether each word found where the first pass saw nothing must be plausible
+    /// (``isPlausible(_:)``: a dictionary word or a number).
+    package var newWordsPlausible = false
 
     /// The combination with the default weights; `replacesWords` and `joinsDistantLines` as
-    /// documented above.
-    package init(replacesWords: Bool = true, joinsDistantLines: Bool = false) {
+    /// documented above. `overMisreadText`: the other passes read parts of the page where the
+    /// first pass's words were taken out as misread (``TurnedLines``: a column of "8", "1", "0"
+    /// read turned), so one-character words count and a solo reading needs a confidence of 0.5;
+    /// but the words must be dictionary words or numbers, since a column of checkboxes is read
+    /// turned too, and again as "L]" and "Xx]".
+    package init(replacesWords: Bool = true, joinsDistantLines: Bool = false, overMisreadText: Bool = false) {
         self.replacesWords = replacesWords
         self.joinsDistantLines = joinsDistantLines
+        if overMisreadText {
+            newWordCharacters = 1
+            soloConfidence = 0.5
+            newWordsPlausible = true
+        }
     }
 
     /// `passes[0]` is the reading the others refine; all in the same image's pixels.
@@ -217,10 +233,12 @@ package struct WordCombination {
 
     /// Whether words the first pass did not see at all may be added: read alike by two passes,
     /// or by one with a mean confidence of at least `soloConfidence`; and every word with at least
-    /// two letters or digits (a photo's texture reads as "a", "ee", "|" and ":").
+    /// `newWordCharacters` letters or digits (a photo's texture reads as "a", "ee", "|" and ":"),
+    /// and plausible when `newWordsPlausible`.
     package func isNewWordTrusted(_ supporters: [(confidence: Double, words: [RawWord])]) -> Bool {
         guard let words = supporters.first?.words,
-              words.allSatisfy({ $0.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count >= 2 }) else { return false }
+              words.allSatisfy({ $0.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count >= newWordCharacters }),
+              !newWordsPlausible || words.allSatisfy(Self.isPlausible) else { return false }
         return supporters.count >= 2 || supporters.contains { $0.confidence >= soloConfidence }
     }
 

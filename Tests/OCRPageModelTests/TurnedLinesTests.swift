@@ -1,0 +1,98 @@
+import OCRWire
+import Testing
+@testable import OCRPageModel
+import OCRTestSupport
+
+/// The guard for columns of short numbers that the layout analysis read turned on their side
+/// (pure: lines with baselines in, lines out).
+@Suite struct TurnedLinesTests {
+    static func rect(_ left: Int, _ top: Int, _ width: Int, _ height: Int) -> RawRect {
+        RawRect(left: left, top: top, right: left + width, bottom: top + height)
+    }
+
+    /// A line across the page at `top`: baseline left to right.
+    static func across(_ text: String, top: Int, confidence: Float = 0.95) -> RawLine {
+        let box = rect(100, top, 400, 30)
+        return RawLine(confidence: confidence, rect: box, baseline: [100, top + 28, 500, top + 28],
+                       words: [RawWord(text: text, confidence: confidence, rect: box)])
+    }
+
+    /// A line read up the page at `left` (baseline bottom to top), as Tesseract reports a
+    /// column of digits it took for vertical text.
+    static func turned(_ text: String, left: Int, confidence: Float) -> RawLine {
+        let box = rect(left, 100, 32, 900)
+        return RawLine(confidence: confidence, rect: box, baseline: [left + 28, 1000, left + 28, 100],
+                       words: [RawWord(text: text, confidence: confidence, rect: box)])
+    }
+
+    static func page(_ lines: [RawLine]) -> [RawBlock] {
+        lines.map { line in
+            RawBlock(confidence: line.confidence, rect: line.rect, type: .text,
+                     paragraphs: [RawParagraph(confidence: line.confidence, rect: line.rect, lines: [line])])
+        }
+    }
+
+    static let rows = (0..<16).map { across("Row\($0)", top: 100 + 60 * $0) }
+
+    @Test func lowConfidenceTurnedLinesAmongRowsAreMisread() {
+        let columns = [Self.turned("PrPrPWOODdOrRr", left: 600, confidence: 0.1), Self.turned("OONNODOrFR", left: 800, confidence: 0.3)]
+        let found = TurnedLines.misread(in: Self.page(Self.rows + columns))
+        #expect(found.map(\.rect) == columns.map(\.rect))
+    }
+
+    /// A label set vertically on purpose is read with good confidence: kept.
+    @Test func aConfidentVerticalLabelIsKept() {
+        let label = Self.turned("arXiv:2206.01062v1", left: 20, confidence: 0.93)
+        #expect(TurnedLines.misread(in: Self.page(Self.rows + [label])).isEmpty)
+    }
+
+    /// A page whose lines mostly run down it is a turned page (orientation's business), not
+    /// a table's columns.
+    @Test func aPageOfTurnedLinesIsNotMisread() {
+        let columns = (0..<5).map { Self.turned("garbled", left: 100 + 50 * $0, confidence: 0.2) }
+        #expect(TurnedLines.misread(in: Self.page(Array(Self.rows.prefix(3)) + columns)).isEmpty)
+    }
+
+    @Test func removingTakesOutOnlyThoseLinesAndTheBlocksTheyEmpty() {
+        let column = Self.turned("PrPrPWOOD", left: 600, confidence: 0.1)
+        let image = RawBlock(confidence: 0, rect: Self.rect(0, 2000, 500, 500), type: .image)
+        let kept = TurnedLines.removing([column], from: Self.page(Self.rows + [column]) + [image])
+        #expect(kept.count == Self.rows.count + 1)
+        #expect(kept.last?.type == .image)
+        #expect(!kept.flatMap(\.paragraphs).flatMap(\.lines).contains { $0.rect == column.rect })
+    }
+
+    /// The parts of the page to read again are the turned lines' own, in letter-sized pieces
+    /// (a 32 px wide line 900 px tall: 29 squares), so that LostRegions pads them by a letter.
+    @Test func letterBoxesCoverTheLineInSquaresOfItsWidth() throws {
+        let line = Self.turned("x", left: 600, confidence: 0.1)
+        let boxes = TurnedLines.letterBoxes([line])
+        #expect(boxes.count == 29)
+        #expect(boxes.allSatisfy { $0.width == 32 && $0.height <= 32 })
+        #expect(boxes.first?.top == line.rect.top && boxes.last?.bottom == line.rect.bottom)
+        let regions = try #require(LostRegions.regions(boxes, width: 2550, height: 3300))
+        #expect(regions.count == 1 && regions[0].left == 600 - 32 && regions[0].top == 100 - 32)
+    }
+}
+
+/// How the readings of a turned column are combined in (WordCombination over misread text).
+@Suite struct MisreadTextCombinationTests {
+    /// Over a column taken out as misread, a one-digit number read once with fair confidence is
+    /// added to the row it lies on; elsewhere it is texture and is not.
+    @Test func oneDigitNumbersJoinTheirRowsOverMisreadText() {
+        let rows = RawPages.page([RawPages.word("Arabic", 0)])
+        let column = RawPages.page([RawPages.word("0", 400, confidence: 0.6, dictionary: false)])
+        #expect(RawPages.texts(WordCombination(replacesWords: false, joinsDistantLines: true, overMisreadText: true).combine([rows, column]))
+                == [["Arabic", "0"]])
+        #expect(RawPages.texts(WordCombination(replacesWords: false, joinsDistantLines: true).combine([rows, column])) == [["Arabic"]])
+    }
+
+    /// A column of checkboxes is read turned too, and again as "L]" and "Xx]": not numbers nor
+    /// dictionary words, so not added, however confident.
+    @Test func checkboxesReadAsLettersAreNotAdded() {
+        let rows = RawPages.page([RawPages.word("Screening", 200)])
+        let boxes = RawPages.page([RawPages.word("Xx]", 60, confidence: 0.85, dictionary: false)])
+        #expect(RawPages.texts(WordCombination(replacesWords: false, joinsDistantLines: true, overMisreadText: true).combine([rows, boxes]))
+                == [["Screening"]])
+    }
+}
