@@ -42,6 +42,20 @@ import Testing
         #expect(try LostText.find(components: letters, words: RawBlock.wordsWithText(blocks)).share == 1)
     }
 
+    /// A lone page number under the text is lost in the margin (read again on its own), though
+    /// far below the share that marks a page's text as lost; letters lost between the words'
+    /// lines are not in the margin, and a margin of many letters is general lost text.
+    @Test func aLonePageNumberIsLostInTheMargin() throws {
+        let read = Self.letters(60, left: 0, top: 0) + Self.letters(60, left: 0, top: 100)
+        let words = [Self.word(Self.rect(0, 0, 900, 20)), Self.word(Self.rect(0, 100, 900, 20))]
+        let number = Self.rect(450, 400, 12, 20), between = Self.rect(450, 50, 12, 20)
+        let found = try LostText.find(components: read + [number, between], words: words)
+        #expect(!found.isLost)
+        #expect(found.margin == [number])
+        let footer = Self.letters(LostText.marginLetters + 1, left: 0, top: 400)
+        #expect(try LostText.find(components: read + footer, words: words).margin.isEmpty)
+    }
+
     @Test func theCoverageGridAnswersLikeTheRectangles() {
         let rects = [Self.rect(5, 5, 30, 10), Self.rect(100, 17, 8, 40)]
         let grid = LostText.CoverageGrid(rects)

@@ -13,7 +13,7 @@ extension EngineTests {
     /// level reads them again as rows (TurnedLines.swift).
     @Suite struct TurnedColumns {
         @Test func aColumnOfCountsIsReadAsRows() async throws {
-            let result = try await recognize(Fixtures.page("tables/counts-table.png"))
+            let result = try await recognize(Fixtures.page("rendered/counts-table.png"))
             let lines = result.blocks.flatMap(\.paragraphs).flatMap(\.lines).map { $0.words.map(\.text).joined(separator: " ") }
             for row in ["Arabic 0 1 0 1", "Danish 0 0 1 1", "Punjabi 3 2 1 6", "Russian 1 2 3 6", "Total 20 30 30 80"] {
                 #expect(lines.contains(row), "\(row) in \(lines)")
@@ -26,8 +26,21 @@ extension EngineTests {
         @Test func fastReadsAsTesseractDoes() async throws {
             var options = RecognitionOptions()
             options.level = .fast
-            let result = try await recognize(Fixtures.page("tables/counts-table.png"), options)
+            let result = try await recognize(Fixtures.page("rendered/counts-table.png"), options)
             #expect(!result.text.contains("Arabic 0 1 0 1"), "\(result.text)")
+        }
+    }
+}
+
+extension EngineTests {
+    /// A page number alone under the text: Tesseract's layout analysis drops it (plain
+    /// `tesseract` too); `accurate` reads it on its own (LostText's margin letters).
+    @Suite struct MarginText {
+        @Test func aLonePageNumberIsRead() async throws {
+            let result = try await recognize(Fixtures.page("rendered/page-number.png"))
+            let lines = result.blocks.flatMap(\.paragraphs).flatMap(\.lines).map { $0.words.map(\.text).joined(separator: " ") }
+            #expect(lines.last == "2", "\(lines)")
+            #expect(lines.contains("references, just not simultaneous ones:"), "\(lines)")
         }
     }
 }

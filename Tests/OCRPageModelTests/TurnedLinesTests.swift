@@ -82,7 +82,7 @@ import OCRTestSupport
     @Test func oneDigitNumbersJoinTheirRowsOverMisreadText() {
         let rows = RawPages.page([RawPages.word("Arabic", 0)])
         let column = RawPages.page([RawPages.word("0", 400, confidence: 0.6, dictionary: false)])
-        #expect(RawPages.texts(WordCombination(replacesWords: false, joinsDistantLines: true, overMisreadText: true).combine([rows, column]))
+        #expect(RawPages.texts(WordCombination(replacesWords: false, joinsDistantLines: true, overKnownLetters: true).combine([rows, column]))
                 == [["Arabic", "0"]])
         #expect(RawPages.texts(WordCombination(replacesWords: false, joinsDistantLines: true).combine([rows, column])) == [["Arabic"]])
     }
@@ -92,7 +92,7 @@ import OCRTestSupport
     @Test func checkboxesReadAsLettersAreNotAdded() {
         let rows = RawPages.page([RawPages.word("Screening", 200)])
         let boxes = RawPages.page([RawPages.word("Xx]", 60, confidence: 0.85, dictionary: false)])
-        #expect(RawPages.texts(WordCombination(replacesWords: false, joinsDistantLines: true, overMisreadText: true).combine([rows, boxes]))
+        #expect(RawPages.texts(WordCombination(replacesWords: false, joinsDistantLines: true, overKnownLetters: true).combine([rows, boxes]))
                 == [["Screening"]])
     }
 }

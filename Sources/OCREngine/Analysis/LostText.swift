@@ -49,7 +49,15 @@ enum LostText {
         var share: Double { letters == 0 ? 0 : Double(lost.count) / Double(letters) }
         /// Whether text was lost: at least ``minimumShare`` of the letters, or a dark box.
         var isLost: Bool { share >= minimumShare || !darkBoxes.isEmpty }
+        /// The lost letters above every word or below every word, when they are at most
+        /// ``marginLetters``: a page number or a short running line, which Tesseract's layout
+        /// analysis drops when it stands alone ("2" centred under the text), plain `tesseract`
+        /// too. Read again on their own (``TurnedLines``' way: numbers and words only).
+        var margin: [RawRect] = []
     }
+
+    /// At most this many lost letters in the margins are a page number or running line.
+    static let marginLetters = 24
 
     /// The letters of `components` and those whose centres are in none of `words`' boxes; and
     /// the components a few letters tall with `inkShare` at least ``darkBoxInk`` that no word is in.
@@ -66,7 +74,13 @@ enum LostText {
         for box in components where darkBoxHeights.contains(Double(box.height) / median) && box.width >= box.height && unread(box) {
             if try inkShare(box) >= darkBoxInk { dark.append(box) }
         }
-        return Finding(letters: letters.count, lost: letters.filter(unread), darkBoxes: dark)
+        let lost = letters.filter(unread)
+        var margin: [RawRect] = []
+        if let top = words.map(\.rect.top).min(), let bottom = words.map(\.rect.bottom).max() {
+            margin = lost.filter { $0.bottom <= top || $0.top >= bottom }
+            if margin.count > marginLetters { margin = [] }
+        }
+        return Finding(letters: letters.count, lost: lost, darkBoxes: dark, margin: margin)
     }
 
     /// What `blocks` left unread of `thresholded` (Tesseract's 1 bpp image of the page).

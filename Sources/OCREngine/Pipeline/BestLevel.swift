@@ -68,9 +68,10 @@ extension Recognizer {
     /// words on a busy machine as on an idle one (a budget of 5x the first pass's time used to
     /// cut passes short under load). Only the caller's page deadline stops them, keeping what
     /// was read so far; cancellation throws. With `regions`, each pass reads only those parts of
-    /// the page (``LostRegions``), each on its own, in the page's pixels; `textKnown` when those
-    /// regions hold text whose first reading was taken out as misread (``TurnedLines``).
-    func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], regions: [RawRect]? = nil, textKnown: Bool = false, pix: Pix, dpi: Int,
+    /// the page (``LostRegions``), each on its own, in the page's pixels; `knownLetters` when those
+    /// regions are small and known to hold letters the first pass did not read
+    /// (``WordCombination/init(replacesWords:joinsDistantLines:overKnownLetters:)``).
+    func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], regions: [RawRect]? = nil, knownLetters: Bool = false, pix: Pix, dpi: Int,
                 options: RecognitionOptions,
                 settings: PageSettings, deadline: ContinuousClock.Instant?, cancellation: PageControl?,
                 costs: inout StepCosts) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
@@ -88,7 +89,7 @@ extension Recognizer {
         if state.stopReason == .cancelled { throw OCRError(.cancelled, "recognition was cancelled") }
         // Over regions (text lost), the readings only add words (elsewhere they are partial),
         // into the lines they lie on.
-        let combination = WordCombination(replacesWords: regions == nil, joinsDistantLines: regions != nil, overMisreadText: textKnown)
+        let combination = WordCombination(replacesWords: regions == nil, joinsDistantLines: regions != nil, overKnownLetters: knownLetters)
         let combined = try costs.measure("combine") { combination.combine(readings) }
         return (combined, readings.count)
     }

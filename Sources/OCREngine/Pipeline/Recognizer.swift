@@ -93,7 +93,8 @@ package struct EngineConfiguration: Sendable {
 /// lost to Tesseract's global threshold (``UnevenLighting``, every level), and then cuts words the
 /// LSTM recogniser ran together where the page shows a space inside them (``WordSplitting``);
 /// where the layout analysis read a table's columns of short numbers turned on their side
-/// (``TurnedLines``), those parts are read again as one text block;
+/// (``TurnedLines``), or dropped a page number standing alone in a margin (``LostText``'s
+/// margin letters), those parts are read again as one text block;
 /// where the layout analysis left text unread (``LostText``), the page is read again with
 /// ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses
 /// ``EngineConfiguration/fastTessdataPath`` models when configured and reads the page once, as `tesseract` does, with the checks every level makes
@@ -420,22 +421,34 @@ package final class Recognizer {
                     blocks = split.blocks
                     changedWords = split.splits
                 }
+                // Small regions known to hold letters the first pass did not read: read again as
+                // one text block each, adding only numbers and words.
+                func rereadKnownLetters(_ blocks: [RawBlock], _ regions: [RawRect]) throws(OCRError) -> [RawBlock] {
+                    let refined = try refine(blocks, passes: [.singleBlock], regions: regions, knownLetters: true, pix: pix, dpi: dpi,
+                                             options: options, settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs)
+                    meanConfidence = Self.meanWordConfidence(refined.blocks)
+                    return refined.blocks
+                }
                 // Columns of short numbers read turned on their side (TurnedLines.swift): taken
                 // out, and their parts of the page read again as one text block.
                 if !settings.fast, settings.psm == 3 {
                     let turned = TurnedLines.misread(in: blocks)
                     if !turned.isEmpty, let regions = LostRegions.regions(TurnedLines.letterBoxes(turned), width: pix.width, height: pix.height) {
-                        let refined = try refine(TurnedLines.removing(turned, from: blocks), passes: [.singleBlock], regions: regions, textKnown: true, pix: pix, dpi: dpi,
-                                                 options: options, settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs)
-                        blocks = refined.blocks
-                        passes += refined.passes - 1
-                        meanConfidence = Self.meanWordConfidence(blocks)
+                        blocks = try rereadKnownLetters(TurnedLines.removing(turned, from: blocks), regions)
+                        passes += 1
                     }
                 }
                 // After the turned lines: what their new reading missed is lost text too.
                 var lost: LostText.Finding?
                 if !settings.fast, let thresholded {
                     lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.find(thresholded: thresholded, blocks: blocks) }
+                }
+                // A page number or running line standing alone in a margin, dropped by the
+                // layout analysis: read on its own (numbers and words only).
+                if !settings.fast, settings.psm == 3, let found = lost, !found.isLost, !found.margin.isEmpty,
+                   let regions = LostRegions.regions(found.margin, width: pix.width, height: pix.height) {
+                    blocks = try rereadKnownLetters(blocks, regions)
+                    passes += 1
                 }
                 // Extra passes: `best` over a page it is unsure of, `accurate` over the parts of
                 // the page where text was lost (LostRegions.swift).

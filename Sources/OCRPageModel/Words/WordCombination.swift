@@ -59,15 +59,15 @@ package struct WordCombination {
     package var newWordsPlausible = false
 
     /// The combination with the default weights; `replacesWords` and `joinsDistantLines` as
-    /// documented above. `overMisreadText`: the other passes read parts of the page where the
-    /// first pass's words were taken out as misread (``TurnedLines``: a column of "8", "1", "0"
-    /// read turned), so one-character words count and a solo reading needs a confidence of 0.5;
-    /// but the words must be dictionary words or numbers, since a column of checkboxes is read
-    /// turned too, and again as "L]" and "Xx]".
-    package init(replacesWords: Bool = true, joinsDistantLines: Bool = false, overMisreadText: Bool = false) {
+    /// documented above. `overKnownLetters`: the other passes read small parts of the page known
+    /// to hold letters the first pass did not read (a column of "8", "1", "0" read turned,
+    /// ``TurnedLines``; a lone page number, ``LostText``), so one-character words count and a
+    /// solo reading needs a confidence of 0.5; but the words must be dictionary words or
+    /// numbers, since a column of checkboxes is read turned too, and again as "L]" and "Xx]".
+    package init(replacesWords: Bool = true, joinsDistantLines: Bool = false, overKnownLetters: Bool = false) {
         self.replacesWords = replacesWords
         self.joinsDistantLines = joinsDistantLines
-        if overMisreadText {
+        if overKnownLetters {
             newWordCharacters = 1
             soloConfidence = 0.5
             newWordsPlausible = true
