@@ -22,6 +22,10 @@ struct ParagraphRoles {
     /// Characters Tesseract reads a bullet as (`•` comes out `e`, `¢`, `©`, `o`...) that start
     /// two lines or more of this page on their own: bullets here, words elsewhere.
     let misreadBullets: Set<String>
+    /// Where the lines that start with a bullet (or a misreading of one) start: a line set at the same place
+    /// whose first word is one or two bullet misreadings ("e«", "+") is an item of that list,
+    /// its bullet read differently (Tesseract reads the same bullet differently line by line).
+    let bulletIndents: [Int]
 
     static let bulletMisreadings: Set<String> = ["e", "o", "¢", "©", "®", "«", "°", "+", "="]
 
@@ -31,7 +35,17 @@ struct ParagraphRoles {
         for line in page.lines where line.words.count >= 2 && Self.bulletMisreadings.contains(line.words[0].text) {
             starts[line.words[0].text, default: 0] += 1
         }
-        misreadBullets = Set(starts.filter { $0.value >= 2 }.keys)
+        let misread = Set(starts.filter { $0.value >= 2 }.keys)
+        misreadBullets = misread
+        bulletIndents = page.lines.filter { line in
+            guard line.words.count >= 2, let first = line.words.first?.text else { return false }
+            return misread.contains(first) || first.count == 1 && first.first.map(Self.bullets.contains) == true
+        }.map(\.box.x)
+    }
+
+    /// `token` is one or two characters each of which Tesseract reads bullets as.
+    static func isMisreadBullet(_ token: String) -> Bool {
+        (1...2).contains(token.count) && token.allSatisfy { bulletMisreadings.contains(String($0)) }
     }
 
     /// Groups of consecutive lines of one Tesseract paragraph, lines in `excluded` left out,
@@ -109,9 +123,10 @@ struct ParagraphRoles {
         return out.sorted { $0.0 < $1.0 }
     }
 
-    /// A short group set larger than the body, or of body size but numbered like a section
-    /// (`2.1 Scope`) or in capitals (`INTRODUCTION`), standing alone; after a list item, only
-    /// a larger one (a numbered line there is the list's next item).
+    /// A short group set larger than the body, or a line a little larger in title case, or of
+    /// body size but numbered like a section (`2.1 Scope`) or in capitals (`INTRODUCTION`),
+    /// standing alone; after a list item, only a larger one (a numbered line there is the
+    /// list's next item).
     func headingCandidate(_ group: [PageLine], nextStartsItem: Bool, inList: Bool) -> HeadingCandidate? {
         let words = group.flatMap(\.words)
         guard group.count <= 3, words.count <= 20 else { return nil }
@@ -124,6 +139,11 @@ struct ParagraphRoles {
             return HeadingCandidate(text: text.text, box: text.box, sizeRatio: ratio, numberingDepth: Self.sectionDepth(words.first!.text))
         }
         guard !inList, group.count == 1, words.count <= 10, !(text.text.last.map { ".,;:".contains($0) } ?? false) else { return nil }
+        // A line a little larger than the body in title case ("Mutable References" at 12.5 pt
+        // over 11 pt text): a heading set in bold, mostly, which the line heights alone miss.
+        if ratio >= Self.titleCaseSizeRatio, Self.isTitleCase(words.map(\.text)) {
+            return HeadingCandidate(text: text.text, box: text.box, sizeRatio: ratio, numberingDepth: Self.sectionDepth(words[0].text))
+        }
         if let depth = Self.sectionDepth(words[0].text), words.count >= 2, words[1].text.first?.isUppercase == true,
            depth >= 2 || !nextStartsItem {
             return HeadingCandidate(text: text.text, box: text.box, sizeRatio: 1, numberingDepth: depth)
@@ -132,6 +152,19 @@ struct ParagraphRoles {
             return HeadingCandidate(text: text.text, box: text.box, sizeRatio: 1, numberingDepth: nil)
         }
         return nil
+    }
+
+    /// How much larger than the body a title-case line must be to be a heading.
+    static let titleCaseSizeRatio = 1.1
+
+    /// The first word capitalised, and every word of four letters or more ("The Anatomy of a
+    /// Rust Program"; not "Here's the error").
+    static func isTitleCase(_ words: [String]) -> Bool {
+        guard let first = words.first?.first(where: \.isLetter), first.isUppercase else { return false }
+        return words.allSatisfy { word in
+            let letters = word.filter(\.isLetter)
+            return letters.count < 4 || letters.first!.isUppercase
+        }
     }
 
     /// `2`, `2.`, `2.1`, `2.1.3`: the number of components; nil for anything else.
@@ -158,8 +191,10 @@ struct ParagraphRoles {
     /// `a.`, `b)`, `(c)`, `iv.`), followed by words.
     func marker(of line: PageLine) -> Marker? {
         guard let first = line.words.first?.text, let head = first.first else { return nil }
-        if misreadBullets.contains(first), line.words.count >= 2 {
-            return Marker(text: "•", ordered: false, wordsTaken: 1, rest: nil)
+        if line.words.count >= 2, misreadBullets.contains(first)
+            || Self.isMisreadBullet(first) && bulletIndents.contains(where: { abs($0 - line.box.x) <= page.bodyHeight / 2 }) {
+            // The marker as read: what is on the page is a bullet, but what was read is kept.
+            return Marker(text: first, ordered: false, wordsTaken: 1, rest: nil)
         }
         if Self.bullets.contains(head) {
             if first.count == 1 {

@@ -141,7 +141,7 @@ public struct ListBlock: Sendable, Equatable {
 
 /// One list item.
 public struct ListItem: Sendable, Equatable {
-    /// The marker as read (`•`, `-`, `3.`, `(b)`).
+    /// The marker as read (`•`, `-`, `3.`, `(b)`; a bullet Tesseract misread as `e` or `«` keeps that reading).
     public var marker: String
     /// The item's text without its marker.
     public var text: String

@@ -43,6 +43,34 @@ import Testing
         #expect(headings.map(\.0) == [1, 2, 1])
     }
 
+    /// A line a little larger than the body (46 px over 40: 12.5 pt over 11) is a heading when
+    /// it is in title case, as bold section headings are; a short sentence of that size is not.
+    @Test func aSlightlyLargerTitleCaseLineIsAHeading() {
+        let found = elements { page in
+            page.paragraph(body, y: 200)
+            page.paragraph(["Mutable References"], y: 560, height: 46)
+            page.paragraph(body, y: 640)
+            page.paragraph(["Here is the error"], y: 1000, height: 46)
+            page.paragraph(body, y: 1080)
+        }
+        let headings = found.compactMap { if case .heading(let h) = $0 { h.text } else { nil } }
+        #expect(headings == ["Mutable References"])
+    }
+
+    /// Tesseract reads the same bullet differently line by line ("e«" once, "e" after): a line
+    /// set where the list's other items start, with a bullet misreading first, is an item too.
+    @Test func aBulletReadDifferentlyAtTheListsIndentIsAnItem() throws {
+        let found = elements { page in
+            page.paragraph(["Our project will combine a number of the concepts you have learned so far:"], y: 200)
+            page.paragraph(["e« Organizing code", "e Using vectors and strings", "e Handling errors"], x: 280, y: 300)
+            page.paragraph(["e« is how the reading of this sentence begins, set at the body's margin."], y: 600)
+        }
+        let list = try #require(found.compactMap { if case .list(let l) = $0 { l } else { nil } }.first)
+        #expect(list.items.map(\.text) == ["Organizing code", "Using vectors and strings", "Handling errors"])
+        #expect(list.items.map(\.marker) == ["e«", "e", "e"])
+        #expect(found.last.map { if case .paragraph = $0 { true } else { false } } == true)
+    }
+
     @Test func markedLinesAreListItemsNestedByIndentation() {
         let found = elements { page in
             page.paragraph(["Before the list comes a sentence of ordinary text."], y: 200)

@@ -139,6 +139,11 @@ def words_of(text):
     return re.findall(r"[a-z0-9]+", normalised(text))
 
 
+def on_pages(words, printed_text):
+    grams = [words[i:i + 3] for i in range(min(5, max(1, len(words) - 2)))]
+    return any(" " + " ".join(gram) + " " in printed_text for gram in grams)
+
+
 def pages_of(pdf):
     return int(subprocess.run(["qpdf", "--show-npages", pdf], capture_output=True, text=True, check=True).stdout)
 
@@ -155,11 +160,13 @@ def build(work):
         subprocess.run(["qpdf", full, "--pages", ".", f"1-{PAGES}" if pages_of(full) > PAGES else "1-z", "--", pdf], check=True)
         os.remove(full)
         pages = pages_of(pdf)
-        # The truth's elements on these pages: those whose first words are in their text.
+        # The truth's elements on these pages: those with one of their first word trigrams in
+        # their text (pdftotext's order of two justified columns is not the reading order, so
+        # longer runs of words are not reliably there).
         printed = words_of(subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True, check=True).stdout)
         printed_text = " " + " ".join(printed) + " "
         body = page.split("<body>", 1)[1]
-        elements = [e for e in Elements(body).elements if " " + " ".join(words_of(e["text"])[:6]) + " " in printed_text]
+        elements = [e for e in Elements(body).elements if on_pages(words_of(e["text"]), printed_text)]
         running = [{"page": p, "header": ({"book": f"{BOOK} {chapter_title(name)}", "journal": f"{BOOK} \u2014 {chapter_title(name)}"}.get(layout)),
                     "footer": ({"book": str(p), "report": f"Page {p}"}.get(layout))} for p in range(1, pages + 1)]
         degradation = real_layout.DEGRADATIONS[index % len(real_layout.DEGRADATIONS)]
