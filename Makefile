@@ -99,15 +99,21 @@ accuracy-math: release
 	python3 scripts/accuracy/math_varied.py run .build/release $(ACCURACY_WORK)/math-varied --half dev
 	python3 scripts/accuracy/math_varied.py run .build/release $(ACCURACY_WORK)/math-varied --half heldout
 
-## accuracy-structure: table structure (TEDS) on camelot's real benchmark tables (scripts/accuracy/structure.py):
-## dev half (for choosing) and heldout half (for reporting), and the structure's cost per page.
+## accuracy-structure: table structure (TEDS) on camelot's real benchmark tables and PubTabNet's real tables
+## printed by Chromium (scripts/accuracy/structure.py); headings, list items, running headers and footers and
+## reading order on real book chapters printed by Chromium (scripts/accuracy/documents.py): dev half (for
+## choosing) and heldout half (for reporting), and the structure's cost per page.
 accuracy-structure: release
-	python3 -m pip install --quiet apted
+	python3 -m pip install --quiet apted markdown
 	python3 scripts/accuracy/structure.py build $(ACCURACY_WORK)/tables
 	python3 scripts/accuracy/structure.py run .build/release $(ACCURACY_WORK)/tables --half all
 	python3 scripts/accuracy/structure.py report $(ACCURACY_WORK)/tables --half dev
 	python3 scripts/accuracy/structure.py report $(ACCURACY_WORK)/tables --half heldout
-	.build/release/ocr-bench structure --runs 10 $(ACCURACY_WORK)/tables/tables/*-clean.png
+	python3 scripts/accuracy/documents.py build $(ACCURACY_WORK)/documents
+	python3 scripts/accuracy/documents.py run .build/release $(ACCURACY_WORK)/documents --half all
+	python3 scripts/accuracy/documents.py report $(ACCURACY_WORK)/documents --half dev
+	python3 scripts/accuracy/documents.py report $(ACCURACY_WORK)/documents --half heldout
+	.build/release/ocr-bench structure --runs 10 $(ACCURACY_WORK)/tables/tables/*-clean*.png
 
 ## bench: every figure of issues 2, 3 and 5 side by side -> BENCHMARKS.md + bench/*.png; exits 1 when a goal
 ## is missed. BENCH_QUICK=1 for a smoke run under 5 minutes. Peers from PyPI: OCRmyPDF (img2pdf), matplotlib.

@@ -219,6 +219,29 @@ def report(work, half):
     return rows
 
 
+def summary(rows):
+    """Mean TEDS / TEDS-struct by kind (ruled, unruled), by corpus and kind, and by style."""
+    def mean(label, subset):
+        if not subset:
+            return []
+        return [f"{label}: TEDS {sum(r['teds'] for r in subset) / len(subset):.3f}, "
+                f"TEDS-struct {sum(r['teds_struct'] for r in subset) / len(subset):.3f} over {len(subset)} tables"]
+    lines = []
+    for group in ("ruled", "unruled"):
+        lines += mean(group, [r for r in rows if r["style"].split(",")[0] == group])
+    for source in ("camelot", "pubtabnet"):
+        for group in ("ruled", "unruled"):
+            lines += mean(f"  {source}, {group}", [r for r in rows if r["page"].startswith(source) and r["style"].split(",")[0] == group])
+    styles = {"booktabs rules": lambda style: "booktabs" in style, "zebra-shaded rows": lambda style: "zebra" in style,
+              "ruled, shaded rows": lambda style: style.startswith("ruled, shaded rows"), "spanning": lambda style: "spanning" in style,
+              "across pages": lambda style: " pages" in style, "financial": lambda style: "financial" in style}
+    for label, test in styles.items():
+        lines += mean(f"  {label}", [r for r in rows if test(r["style"])])
+    for variant in ("clean", "degraded"):
+        lines += mean(f"  {variant}", [r for r in rows if (r["variant"] == "clean") == (variant == "clean")])
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -247,11 +270,9 @@ def main():
         print("| --- | --- | --- | --- | --- | --- |")
         for row in rows:
             print(f"| {row['page']} | {row['table']} | {row['style']} | {row['teds']:.3f} | {row['teds_struct']:.3f} | {row['tables_found']} |")
-        for group in ("ruled", "unruled"):
-            subset = [r for r in rows if r["style"].startswith(group)]
-            if subset:
-                print(f"\n{group}: TEDS {sum(r['teds'] for r in subset) / len(subset):.3f}, "
-                      f"TEDS-struct {sum(r['teds_struct'] for r in subset) / len(subset):.3f} over {len(subset)} tables")
+        print()
+        for line in summary(rows):
+            print(line)
 
 
 if __name__ == "__main__":
