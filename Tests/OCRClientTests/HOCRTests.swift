@@ -94,4 +94,32 @@ import Testing
         #expect(HOCRRenderer.baseline([36, 116, 36, 119], in: line) == nil)
         #expect(HOCRRenderer.baseline([], in: line) == nil)
     }
+
+    /// The structure types the blocks as hOCR's floats: a running header `ocr_header`, a page
+    /// number alone `ocr_pageno`, a table's blocks one `ocr_table`; the body stays `ocr_carea`;
+    /// the file validates and declares those classes.
+    @Test func runningTextAndTablesAreFloats() throws {
+        func page(_ index: Int) -> PageResult {
+            PageResult.with {
+                $0.pageIndex = UInt32(index)
+                $0.width = 2000
+                $0.height = 3000
+                $0.blocks = [PageDrawing.block([PageDrawing.line("Northern Works Quarterly Report", x: 100, y: 60)])]
+                    + [PageDrawing.block([PageDrawing.line("The meters were read by the site team in the first week of the quarter.", x: 100, y: 300)])]
+                    + [("Meter", "Reading"), ("A-1", "1204"), ("A-2", "877"), ("B-1", "3310")].enumerated().map { offset, row in
+                        PageDrawing.block([[PageDrawing.word(row.0, 100, 500 + offset * 70), PageDrawing.word(row.1, 900, 500 + offset * 70)]])
+                    }
+                    + [PageDrawing.block([PageDrawing.line("\(index + 1)", x: 1000, y: 2900)])]
+            }
+        }
+        let hocr = Document(results: [page(0), page(1), page(2)]).hOCR(characterBoxes: false)
+        let result = try Self.validate(hocr)
+        #expect(result.status == 0 && !result.stdout.contains("[ERROR]"), "\(result.stdout)\(result.stderr)")
+        #expect(hocr.contains("<meta name='ocr-capabilities' content='ocr_page ocr_carea ocr_par ocr_line ocrx_word ocrp_wconf ocr_header ocr_pageno ocr_table'/>"))
+        for p in 1...3 {
+            let classes = XMLCheck.matches("<div class='(ocr_[a-z]+)' id='block_\(p)_\\d+'", in: hocr).map { $0[1] }
+            #expect(classes == ["ocr_header", "ocr_carea", "ocr_table", "ocr_pageno"], "page \(p): \(classes)")
+        }
+        #expect(XMLCheck.matches("<div class='ocr_table' [^>]*>\\s*<p class='ocr_par'", in: hocr).count == 3)
+    }
 }

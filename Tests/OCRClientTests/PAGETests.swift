@@ -57,6 +57,11 @@ import Testing
         #expect(xml.contains("<TextRegion id=\"region_1_2\" type=\"paragraph\">"))
         #expect(xml.contains("type=\"page-number\""))
         #expect(xml.contains("<TableRegion id=\"other_1_1\" rows=\"4\" columns=\"2\">"))
+        // One cell region per cell, its role giving row, column, spans and header.
+        let cells = XMLCheck.matches("<TableCellRole rowIndex=\"(\\d+)\" columnIndex=\"(\\d+)\" rowSpan=\"1\" colSpan=\"1\" header=\"(true|false)\"/>", in: xml)
+        #expect(cells.map { "\($0[1]),\($0[2]),\($0[3])" } == ["0,0,true", "0,1,true", "1,0,false", "1,1,false", "2,0,false", "2,1,false", "3,0,false", "3,1,false"])
+        #expect(xml.contains("<TextRegion id=\"cell_1_1_3_1\" type=\"paragraph\">"))
+        #expect(xml.contains("<Unicode>3310</Unicode></TextEquiv>\n      </TextRegion>"))
     }
 
     @Test

@@ -1,4 +1,5 @@
 import Foundation
+import OCRStructure
 import OCRWire
 
 /// `DocumentFormat.hocr`: hOCR 1.2 in XHTML, laid out as `tesseract X out hocr` writes it.
@@ -10,9 +11,18 @@ import OCRWire
 /// name; Tesseract's `hocr_char_boxes=1` writes a non-standard `x_conf`). Ids are `page_P`, `block_P_N`, `par_P_N`, `line_P_N`, `word_P_N`
 /// counted through the page. Failed or missing pages are empty `ocr_page` elements holding a
 /// comment that names the failure.
+///
+/// The document's structure (``Document/structure``) types the blocks, as hOCR's floats: the
+/// blocks of a running header are one `ocr_header`, of a running footer one `ocr_footer` (an
+/// `ocr_pageno` when it is only the page number), and the blocks of a table one `ocr_table`,
+/// each with the element's `bbox` and holding the blocks' paragraphs; other blocks stay
+/// `ocr_carea`.
 enum HOCRRenderer {
     static func render(_ document: Document, characterBoxes: Bool = false) -> String {
+        let structures = Dictionary(document.structure.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
         var capabilities = ["ocr_page", "ocr_carea", "ocr_par", "ocr_line", "ocrx_word", "ocrp_wconf"]
+        let floats = Set(structures.values.flatMap { $0.elements.compactMap(floatClass) })
+        capabilities += ["ocr_header", "ocr_footer", "ocr_pageno", "ocr_table"].filter(floats.contains)
         if characterBoxes { capabilities.append("ocrx_cinfo") }
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -34,7 +44,9 @@ enum HOCRRenderer {
         for page in document.pages {
             switch page {
             case .recognized(let result):
-                appendPage(result, characterBoxes: characterBoxes, to: &out)
+                appendPage(result, floats: (structures[Int(result.pageIndex)]?.elements ?? []).compactMap { element in
+                    floatClass(element).map { ($0, element.box) }
+                }, characterBoxes: characterBoxes, to: &out)
             case .failed(let index, let error):
                 appendGap(index, note: "page \(index + 1) failed: \(error.code.name): \(error.message)", to: &out)
             case .missing(let index):
@@ -52,7 +64,18 @@ enum HOCRRenderer {
         out += "   <!-- \(comment) -->\n  </div>\n"
     }
 
-    private static func appendPage(_ page: PageResult, characterBoxes: Bool, to out: inout String) {
+    /// The hOCR float class of a structure element: running text and tables; nil for the rest.
+    private static func floatClass(_ element: StructureElement) -> String? {
+        switch element {
+        case .pageHeader: "ocr_header"
+        case .pageFooter(let footer): footer.text.allSatisfy { $0.isNumber || $0.isWhitespace } ? "ocr_pageno" : "ocr_footer"
+        case .table: "ocr_table"
+        default: nil
+        }
+    }
+
+    /// `page`'s blocks, those whose centres lie in one of `floats` grouped into a div of its class.
+    private static func appendPage(_ page: PageResult, floats: [(className: String, box: PageBox)], characterBoxes: Bool, to out: inout String) {
         let p = Int(page.pageIndex) + 1
         var title = ""
         if !page.file.isEmpty {
@@ -62,9 +85,26 @@ enum HOCRRenderer {
         if page.dpi > 0 { title += "; scan_res \(page.dpi) \(page.dpi)" }
         out += "  <div class='ocr_page' id='page_\(p)' title='\(xmlEscaped(title))'>\n"
         var blockID = 0, parID = 0, lineID = 0, wordID = 0
+        var openFloat: Int?  // the float whose div is open
+        func float(of block: PixelBox) -> Int? {
+            let (x, y) = ((block.left + block.right) / 2, (block.top + block.bottom) / 2)
+            return floats.firstIndex { $0.box.x <= x && x < $0.box.x + $0.box.width && $0.box.y <= y && y < $0.box.y + $0.box.height }
+        }
         for block in page.nonEmptyBlocks {
             blockID += 1
-            out += "   <div class='ocr_carea' id='block_\(p)_\(blockID)' title=\"bbox \(bbox(block.pixelBox))\">\n"
+            let inFloat = float(of: block.pixelBox)
+            if let inFloat {
+                if openFloat != inFloat {
+                    if openFloat != nil { out += "   </div>\n" }
+                    let box = floats[inFloat].box
+                    out += "   <div class='\(floats[inFloat].className)' id='block_\(p)_\(blockID)' title=\"bbox \(box.x) \(box.y) \(box.x + box.width) \(box.y + box.height)\">\n"
+                    openFloat = inFloat
+                }
+            } else {
+                if openFloat != nil { out += "   </div>\n" }
+                openFloat = nil
+                out += "   <div class='ocr_carea' id='block_\(p)_\(blockID)' title=\"bbox \(bbox(block.pixelBox))\">\n"
+            }
             for paragraph in block.nonEmptyParagraphs {
                 parID += 1
                 out += "    <p class='ocr_par' id='par_\(p)_\(parID)' title=\"bbox \(bbox(paragraph.pixelBox))\">\n"
@@ -95,8 +135,9 @@ enum HOCRRenderer {
                 }
                 out += "    </p>\n"
             }
-            out += "   </div>\n"
+            if inFloat == nil { out += "   </div>\n" }
         }
+        if openFloat != nil { out += "   </div>\n" }
         out += "  </div>\n"
     }
 

@@ -13,7 +13,9 @@ import OCRWire
 /// `TextEquiv` (`conf` 0...1 where the engine gave one; lines join their words with spaces,
 /// regions their lines with newlines). Image blocks are `ImageRegion`s, separators
 /// `SeparatorRegion`s, and each table the structure found is a `TableRegion` with its `rows` and
-/// `columns` over the text regions that hold its words. A failed or missing page is a `Page` without regions, 0 x 0, its status
+/// `columns` over the text regions that hold its words, holding one `TextRegion` per cell with
+/// words (its box, its text, and a `TableCellRole`: row and column from 0, spans, whether it is
+/// a header cell). A failed or missing page is a `Page` without regions, 0 x 0, its status
 /// in `Metadata/Comments`, so there is still one document per page.
 enum PAGERenderer {
     static let namespace = "http://schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15"
@@ -109,7 +111,18 @@ enum PAGERenderer {
         for case .table(let table) in structure?.elements ?? [] {
             otherID += 1
             let box = PixelBox(left: table.box.x, top: table.box.y, right: table.box.maxX, bottom: table.box.maxY)
-            regions += "    <TableRegion id=\"other_\(p)_\(otherID)\" rows=\"\(table.rows.count)\" columns=\"\(table.columnCount)\">\n      \(coords(box))\n    </TableRegion>\n"
+            regions += "    <TableRegion id=\"other_\(p)_\(otherID)\" rows=\"\(table.rows.count)\" columns=\"\(table.columnCount)\">\n      \(coords(box))\n"
+            for (rowIndex, row) in table.rows.enumerated() {
+                for cell in row {
+                    guard let cellBox = cell.box else { continue }  // an empty cell has no place to give
+                    regions += "      <TextRegion id=\"cell_\(p)_\(otherID)_\(rowIndex)_\(cell.column)\" type=\"paragraph\">\n"
+                    regions += "        \(coords(PixelBox(left: cellBox.x, top: cellBox.y, right: cellBox.maxX, bottom: cellBox.maxY)))\n"
+                    regions += "        <Roles><TableCellRole rowIndex=\"\(rowIndex)\" columnIndex=\"\(cell.column)\" rowSpan=\"\(cell.rowSpan)\" "
+                        + "colSpan=\"\(cell.columnSpan)\" header=\"\(rowIndex < table.headerRows)\"/></Roles>\n"
+                    regions += "        \(textEquiv(cell.text, conf: nil))\n      </TextRegion>\n"
+                }
+            }
+            regions += "    </TableRegion>\n"
         }
         var out = "  <Page imageFilename=\"\(xmlEscaped(name))\" imageWidth=\"\(page.width)\" imageHeight=\"\(page.height)\">\n"
         if !order.isEmpty {

@@ -424,10 +424,8 @@ package final class Recognizer {
                 // Small regions known to hold letters the first pass did not read: read again as
                 // one text block each, adding only numbers and words.
                 func rereadKnownLetters(_ blocks: [RawBlock], _ regions: [RawRect]) throws(OCRError) -> [RawBlock] {
-                    let refined = try refine(blocks, passes: [.singleBlock], regions: regions, knownLetters: true, pix: pix, dpi: dpi,
-                                             options: options, settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs)
-                    meanConfidence = Self.meanWordConfidence(refined.blocks)
-                    return refined.blocks
+                    try refine(blocks, passes: [.singleBlock], regions: regions, knownLetters: true, pix: pix, dpi: dpi,
+                               options: options, settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs).blocks
                 }
                 // Columns of short numbers read turned on their side (TurnedLines.swift): taken
                 // out, and their parts of the page read again as one text block.
@@ -436,6 +434,7 @@ package final class Recognizer {
                     if !turned.isEmpty, let regions = LostRegions.regions(TurnedLines.letterBoxes(turned), width: pix.width, height: pix.height) {
                         blocks = try rereadKnownLetters(TurnedLines.removing(turned, from: blocks), regions)
                         passes += 1
+                        meanConfidence = Self.meanWordConfidence(blocks)
                     }
                 }
                 // After the turned lines: what their new reading missed is lost text too.
@@ -447,8 +446,13 @@ package final class Recognizer {
                 // layout analysis: read on its own (numbers and words only).
                 if !settings.fast, settings.psm == 3, let found = lost, !found.isLost, !found.margin.isEmpty,
                    let regions = LostRegions.regions(found.margin, width: pix.width, height: pix.height) {
-                    blocks = try rereadKnownLetters(blocks, regions)
-                    passes += 1
+                    let reread = try rereadKnownLetters(blocks, regions)
+                    // Nothing added: Tesseract's own text stands (it is rebuilt only when words change).
+                    if Self.wordCount(reread) != Self.wordCount(blocks) {
+                        passes += 1
+                        meanConfidence = Self.meanWordConfidence(reread)
+                    }
+                    blocks = reread
                 }
                 // Extra passes: `best` over a page it is unsure of, `accurate` over the parts of
                 // the page where text was lost (LostRegions.swift).

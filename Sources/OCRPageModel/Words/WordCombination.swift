@@ -19,8 +19,8 @@ import OCRWire
 /// **Invented words.** Where the first pass saw nothing, a word other passes read (noise read as
 /// text, or a region only one preprocessing recovers) is added only when its score beats the
 /// passes that saw nothing there, and two passes read it alike or one read it with a confidence
-/// of at least `soloConfidence`, each word with `newWordCharacters` letters or digits (two unless
-/// the regions read are known to hold text). Such words count as errors
+/// of at least `soloConfidence`, each word with `newWordCharacters` letters or digits (two; a single
+/// digit too where the regions read are known to hold letters). Such words count as errors
 /// for a reader (a photo's texture read as "ee" and "|" cost a UNLV page 6 points before that
 /// rule). A word the first pass read is replaced by a better reading or kept, never dropped.
 ///
@@ -54,6 +54,9 @@ package struct WordCombination {
     /// The letters or digits each word found where the first pass saw nothing needs: 2 where
     /// that may be the page's texture.
     package var newWordCharacters = 2
+    /// Whether a single digit counts as such a word anyway (a count in a table column, a page
+    /// number); a single letter never does (a speck reads as "i").
+    package var singleDigitsCount = false
     /// Whether each word found where the first pass saw nothing must be plausible
     /// (``isPlausible(_:)``: a dictionary word or a number).
     package var newWordsPlausible = false
@@ -61,14 +64,14 @@ package struct WordCombination {
     /// The combination with the default weights; `replacesWords` and `joinsDistantLines` as
     /// documented above. `overKnownLetters`: the other passes read small parts of the page known
     /// to hold letters the first pass did not read (a column of "8", "1", "0" read turned,
-    /// ``TurnedLines``; a lone page number, ``LostText``), so one-character words count and a
-    /// solo reading needs a confidence of 0.5; but the words must be dictionary words or
-    /// numbers, since a column of checkboxes is read turned too, and again as "L]" and "Xx]".
+    /// ``TurnedLines``; a lone page number, ``LostText``), so single digits count and a solo
+    /// reading needs a confidence of 0.5; but the words must be dictionary words or numbers,
+    /// since a column of checkboxes is read turned too, and again as "L]" and "Xx]".
     package init(replacesWords: Bool = true, joinsDistantLines: Bool = false, overKnownLetters: Bool = false) {
         self.replacesWords = replacesWords
         self.joinsDistantLines = joinsDistantLines
         if overKnownLetters {
-            newWordCharacters = 1
+            singleDigitsCount = true
             soloConfidence = 0.5
             newWordsPlausible = true
         }
@@ -233,11 +236,15 @@ package struct WordCombination {
 
     /// Whether words the first pass did not see at all may be added: read alike by two passes,
     /// or by one with a mean confidence of at least `soloConfidence`; and every word with at least
-    /// `newWordCharacters` letters or digits (a photo's texture reads as "a", "ee", "|" and ":"),
-    /// and plausible when `newWordsPlausible`.
+    /// `newWordCharacters` letters or digits (a photo's texture reads as "a", "ee", "|" and ":")
+    /// or, when `singleDigitsCount`, a single digit; and plausible when `newWordsPlausible`.
     package func isNewWordTrusted(_ supporters: [(confidence: Double, words: [RawWord])]) -> Bool {
         guard let words = supporters.first?.words,
-              words.allSatisfy({ $0.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count >= newWordCharacters }),
+              words.allSatisfy({ word in
+                  let characters = word.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains)
+                  return characters.count >= newWordCharacters
+                      || singleDigitsCount && characters.count == 1 && characters.allSatisfy(CharacterSet.decimalDigits.contains)
+              }),
               !newWordsPlausible || words.allSatisfy(Self.isPlausible) else { return false }
         return supporters.count >= 2 || supporters.contains { $0.confidence >= soloConfidence }
     }
