@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Headings, list items, running headers and footers, and reading order, on real text: nineteen
+"""Headings, list items, running headers and footers, and reading order, on real text: forty-seven
 chapters of "The Rust Programming Language" (corpus/documents, rust-lang/book, MIT or Apache-2.0;
 their Markdown is the truth: headings with their levels, list items, paragraphs in order), code
 listings left out, printed by headless Chromium in three layouts (a book page: one column, serif,
