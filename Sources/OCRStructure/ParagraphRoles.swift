@@ -37,15 +37,24 @@ struct ParagraphRoles {
         }
         let misread = Set(starts.filter { $0.value >= 2 }.keys)
         misreadBullets = misread
-        bulletIndents = page.lines.filter { line in
+        var indents = page.lines.filter { line in
             guard line.words.count >= 2, let first = line.words.first?.text else { return false }
             return misread.contains(first) || first.count == 1 && first.first.map(Self.bullets.contains) == true
         }.map(\.box.x)
+        // Two lines or more starting at one place with bullet misreadings, alike or not
+        // ("e" on one, "©" on the next): a list's bullets too.
+        let misreadStarts = page.lines.filter { $0.words.count >= 2 && Self.isMisreadBullet($0.words[0].text) }.map(\.box.x)
+        for x in misreadStarts where misreadStarts.filter({ abs($0 - x) <= page.bodyHeight / 2 }).count >= 2 {
+            indents.append(x)
+        }
+        bulletIndents = indents
     }
 
-    /// `token` is one or two characters each of which Tesseract reads bullets as.
+    /// `token` is one or two characters each of which Tesseract reads bullets as, or a bullet
+    /// ("»*"), not dashes alone.
     static func isMisreadBullet(_ token: String) -> Bool {
-        (1...2).contains(token.count) && token.allSatisfy { bulletMisreadings.contains(String($0)) }
+        (1...2).contains(token.count) && !token.allSatisfy { "-–—".contains($0) }
+            && token.allSatisfy { bulletMisreadings.contains(String($0)) || bullets.contains($0) }
     }
 
     /// Groups of consecutive lines of one Tesseract paragraph, lines in `excluded` left out,
@@ -53,7 +62,10 @@ struct ParagraphRoles {
     func elements(excluding excluded: Set<Int>) -> [(order: Int, element: Element)] {
         var groups: [[PageLine]] = []
         for line in page.lines where !excluded.contains(line.order) {
-            if let last = groups.last?.last, last.paragraph == line.paragraph, last.order + 1 == line.order {
+            // A one-line heading that Tesseract put in one paragraph with the text under it:
+            // the first line larger than the second by a tenth or more is a group of its own.
+            if let group = groups.last, let last = group.last, last.paragraph == line.paragraph, last.order + 1 == line.order,
+               !(group.count == 1 && Self.isLarger(last.typeSize, than: line.typeSize)) {
                 groups[groups.count - 1].append(line)
             } else {
                 groups.append([line])
@@ -140,8 +152,10 @@ struct ParagraphRoles {
         }
         guard !inList, group.count == 1, words.count <= 10, !(text.text.last.map { ".,;:".contains($0) } ?? false) else { return nil }
         // A line a little larger than the body in title case ("Mutable References" at 12.5 pt
-        // over 11 pt text): a heading set in bold, mostly, which the line heights alone miss.
-        if ratio >= Self.titleCaseSizeRatio, Self.isTitleCase(words.map(\.text)) {
+        // over 11 pt text), or of body size and a paragraph of its own ("The API of Mutex<T>"
+        // in bold): a heading set in bold, mostly, which the line heights alone miss.
+        if Self.isTitleCase(words.map(\.text)),
+           ratio >= Self.titleCaseSizeRatio || ratio >= 1 && words.count >= 2 && page.lines.filter({ $0.paragraph == group[0].paragraph }).count == 1 {
             return HeadingCandidate(text: text.text, box: text.box, sizeRatio: ratio, numberingDepth: Self.sectionDepth(words[0].text))
         }
         if let depth = Self.sectionDepth(words[0].text), words.count >= 2, words[1].text.first?.isUppercase == true,
@@ -157,14 +171,24 @@ struct ParagraphRoles {
     /// How much larger than the body a title-case line must be to be a heading.
     static let titleCaseSizeRatio = 1.1
 
-    /// The first word capitalised, and every word of four letters or more ("The Anatomy of a
-    /// Rust Program"; not "Here's the error").
+    /// Words a title leaves in lower case.
+    static let titleSmallWords: Set<String> = ["with", "from", "into", "onto", "over", "than", "that", "upon", "when", "within", "without", "versus"]
+
+    /// The first word capitalised, and half or more of the other words of four letters or more
+    /// that are words, not code or small words ("The Anatomy of a Rust Program", "Creating a
+    /// New Thread with spawn"; not "Here is the error").
     static func isTitleCase(_ words: [String]) -> Bool {
         guard let first = words.first?.first(where: \.isLetter), first.isUppercase else { return false }
-        return words.allSatisfy { word in
-            let letters = word.filter(\.isLetter)
-            return letters.count < 4 || letters.first!.isUppercase
+        let content = words.dropFirst().filter { word in
+            word.count >= 4 && word.allSatisfy(\.isLetter) && !titleSmallWords.contains(word)
         }
+        let capitalised = content.filter { $0.first!.isUppercase }.count
+        return 2 * capitalised >= content.count
+    }
+
+    /// Whether type size `a` is a tenth or more larger than `b` (a heading's over its text's).
+    static func isLarger(_ a: Int, than b: Int) -> Bool {
+        Double(a) >= titleCaseSizeRatio * Double(max(1, b))
     }
 
     /// `2`, `2.`, `2.1`, `2.1.3`: the number of components; nil for anything else.

@@ -22,10 +22,14 @@ struct PageBuilder {
 
     /// A paragraph (one Tesseract paragraph in a block of its own) of `lines`, the first at `y`,
     /// each `height` tall at left edge `x`, lines `gap` apart.
-    mutating func paragraph(_ lines: [String], x: Int = 200, y: Int, height: Int = 40, gap: Int = 20) {
+    /// `firstHeight`, when given, is the first line's height (a heading Tesseract put in one
+    /// paragraph with the text under it).
+    mutating func paragraph(_ lines: [String], x: Int = 200, y: Int, height: Int = 40, gap: Int = 20, firstHeight: Int? = nil) {
         var paragraph = Ocr_V1_Paragraph()
+        let first = firstHeight ?? height
         for (index, text) in lines.enumerated() {
-            paragraph.lines.append(Self.line(text, x: x, y: y + index * (height + gap), height: height))
+            let top = index == 0 ? y : y + first + gap + (index - 1) * (height + gap)
+            paragraph.lines.append(Self.line(text, x: x, y: top, height: index == 0 ? first : height))
         }
         var block = Ocr_V1_Block()
         block.type = .text

@@ -57,6 +57,32 @@ import Testing
         #expect(headings == ["Mutable References"])
     }
 
+    /// A line of body size that is a paragraph of its own, in title case (small words and code
+    /// left in lower case: "Creating a New Thread with spawn"), is a heading set in bold; a
+    /// one-line sentence of body size is not, nor a title-case line inside a paragraph.
+    @Test func aBodySizeTitleCaseParagraphOfItsOwnIsAHeading() {
+        let found = elements { page in
+            page.paragraph(body, y: 200)
+            page.paragraph(["Creating a New Thread with spawn"], y: 560)
+            page.paragraph(body, y: 640)
+            page.paragraph(["Here is what the compiler says about it"], y: 1000)
+            page.paragraph(["The first line of a paragraph", "Goes On in Title Case Here", "and ends as sentences do."], y: 1100)
+        }
+        let headings = found.compactMap { if case .heading(let h) = $0 { h.text } else { nil } }
+        #expect(headings == ["Creating a New Thread with spawn"])
+    }
+
+    /// A heading Tesseract put in one paragraph with the text under it: the first line, larger
+    /// by a tenth or more, is a group (and a heading) of its own.
+    @Test func aLargerFirstLineIsAHeadingOfItsOwn() {
+        let found = elements { page in
+            page.paragraph(body, y: 200)
+            page.paragraph(["The Rules of References"] + body, y: 560, firstHeight: 46)
+        }
+        let headings = found.compactMap { if case .heading(let h) = $0 { h.text } else { nil } }
+        #expect(headings == ["The Rules of References"])
+    }
+
     /// Tesseract reads the same bullet differently line by line ("e«" once, "e" after): a line
     /// set where the list's other items start, with a bullet misreading first, is an item too.
     @Test func aBulletReadDifferentlyAtTheListsIndentIsAnItem() throws {
