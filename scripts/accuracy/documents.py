@@ -22,8 +22,6 @@ job per document, and scored:
 
 The halves are real_layout's, by chapter: `dev` for choosing rules, `heldout` for reporting.
 """
-import argparse
-import html
 import json
 import os
 import re
@@ -319,20 +317,7 @@ def summary(rows):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build")
-    b.add_argument("work")
-    r = sub.add_parser("run")
-    r.add_argument("bin_dir")
-    r.add_argument("work")
-    r.add_argument("--half", default="all", choices=["dev", "heldout", "all"])
-    r.add_argument("--jobs", type=int, default=2)
-    p = sub.add_parser("report")
-    p.add_argument("work")
-    p.add_argument("--half", default="all", choices=["dev", "heldout", "all"])
-    p.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = real_layout.command_line(__doc__)
     if args.command == "build":
         build(args.work)
     elif args.command == "run":

@@ -178,21 +178,27 @@ def report(work, half):
     print("\n".join(lines))
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def command_line(doc, half="all", run_options=lambda run: None):
+    """The `build WORK`, `run BIN_DIR WORK`, `report WORK [--json]` command line the corpus
+    scripts share, parsed; `run_options` adds a script's own options to `run`."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build")
-    b.add_argument("work")
-    r = sub.add_parser("run")
-    r.add_argument("bin_dir")
-    r.add_argument("work")
-    r.add_argument("--levels", default="fast,accurate")
-    r.add_argument("--half", default="dev", choices=["dev", "heldout", "all"])
-    r.add_argument("--jobs", type=int, default=2)
-    t = sub.add_parser("report")
-    t.add_argument("work")
-    t.add_argument("--half", default="dev", choices=["dev", "heldout", "all"])
-    args = parser.parse_args()
+    sub.add_parser("build").add_argument("work")
+    run = sub.add_parser("run")
+    run.add_argument("bin_dir")
+    run.add_argument("work")
+    run.add_argument("--half", default=half, choices=["dev", "heldout", "all"])
+    run.add_argument("--jobs", type=int, default=2)
+    run_options(run)
+    report = sub.add_parser("report")
+    report.add_argument("work")
+    report.add_argument("--half", default=half, choices=["dev", "heldout", "all"])
+    report.add_argument("--json", action="store_true")
+    return parser.parse_args()
+
+
+def main():
+    args = command_line(__doc__, half="dev", run_options=lambda run: run.add_argument("--levels", default="fast,accurate"))
     if args.command == "build":
         build(args.work)
     elif args.command == "report":

@@ -38,7 +38,7 @@ def tables():
         example = json.loads(line)
         name = example["filename"][:-4]
         cells = iter(example["html"]["cells"])
-        rows, body, cell = [], [], None
+        rows, body = [], []
         tokens = example["html"]["structure"]["tokens"]
         index = 0
         while index < len(tokens):
