@@ -22,10 +22,13 @@ struct ParagraphRoles {
     /// Characters Tesseract reads a bullet as (`•` comes out `e`, `¢`, `©`, `o`...) that start
     /// two lines or more of this page on their own: bullets here, words elsewhere.
     let misreadBullets: Set<String>
-    /// Where the lines that start with a bullet (or a misreading of one) start: a line set at the same place
-    /// whose first word is one or two bullet misreadings ("e«", "+") is an item of that list,
-    /// its bullet read differently (Tesseract reads the same bullet differently line by line).
+    /// Where the lines that start with a bullet (or a misreading of one) start: a line set at
+    /// the same place whose first word is one or two bullet misreadings ("e«", "+") is an item
+    /// of that list, its bullet read differently (Tesseract reads one bullet differently line
+    /// by line).
     let bulletIndents: [Int]
+    /// How many lines each of Tesseract's paragraphs has.
+    let paragraphLines: [Int: Int]
 
     static let bulletMisreadings: Set<String> = ["e", "o", "¢", "©", "®", "«", "°", "+", "="]
 
@@ -43,11 +46,24 @@ struct ParagraphRoles {
         }.map(\.box.x)
         // Two lines or more starting at one place with bullet misreadings, alike or not
         // ("e" on one, "©" on the next): a list's bullets too.
-        let misreadStarts = page.lines.filter { $0.words.count >= 2 && Self.isMisreadBullet($0.words[0].text) }.map(\.box.x)
-        for x in misreadStarts where misreadStarts.filter({ abs($0 - x) <= page.bodyHeight / 2 }).count >= 2 {
-            indents.append(x)
+        let misreadStarts = page.lines.filter { $0.words.count >= 2 && Self.isMisreadBullet($0.words[0].text) }.map(\.box.x).sorted()
+        for (x, next) in zip(misreadStarts, misreadStarts.dropFirst()) where next - x <= page.bodyHeight / 2 {
+            indents += [x, next]
         }
-        bulletIndents = indents
+        // Sorted and distinct, so that whether a line starts at one is a binary search.
+        bulletIndents = Array(Set(indents)).sorted()
+        paragraphLines = page.lines.reduce(into: [:]) { counts, line in counts[line.paragraph, default: 0] += 1 }
+    }
+
+    /// Whether `line` starts within half a line of one of ``bulletIndents``.
+    func startsAtBulletIndent(_ line: PageLine) -> Bool {
+        let reach = page.bodyHeight / 2
+        var low = 0, high = bulletIndents.count  // the first indent at or right of x - reach
+        while low < high {
+            let middle = (low + high) / 2
+            if bulletIndents[middle] < line.box.x - reach { low = middle + 1 } else { high = middle }
+        }
+        return low < bulletIndents.count && bulletIndents[low] <= line.box.x + reach
     }
 
     /// `token` is one or two characters each of which Tesseract reads bullets as, or a bullet
@@ -155,7 +171,7 @@ struct ParagraphRoles {
         // over 11 pt text), or of body size and a paragraph of its own ("The API of Mutex<T>"
         // in bold): a heading set in bold, mostly, which the line heights alone miss.
         if Self.isTitleCase(words.map(\.text)),
-           ratio >= Self.titleCaseSizeRatio || ratio >= 1 && words.count >= 2 && page.lines.filter({ $0.paragraph == group[0].paragraph }).count == 1 {
+           ratio >= Self.titleCaseSizeRatio || ratio >= 1 && words.count >= 2 && paragraphLines[group[0].paragraph] == 1 {
             return HeadingCandidate(text: text.text, box: text.box, sizeRatio: ratio, numberingDepth: Self.sectionDepth(words[0].text))
         }
         if let depth = Self.sectionDepth(words[0].text), words.count >= 2, words[1].text.first?.isUppercase == true,
@@ -216,7 +232,7 @@ struct ParagraphRoles {
     func marker(of line: PageLine) -> Marker? {
         guard let first = line.words.first?.text, let head = first.first else { return nil }
         if line.words.count >= 2, misreadBullets.contains(first)
-            || Self.isMisreadBullet(first) && bulletIndents.contains(where: { abs($0 - line.box.x) <= page.bodyHeight / 2 }) {
+            || Self.isMisreadBullet(first) && startsAtBulletIndent(line) {
             // The marker as read: what is on the page is a bullet, but what was read is kept.
             return Marker(text: first, ordered: false, wordsTaken: 1, rest: nil)
         }
