@@ -16,9 +16,11 @@ Needs `apted` (pip) for the tree edit distance.
 """
 import csv
 import hashlib
+import html
 import html.parser
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -169,7 +171,6 @@ def truth_table(path):
 def teds(a, b, structure_only=False):
     """1 - tree edit distance / the larger tree's size (PubTabNet's TEDS), over table > tr > td."""
     from apted import APTED, Config
-    from apted.helpers import Tree  # noqa: F401  (apted's own tree type is not needed)
 
     class Node:
         def __init__(self, tag, text="", colspan=1, rowspan=1, children=()):
@@ -209,13 +210,41 @@ def report(work, half):
         found = parser.joined()
         truths = [(table, truth_table(os.path.join(CORPUS, "truth", table))) for table in page["tables"]]
         truths += [(page["document"], rows) for rows in page.get("truth_rows", [])]
+        page_words = set(words_of(re.sub(r"<[^>]*>", " ", open(os.path.join(out, name + ".html")).read())))
         for table, truth in truths:
             truth = [[tuple(cell) for cell in row] for row in truth]
-            scores = [(teds(truth, t), teds(truth, t, structure_only=True)) for t in found]
-            best = max(scores, default=(0.0, 0.0))
+            scores = [(teds(truth, t), teds(truth, t, structure_only=True), i) for i, t in enumerate(found)]
+            best = max(scores, default=(0.0, 0.0, None))
+            read, exact = cell_text(truth, found[best[2]] if best[2] is not None else [], page_words)
             rows.append({"page": name, "table": table, "style": page["style"], "variant": page["variant"], "half": page["half"],
-                         "teds": round(best[0], 3), "teds_struct": round(best[1], 3), "tables_found": len(found)})
+                         "teds": round(best[0], 3), "teds_struct": round(best[1], 3), "tables_found": len(found),
+                         "cells_read": read, "cells_exact": exact})
     return rows
+
+
+def words_of(text):
+    return re.findall(r"\w+", html.unescape(text).lower())
+
+
+def cell_text(truth, found, page_words):
+    """Of the truth's cells whose words were all read somewhere on the page (by the HTML's
+    text), how many are a cell of the best-matching table found, in the row that shares most
+    words with the truth's row, with exactly their words (case and punctuation aside): the
+    issue's "cell text exact" share, as its numerator and denominator. A row or column out of
+    place costs TEDS, not this."""
+    found_rows = [[words_of(text) for text, _, _ in row] for row in found]
+    found_row_words = [set(w for cell in row for w in cell) for row in found_rows]
+    read = exact = 0
+    for row in truth:
+        cells = [words_of(text) for text, _, _ in row]
+        row_words = set(w for cell in cells for w in cell)
+        best = max(range(len(found_rows)), key=lambda i: len(row_words & found_row_words[i]), default=None)
+        for words in cells:
+            if not words or not all(w in page_words for w in words):
+                continue
+            read += 1
+            exact += best is not None and words in found_rows[best]
+    return read, exact
 
 
 def summary(rows):
@@ -228,6 +257,9 @@ def summary(rows):
     lines = []
     for group in ("ruled", "unruled"):
         lines += mean(group, [r for r in rows if r["style"].split(",")[0] == group])
+    read = sum(r["cells_read"] for r in rows)
+    exact = sum(r["cells_exact"] for r in rows)
+    lines.append(f"cell text exact, of the cells whose words were read: {exact / read if read else 1:.3f} ({exact} of {read})")
     for source in ("camelot", "pubtabnet"):
         for group in ("ruled", "unruled"):
             lines += mean(f"  {source}, {group}", [r for r in rows if r["page"].startswith(source) and r["style"].split(",")[0] == group])
