@@ -31,6 +31,11 @@ public struct PageBox: Sendable, Equatable, Hashable {
     /// Vertical centre.
     public var midY: Int { y + height / 2 }
 
+    /// Whether the point is inside the box (right and bottom edges exclusive).
+    public func contains(x px: Int, y py: Int) -> Bool {
+        px >= x && px < maxX && py >= y && py < maxY
+    }
+
     /// The smallest box holding both.
     public func union(_ other: PageBox) -> PageBox {
         let minX = min(x, other.x), minY = min(y, other.y)
@@ -103,6 +108,9 @@ public struct TextBlock: Sendable, Equatable {
         self.text = text
         self.box = box
     }
+
+    /// Whether the text is a page number (`7`, `- 7 -`, `Page 7`, `7 of 12`, `vii`).
+    public var isPageNumber: Bool { RunningText.isPageNumber(text) }
 }
 
 /// A heading and its level (1 = the largest type on the document).

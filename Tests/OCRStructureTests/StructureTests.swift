@@ -83,6 +83,16 @@ import Testing
         #expect(headings == ["The Rules of References"])
     }
 
+    /// A box holds its left and top edges, not its right and bottom ones; a footer's text is a
+    /// page number as RunningText counts them.
+    @Test func boxesContainPointsAndFootersKnowPageNumbers() {
+        let box = PageBox(x: 10, y: 20, width: 30, height: 40)
+        #expect(box.contains(x: 10, y: 20) && box.contains(x: 39, y: 59))
+        #expect(!box.contains(x: 40, y: 30) && !box.contains(x: 20, y: 60) && !box.contains(x: 9, y: 30))
+        #expect(TextBlock(text: "- 7 -", box: box).isPageNumber && TextBlock(text: "Page 7 of 12", box: box).isPageNumber)
+        #expect(!TextBlock(text: "ACME Corporation", box: box).isPageNumber)
+    }
+
     /// Tesseract reads the same bullet differently line by line ("e«" once, "e" after): a line
     /// set where the list's other items start, with a bullet misreading first, is an item too.
     @Test func aBulletReadDifferentlyAtTheListsIndentIsAnItem() throws {

@@ -14,7 +14,7 @@ import OCRWire
 ///
 /// The document's structure (``Document/structure``) types the blocks, as hOCR's floats: the
 /// blocks of a running header are one `ocr_header`, of a running footer one `ocr_footer` (an
-/// `ocr_pageno` when it is only the page number), and the blocks of a table one `ocr_table`,
+/// `ocr_pageno` when it is the page number), and the blocks of a table one `ocr_table`,
 /// each with the element's `bbox` and holding the blocks' paragraphs; other blocks stay
 /// `ocr_carea`.
 enum HOCRRenderer {
@@ -68,7 +68,7 @@ enum HOCRRenderer {
     private static func floatClass(_ element: StructureElement) -> String? {
         switch element {
         case .pageHeader: "ocr_header"
-        case .pageFooter(let footer): footer.text.allSatisfy { $0.isNumber || $0.isWhitespace } ? "ocr_pageno" : "ocr_footer"
+        case .pageFooter(let footer): footer.isPageNumber ? "ocr_pageno" : "ocr_footer"
         case .table: "ocr_table"
         default: nil
         }
@@ -87,8 +87,7 @@ enum HOCRRenderer {
         var blockID = 0, parID = 0, lineID = 0, wordID = 0
         var openFloat: Int?  // the float whose div is open
         func float(of block: PixelBox) -> Int? {
-            let (x, y) = ((block.left + block.right) / 2, (block.top + block.bottom) / 2)
-            return floats.firstIndex { $0.box.x <= x && x < $0.box.x + $0.box.width && $0.box.y <= y && y < $0.box.y + $0.box.height }
+            floats.firstIndex { $0.box.contains(x: (block.left + block.right) / 2, y: (block.top + block.bottom) / 2) }
         }
         for block in page.nonEmptyBlocks {
             blockID += 1

@@ -136,15 +136,11 @@ enum PAGERenderer {
     /// PAGE's type of the text region at `box`: that of the structure's element its centre is
     /// in (a heading, a running header, a running footer or page number), else a paragraph.
     private static func regionType(_ box: PixelBox, _ structure: PageStructure?) -> String {
-        let x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2
-        let element = structure?.elements.first { element in
-            let b = element.box
-            return x >= b.x && x <= b.maxX && y >= b.y && y <= b.maxY
-        }
+        let element = structure?.elements.first { $0.box.contains(x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2) }
         switch element {
         case .heading?: return "heading"
         case .pageHeader?: return "header"
-        case .pageFooter(let footer)?: return footer.text.allSatisfy { $0.isNumber || $0.isWhitespace || "-–—".contains($0) } ? "page-number" : "footer"
+        case .pageFooter(let footer)?: return footer.isPageNumber ? "page-number" : "footer"
         default: return "paragraph"
         }
     }
