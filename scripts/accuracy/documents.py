@@ -149,6 +149,10 @@ def pages_of(pdf):
 def build(work):
     out = os.path.join(work, "documents")
     os.makedirs(out, exist_ok=True)
+    # A job's pages and its findings from an earlier build (another layout, another variant)
+    # would be scored with this one's: the directory starts empty.
+    for stale in os.listdir(out):
+        os.remove(os.path.join(out, stale))
     for index, name in enumerate(chapters()):
         layout = list(LAYOUTS)[index % len(LAYOUTS)]
         page = html_of(name, layout)
