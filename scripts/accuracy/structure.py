@@ -39,6 +39,8 @@ def build(work):
     manifest = json.load(open(os.path.join(CORPUS, "manifest.json")))
     out = os.path.join(work, "tables")
     os.makedirs(out, exist_ok=True)
+    for stale in os.listdir(out):  # an earlier build's pages would be scored with this one's
+        os.remove(os.path.join(out, stale))
     for index, entry in enumerate(manifest["documents"]):
         pdf = os.path.join(CORPUS, "pdf", entry["file"])
         degradation = real_layout.DEGRADATIONS[index % len(real_layout.DEGRADATIONS)]
