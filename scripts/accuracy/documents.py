@@ -327,20 +327,12 @@ def main():
     elif args.command == "run":
         run_jobs(args.bin_dir, args.work, args.half, args.jobs)
     else:
-        rows = report(args.work, args.half)
-        if args.json:
-            print(json.dumps(rows, indent=1))
-            return
-        print("| job | layout | headings (truth/found/matched) | list items | running | order tau |")
-        print("| --- | --- | --- | --- | --- | --- |")
-        for row in rows:
+        def line(row):
             h, i, run, o = row["heading"], row["item"], row["running"], row["order"]
-            print(f"| {row['document']} | {row['layout']} | {h['truth']}/{h['found']}/{h['matched']} | {i['truth']}/{i['found']}/{i['matched']} "
-                  f"| {run['found']}/{run['truth']} | {o['tau']:.3f} ({o['elements']}) |")
-        print()
-        for line in summary(rows):
-            print(line)
-
+            return (f"| {row['document']} | {row['layout']} | {h['truth']}/{h['found']}/{h['matched']} | {i['truth']}/{i['found']}/{i['matched']} "
+                    f"| {run['found']}/{run['truth']} | {o['tau']:.3f} ({o['elements']}) |")
+        real_layout.print_rows(report(args.work, args.half), args.json,
+                               ["job", "layout", "headings (truth/found/matched)", "list items", "running", "order tau"], line, summary)
 
 if __name__ == "__main__":
     main()

@@ -197,6 +197,21 @@ def command_line(doc, half="all", run_options=lambda run: None):
     return parser.parse_args()
 
 
+def print_rows(rows, as_json, columns, line, summary):
+    """A corpus script's report: its rows as JSON, or as a Markdown table (`columns`, each row
+    by `line`) followed by the lines of `summary(rows)`."""
+    if as_json:
+        print(json.dumps(rows, indent=1))
+        return
+    print("| " + " | ".join(columns) + " |")
+    print("|" + " --- |" * len(columns))
+    for row in rows:
+        print(line(row))
+    print()
+    for text in summary(rows):
+        print(text)
+
+
 def main():
     args = command_line(__doc__, half="dev", run_options=lambda run: run.add_argument("--levels", default="fast,accurate"))
     if args.command == "build":

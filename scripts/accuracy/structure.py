@@ -282,18 +282,9 @@ def main():
     elif args.command == "run":
         run_pages(args.bin_dir, args.work, args.half, args.jobs)
     else:
-        rows = report(args.work, args.half)
-        if args.json:
-            print(json.dumps(rows, indent=1))
-            return
-        print("| page | table | style | TEDS | TEDS-struct | tables found |")
-        print("| --- | --- | --- | --- | --- | --- |")
-        for row in rows:
-            print(f"| {row['page']} | {row['table']} | {row['style']} | {row['teds']:.3f} | {row['teds_struct']:.3f} | {row['tables_found']} |")
-        print()
-        for line in summary(rows):
-            print(line)
-
+        real_layout.print_rows(report(args.work, args.half), args.json, ["page", "table", "style", "TEDS", "TEDS-struct", "tables found"],
+                               lambda row: f"| {row['page']} | {row['table']} | {row['style']} | {row['teds']:.3f} | {row['teds_struct']:.3f} | {row['tables_found']} |",
+                               summary)
 
 if __name__ == "__main__":
     main()
