@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
 import real_layout  # noqa: E402
-import rendered_tables  # noqa: E402  (print_pdf, seed)
+import rendered_tables  # noqa: E402  (print_pdf)
 import score  # noqa: E402  (levenshtein)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -174,15 +174,7 @@ def build(work):
         degradation = real_layout.DEGRADATIONS[index % len(real_layout.DEGRADATIONS)]
         for variant in ("clean", degradation):
             job = f"{name}-{variant}"
-            dpi = 300 if variant in ("clean", "bilevel") else (150 if variant == "lowres" else 200)
-            images = []
-            for p in range(1, pages + 1):
-                png = os.path.join(out, f"{job}-p{p}.png")
-                real_layout.render(pdf, p, dpi, png)
-                image = png
-                if variant != "clean":
-                    image, _ = real_layout.degrade(variant, png, seed=rendered_tables.seed(f"{job}-{p}"))
-                images.append(os.path.basename(image))
+            images = [os.path.basename(i) for i in real_layout.variant_pages(pdf, pages, variant, job, out)]
             json.dump({"images": images, "document": name, "layout": layout, "variant": variant, "half": real_layout.half_of(name),
                        "elements": elements, "running": running}, open(os.path.join(out, job + ".json"), "w"), indent=1)
             print(job, layout, len(elements), "elements", flush=True)
@@ -196,11 +188,8 @@ def run_jobs(bin_dir, work, half, jobs):
     def one(entry):
         with tempfile.TemporaryDirectory() as scratch:
             # One job of the document's pages, in order (a multi-page TIFF keeps them one file).
-            from PIL import Image
-            first, *rest = [Image.open(os.path.join(out, i)) for i in entry["images"]]
             tiff = os.path.join(scratch, entry["name"] + ".tif")
-            dpi = {"clean": 300, "bilevel": 300, "lowres": 72}.get(entry["variant"], 200)
-            first.save(tiff, save_all=True, append_images=rest, dpi=(dpi, dpi), compression="group4" if first.mode == "1" else "tiff_lzw")
+            real_layout.multipage_tiff([os.path.join(out, i) for i in entry["images"]], entry["variant"], tiff)
             done = subprocess.run([os.path.join(bin_dir, "ocr-submit"), "--local", "--quiet", "--format", "json", tiff],
                                   capture_output=True, text=True)
         if done.returncode != 0:

@@ -85,6 +85,29 @@ def degrade(kind, png, seed):
     raise ValueError(kind)
 
 
+def variant_pages(pdf, pages, variant, name, out):
+    """Pages 1...`pages` of `pdf` rendered as `variant` (clean at 300 dpi, or degraded as
+    `degrade` does, seeded by `name` and the page) into `out`: their image paths."""
+    dpi = 300 if variant in ("clean", "bilevel") else (150 if variant == "lowres" else 200)
+    images = []
+    for page in range(1, pages + 1):
+        png = os.path.join(out, f"{name}-p{page}.png")
+        render(pdf, page, dpi, png)
+        image = png
+        if variant != "clean":
+            image, _ = degrade(variant, png, seed=int(hashlib.sha1(f"{name}-{page}".encode()).hexdigest()[:8], 16))
+        images.append(image)
+    return images
+
+
+def multipage_tiff(images, variant, target):
+    """`images` as one TIFF of as many pages, with the resolution tag `variant`'s files carry."""
+    from PIL import Image
+    first, *rest = [Image.open(i) for i in images]
+    dpi = {"clean": 300, "bilevel": 300, "lowres": 72}.get(variant, 200)
+    first.save(target, save_all=True, append_images=rest, dpi=(dpi, dpi), compression="group4" if first.mode == "1" else "tiff_lzw")
+
+
 def build(work):
     manifest = json.load(open(os.path.join(CORPUS, "manifest.json")))
     pages_dir = os.path.join(work, "pages")

@@ -9,7 +9,6 @@ annotation itself: rows of (text, colspan, rowspan).
 The content and structure are real; the page layout is ours (one table and its caption on a
 Letter page), so these pages are for the table structure figures only.
 """
-import hashlib
 import html
 import json
 import os
@@ -115,6 +114,3 @@ def renderings():
             out.append((f"pubtabnet-{name}-multipage", "booktabs", font, size, True, rows, table_html))
     return out
 
-
-def seed(name):
-    return int(hashlib.sha1(name.encode()).hexdigest()[:8], 16)

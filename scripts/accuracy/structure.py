@@ -66,7 +66,6 @@ STYLE_NAMES = {"ruled": "ruled", "booktabs": "unruled, booktabs rules", "unruled
 def build_rendered(out):
     """PubTabNet's real tables printed by Chromium (rendered_tables), clean at 300 dpi and once
     degraded; a table printed across two pages becomes a two-page TIFF."""
-    from PIL import Image
     for index, (name, style, font, size, multipage, rows, table_html) in enumerate(rendered_tables.renderings()):
         pdf = os.path.join(out, name + ".pdf")
         pages = rendered_tables.print_fitted(name, table_html, style, font, size, multipage, pdf)
@@ -76,21 +75,10 @@ def build_rendered(out):
             label += ", spanning cells"
         for variant in ("clean", degradation):
             page_name = f"{name}-{variant}"
-            dpi = 300 if variant in ("clean", "bilevel") else (150 if variant == "lowres" else 200)
-            images = []
-            for page in range(1, pages + 1):
-                png = os.path.join(out, f"{page_name}-p{page}.png")
-                real_layout.render(pdf, page, dpi, png)
-                image = png
-                if variant != "clean":
-                    image, _ = real_layout.degrade(variant, png, seed=rendered_tables.seed(f"{page_name}-{page}"))
-                images.append(image)
+            images = real_layout.variant_pages(pdf, pages, variant, page_name, out)
             if pages > 1:
-                first, *rest = [Image.open(i) for i in images]
-                tagged = {"clean": 300, "bilevel": 300, "lowres": 72}.get(variant, 200)
                 target = os.path.join(out, page_name + ".tif")
-                first.save(target, save_all=True, append_images=rest, dpi=(tagged, tagged),
-                           compression="group4" if first.mode == "1" else "tiff_lzw")
+                real_layout.multipage_tiff(images, variant, target)
                 for i in images:
                     os.remove(i)
                 images = [target]
