@@ -309,19 +309,15 @@ def summary(rows):
     return lines
 
 
+def report_line(row):
+    h, i, run, o = row["heading"], row["item"], row["running"], row["order"]
+    return (f"| {row['document']} | {row['layout']} | {h['truth']}/{h['found']}/{h['matched']} | {i['truth']}/{i['found']}/{i['matched']} "
+            f"| {run['found']}/{run['truth']} | {o['tau']:.3f} ({o['elements']}) |")
+
+
 def main():
-    args = real_layout.command_line(__doc__)
-    if args.command == "build":
-        build(args.work)
-    elif args.command == "run":
-        run_jobs(args.bin_dir, args.work, args.half, args.jobs)
-    else:
-        def line(row):
-            h, i, run, o = row["heading"], row["item"], row["running"], row["order"]
-            return (f"| {row['document']} | {row['layout']} | {h['truth']}/{h['found']}/{h['matched']} | {i['truth']}/{i['found']}/{i['matched']} "
-                    f"| {run['found']}/{run['truth']} | {o['tau']:.3f} ({o['elements']}) |")
-        real_layout.print_rows(report(args.work, args.half), args.json,
-                               ["job", "layout", "headings (truth/found/matched)", "list items", "running", "order tau"], line, summary)
+    real_layout.corpus_main(__doc__, build, run_jobs, report,
+                            ["job", "layout", "headings (truth/found/matched)", "list items", "running", "order tau"], report_line, summary)
 
 if __name__ == "__main__":
     main()

@@ -235,6 +235,18 @@ def print_rows(rows, as_json, columns, line, summary):
         print(text)
 
 
+def corpus_main(doc, build, run, report, columns, line, summary):
+    """The `main` of a structure corpus script: `build(work)`, `run(bin_dir, work, half, jobs)`,
+    or the rows of `report(work, half)` printed by ``print_rows``."""
+    args = command_line(doc)
+    if args.command == "build":
+        build(args.work)
+    elif args.command == "run":
+        run(args.bin_dir, args.work, args.half, args.jobs)
+    else:
+        print_rows(report(args.work, args.half), args.json, columns, line, summary)
+
+
 def main():
     args = command_line(__doc__, half="dev", run_options=lambda run: run.add_argument("--levels", default="fast,accurate"))
     if args.command == "build":

@@ -264,15 +264,9 @@ def summary(rows):
 
 
 def main():
-    args = real_layout.command_line(__doc__)
-    if args.command == "build":
-        build(args.work)
-    elif args.command == "run":
-        run_pages(args.bin_dir, args.work, args.half, args.jobs)
-    else:
-        real_layout.print_rows(report(args.work, args.half), args.json, ["page", "table", "style", "TEDS", "TEDS-struct", "tables found"],
-                               lambda row: f"| {row['page']} | {row['table']} | {row['style']} | {row['teds']:.3f} | {row['teds_struct']:.3f} | {row['tables_found']} |",
-                               summary)
+    real_layout.corpus_main(__doc__, build, run_pages, report, ["page", "table", "style", "TEDS", "TEDS-struct", "tables found"],
+                            lambda row: f"| {row['page']} | {row['table']} | {row['style']} | {row['teds']:.3f} | {row['teds_struct']:.3f} | {row['tables_found']} |",
+                            summary)
 
 if __name__ == "__main__":
     main()
