@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libpq's one wrapper is the coordinator's PostgreSQL journal (`--journal postgresql://...`).
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "OCRLog"),
         .target(name: "OCRBasics"),
         .target(name: "OCRCommandLine", dependencies: ["OCRBasics", "OCRLog"]),
@@ -57,7 +59,7 @@ let package = Package(
         // Leptonica's one wrapper: `Pix` and the image operations the pipeline uses.
         .target(name: "OCRLeptonica", dependencies: ["OCRWire", "OCRPageModel", "CLeptonica"]),
         .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "OCRPDF", "OCRPageEngine", "OCRPageModel", "OCRLeptonica", "CLeptonica", "CTesseract"]),
-        .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRAPIJSON", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "OCRWebhook", "CSQLite"]),
+        .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRAPIJSON", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "OCRWebhook", "CSQLite", "CPostgreSQL"]),
         .target(name: "OCRWorker", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRPageEngine", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPDF", "OCRStructure"]),
         .target(name: "OCRMath", dependencies: ["OCRClient", "OCRWire"]),

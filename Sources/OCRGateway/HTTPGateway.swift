@@ -36,6 +36,8 @@ package final class HTTPGateway: Sendable {
     private let server: Locked<HTTPServer?>
     private let probeServer: Locked<HTTPServer?>
     private let attached = Locked<Attached?>(nil)
+    /// Why nothing is attached (what `/readyz` and the API say meanwhile).
+    private let waiting = Locked("restoring the journal")
 
     private struct Attached: Sendable {
         let coordinator: CoordinatorServer
@@ -86,6 +88,22 @@ package final class HTTPGateway: Sendable {
     package func attach(_ coordinator: CoordinatorServer) throws {
         let link = try OCRClient(endpoint: coordinator.gatewayEndpoint, context: coordinator.context)
         attached.withLock { $0 = Attached(coordinator: coordinator, link: link) }
+    }
+
+    /// Stops serving the attached coordinator (before it stops: a leader stepping down); until
+    /// the next `attach`, `/readyz` and the API answer 503 with `reason` ("standby: ...").
+    package func detach(because reason: String) {
+        waiting.withLock { $0 = reason }
+        let link = attached.withLock { attached -> OCRClient? in
+            defer { attached = nil }
+            return attached?.link
+        }
+        link?.close()
+    }
+
+    /// What `/readyz` and the API say while nothing is attached (a standby names its leader).
+    package func setWaiting(_ reason: String) {
+        waiting.withLock { $0 = reason }
     }
 
     /// Stops serving: open connections close (event streams end), then the link. Call before
@@ -172,7 +190,7 @@ package final class HTTPGateway: Sendable {
         }
         guard segments.first == "v1" else { return APIJSON.error(.notFound, "no such path: \(request.path)") }
         guard let attached = attached.withLock({ $0 }) else {
-            return APIJSON.error(.unavailable, "the coordinator is restoring its journal; try again shortly")
+            return APIJSON.error(.unavailable, "the coordinator is not serving (\(waiting.withLock { $0 })); try again shortly")
         }
         let api = JobsAPI(link: attached.link, coordinator: attached.coordinator, principal: principal, logger: configuration.logger)
         guard let route = Route(Array(segments.dropFirst())) else { return APIJSON.error(.notFound, "no such path: \(request.path)") }
@@ -240,7 +258,7 @@ package final class HTTPGateway: Sendable {
 
     private func readiness() -> HTTPResponse {
         guard let coordinator = attached.withLock({ $0?.coordinator }) else {
-            return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", text: "not ready: restoring the journal\n")
+            return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", text: "not ready: \(waiting.withLock { $0 })\n")
         }
         guard let gauges = coordinator.gauges(timeout: .seconds(2)) else {
             return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", text: "not ready: the scheduler loop does not answer\n")
@@ -256,7 +274,7 @@ package final class HTTPGateway: Sendable {
 
     private func metrics() -> HTTPResponse {
         guard let coordinator = attached.withLock({ $0?.coordinator }) else {
-            return APIJSON.error(.unavailable, "the coordinator is restoring its journal")
+            return APIJSON.error(.unavailable, "the coordinator is not serving (\(waiting.withLock { $0 }))")
         }
         guard var gauges = coordinator.gauges() else { return APIJSON.error(.unavailable, "the scheduler loop does not answer") }
         gauges.version = configuration.version

@@ -46,6 +46,13 @@ package final class RPCClient: Sendable {
 
     /// Connects to `endpoint` (e.g. "tcp://127.0.0.1:5555"). With `context`, the client uses it
     /// and leaves it to its owner; without, it makes its own and terminates it on `close()`.
+    ///
+    /// Several endpoints separated by commas are coordinators that share a journal, of which
+    /// one leads and the others do not bind: the socket connects to all of them, sends only on
+    /// connections whose handshake completed (`ZMQ_IMMEDIATE`: the leader's; a call waits for one
+    /// meanwhile), and drops a connection whose peer stops answering ZeroMQ heartbeats (a
+    /// stopped leader whose kernel still holds the TCP connection), so calls go to whichever
+    /// coordinator leads now.
     package init(endpoint: String, context: ZMQContext? = nil, configure: @escaping @Sendable (ZMQSocket) throws -> Void = { _ in }) throws {
         self.ownsContext = context == nil
         let context = try context ?? ZMQContext()
@@ -60,7 +67,13 @@ package final class RPCClient: Sendable {
             try socket.set(.sendHighWaterMark(100_000))
             try socket.set(.receiveHighWaterMark(100_000))
             try configure(socket)
-            _ = try socket.connect(endpoint)
+            let endpoints = endpoint.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if endpoints.count > 1 {
+                try socket.set(.immediate(true))
+                try socket.set(.heartbeatInterval(1_000))
+                try socket.set(.heartbeatTimeout(3_000))
+            }
+            for endpoint in endpoints.isEmpty ? [endpoint] : endpoints { _ = try socket.connect(endpoint) }
             let id = control.register(socket, closeLingerMilliseconds: 0) { control, _, frames in
                 RPCClient.receive(frames, pending: pending, control: control)
             }

@@ -8,8 +8,15 @@ import OCRWire
 
 /// How a worker joins the cluster. Defaults follow PROTOCOL.md section 2.
 package struct WorkerConfiguration: Sendable {
-    /// The coordinator's worker endpoint, e.g. `tcp://coordinator:5556`.
+    /// The coordinator's worker endpoint, e.g. `tcp://coordinator:5556`; with coordinators that
+    /// share a journal, theirs separated by commas (`tcp://a:5556,tcp://b:5556`): each connection
+    /// tries the next one, so a worker finds the leader (standbys do not bind).
     package var coordinator: String
+
+    /// `coordinator`'s endpoints.
+    package var coordinatorEndpoints: [String] {
+        coordinator.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
     /// The ZeroMQ context to connect in (an in-process cluster's, whose owner terminates it);
     /// nil: one of the worker's own.
     package var context: ZMQContext?
@@ -241,15 +248,24 @@ private final class Shell {
 
     /// Logs (once per socket) when the coordinator's authenticator turns our handshake down:
     /// libzmq retries silently, and the operator would otherwise see a worker that never joins.
-    private func watchRefusals(_ dealer: ZMQSocket, control: SocketLoop.Control, logger: Logger) throws -> SocketID {
+    /// With `failover` (several coordinators), a connection that drops ends the link's
+    /// connection at once, so that the next one tries the next coordinator without waiting for
+    /// the heartbeats to fall silent.
+    private func watchConnection(_ dealer: ZMQSocket, control: SocketLoop.Control, runtime: WorkerRuntime, logger: Logger,
+                                 failover: Bool) throws -> SocketID {
         let endpoint = "inproc://ocr.worker.monitor.\(UInt64.random(in: 1...UInt64.max))"
-        try dealer.monitor(endpoint, events: .handshakeFailedAuth)
+        try dealer.monitor(endpoint, events: failover ? [.handshakeFailedAuth, .disconnected] : .handshakeFailedAuth)
         let pair = try control.context.makeSocket(.pair)
         try pair.set(.linger(0))
         _ = try pair.connect(endpoint)
         var logged = false
-        return control.register(pair, closeLingerMilliseconds: 0) { _, _, frames in
-            guard !logged, let event = SocketEvent(frames: frames), event.event == .handshakeFailedAuth else { return }
+        return control.register(pair, closeLingerMilliseconds: 0) { [unowned self] control, _, frames in
+            guard let event = SocketEvent(frames: frames) else { return }
+            if event.event == .disconnected {
+                self.process(.connectionFailed("the coordinator closed the connection"), control: control, runtime: runtime, logger: logger)
+                return
+            }
+            guard !logged, event.event == .handshakeFailedAuth else { return }
             logged = true
             logger.error(event.value == 400
                             ? "the coordinator refused this worker's CURVE key (not on its --allow-worker-keys list); retrying"
@@ -263,19 +279,22 @@ private final class Shell {
         switch directive {
         case .connect(let connection):
             closeSocket(control, linger: 0)
+            // Several coordinators (one leads): each connection tries the next.
+            let endpoints = runtime.configuration.coordinatorEndpoints
+            let endpoint = endpoints.isEmpty ? runtime.configuration.coordinator : endpoints[Int((connection - 1) % UInt64(endpoints.count))]
             do {
                 let dealer = try control.context.makeSocket(.dealer)
                 try runtime.configuration.security?.apply(to: dealer)
-                try dealer.connect(runtime.configuration.coordinator)
+                try dealer.connect(endpoint)
                 socket = control.register(dealer, closeLingerMilliseconds: 0) { [unowned self] control, id, frames in
                     guard id == self.socket else { return }
                     self.process(Self.decode(frames), control: control, runtime: runtime, logger: logger)
                 }
-                monitor = try watchRefusals(dealer, control: control, logger: logger)
+                monitor = try watchConnection(dealer, control: control, runtime: runtime, logger: logger, failover: endpoints.count > 1)
             } catch {
                 if !started { startupError = error }
                 started = true
-                return .connectionFailed("cannot connect \(runtime.configuration.coordinator) (connection \(connection)): \(error)")
+                return .connectionFailed("cannot connect \(endpoint) (connection \(connection)): \(error)")
             }
             started = true
         case .closeSocket(let linger):

@@ -42,7 +42,8 @@ let spec = CommandSpec(
         .option("--max-pages-per-client", value: "N", default: "25000", help: "Unfinished pages one client (CURVE key; all clients without CURVE) may have; beyond, SubmitJob gets RESOURCE_EXHAUSTED."),
         .option("--max-connections", value: "N", default: "10000", help: "Connections each endpoint holds at once; beyond, a handshake is refused and logged (lowered to fit the open-file limit)."),
         .option("--max-streams-per-client", value: "N", default: "64", help: "WatchJob streams one client may have open at once."),
-        .option("--journal", value: "PATH", help: "SQLite journal of jobs, pages and results (created if missing). On start its jobs are restored: unfinished ones resume, finished ones stay for GetJob/WatchJob. Default: none (in memory only)."),
+        .option("--journal", value: "PATH|URI", help: "Journal of jobs, pages and results: a SQLite file (created if missing), or a PostgreSQL connection URI (postgresql://user@host/db) that several coordinators share, one leading and the others standing by. On start its jobs are restored: unfinished ones resume, finished ones stay for GetJob/WatchJob. Default: none (in memory only)."),
+        .option("--leader-lease-ms", value: "MS", default: "5000", help: "With a PostgreSQL journal: a leader that has not renewed its lease for this long (a stopped or cut-off process) is replaced by a standby; one whose process ended is replaced at once."),
         .option("--retention", value: "AGE", default: "7d", help: "Finished jobs are forgotten (and their journal rows deleted) this long after they finished: 90m, 12h, 7d; 0 keeps them until --max-finished-jobs pushes them out."),
         .option("--max-finished-jobs", value: "N", default: "10000", help: "Finished jobs kept at most for GetJob and WatchJob; the oldest go first."),
         .option("--journal-max-mb", value: "MB", default: "8192", help: "Budget of the journal, its log and its upload spool: at it, new jobs get RESOURCE_EXHAUSTED (running ones finish), /readyz says not ready and the oldest finished jobs are dropped; 0: no budget."),
@@ -68,6 +69,8 @@ let arguments: ParsedArguments
 var insecureEndpoints: [String] = []
 var configuration = CoordinatorConfiguration(logger: .disabled)
 var gatewayConfiguration: GatewayConfiguration?
+var postgresJournal: String?
+var leaderLease = Duration.seconds(5)
 do {
     arguments = try spec.parse(Array(CommandLine.arguments.dropFirst()))
     arguments.answerHelpOrVersion()
@@ -95,7 +98,14 @@ do {
     configuration.scheduler.defaultMaxAttempts = UInt32(try arguments.int("--max-attempts", range: 1...100)!)
     configuration.scheduler.maxQueuedPages = try arguments.int("--max-queued-pages", range: 1...100_000_000)!
     configuration.maxMessageBytes = try arguments.int("--max-message-mb", range: 1...4096)! << 20
-    configuration.journalPath = arguments.string("--journal")
+    if let journal = arguments.string("--journal") {
+        if journal.hasPrefix("postgresql://") || journal.hasPrefix("postgres://") {
+            postgresJournal = journal
+        } else {
+            configuration.journalPath = journal
+        }
+    }
+    leaderLease = .milliseconds(try arguments.int("--leader-lease-ms", range: 500...600_000)!)
     guard let sync = JournalSync(rawValue: arguments.string("--journal-sync")!) else {
         throw UsageError("--journal-sync must be normal or full", command: spec.name)
     }
@@ -160,9 +170,9 @@ if openFiles > 0, configuration.maxConnections > fittingConnections {
 for endpoint in insecureEndpoints {
     configuration.logger.warning("endpoint without CURVE reachable from other machines (--allow-insecure-bind)", ["endpoint": endpoint])
 }
-// HTTP first, so that /healthz answers (and /readyz says why not) while the journal is restored.
+// HTTP first, so that /healthz answers (and /readyz says why not) while the journal is restored
+// or, with a shared journal, while this coordinator stands by.
 var gateway: HTTPGateway?
-let server: CoordinatorServer
 do {
     if let gatewayConfiguration {
         let started = try HTTPGateway(gatewayConfiguration)
@@ -176,19 +186,76 @@ do {
             configuration.logger.info("http probes listening", ["url": "http://\(probes)/healthz"])
         }
     }
-    server = try CoordinatorServer(configuration)
-    try gateway?.attach(server)
 } catch {
     configuration.logger.error("cannot start", ["error": error])
     Diagnostics.write("ocr-coordinator: cannot start: \(error)")
     exit(ExitCode.software.rawValue)
 }
 
+/// Starts the server (binding its endpoints) and gives it to the gateway; exits 70 when it cannot.
+@MainActor func serve(_ configuration: CoordinatorConfiguration) -> CoordinatorServer {
+    do {
+        let server = try CoordinatorServer(configuration)
+        try gateway?.attach(server)
+        return server
+    } catch {
+        configuration.logger.error("cannot start", ["error": error])
+        Diagnostics.write("ocr-coordinator: cannot start: \(error)")
+        exit(ExitCode.software.rawValue)
+    }
+}
+
 // Stop on SIGTERM/SIGINT (blocked since the first line, so none is lost during startup), taken
 // on this thread: a clean stop ends open calls with UNAVAILABLE and commits the journal.
-let signal = ShutdownSignals.next()
-configuration.logger.info("stopping", ["signal": signal])
-gateway?.stop()
-server.stop()
+guard let postgresJournal else {
+    let server = serve(configuration)
+    let signal = ShutdownSignals.next()
+    configuration.logger.info("stopping", ["signal": signal])
+    gateway?.stop()
+    server.stop()
+    configuration.logger.info("stopped")
+    exit(ExitCode.success.rawValue)
+}
+
+// A shared journal: stand by until this coordinator leads, serve while it does, and stand by
+// again when it is deposed (another coordinator took over while this one could not renew).
+let http = gateway
+let election = PostgreSQLLeaderElection(uri: postgresJournal, holder: LeaderHolder.describe(clientEndpoint: configuration.clientEndpoint),
+                                        lease: leaderLease)
+let events = LeadershipEvents()
+let signals = ShutdownSignals { events.post(.signal($0)) }
+while true {
+    http?.setWaiting("standby: looking for the journal's leader")
+    let leadership = election.lead(standing: { standing in
+        switch standing {
+        case .standby(let leader, let epoch):
+            configuration.logger.info("standing by", ["leader": leader, "epoch": epoch])
+            http?.setWaiting("standby: the leader is \(leader) (epoch \(epoch))")
+        case .unreachable(let why):
+            configuration.logger.warning("journal database unreachable; standing by", ["error": why])
+            http?.setWaiting("standby: the journal database cannot be reached (\(why))")
+        }
+    }, stopped: { events.signalled })
+    guard let leadership else { break }
+    configuration.logger.info("leading", ["epoch": leadership.epoch, "holder": election.holder])
+    var leading = configuration
+    leading.leadership = leadership
+    leading.deposed = { events.post(.deposed($0)) }
+    http?.setWaiting("restoring the journal")
+    let server = serve(leading)
+    switch events.next() {
+    case .signal(let signal):
+        configuration.logger.info("stopping", ["signal": signal])
+        http?.stop()
+        server.stop()
+        configuration.logger.info("stopped")
+        exit(ExitCode.success.rawValue)
+    case .deposed(let reason):
+        http?.detach(because: "standby: stepped down (\(reason))")
+        server.stop()
+        configuration.logger.warning("stepped down; standing by", ["reason": reason, "epoch": leadership.epoch])
+    }
+}
+signals.cancel()
 configuration.logger.info("stopped")
 exit(ExitCode.success.rawValue)

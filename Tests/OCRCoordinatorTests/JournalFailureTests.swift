@@ -23,7 +23,7 @@ import Testing
         let path = scratch.directory.appendingPathComponent("coordinator.db").path
         let page = (0..<256 << 10).map { UInt8(truncatingIfNeeded: $0 &* 7) }  // 256 kB for the spool: no room
         do {  // the writer holds the journal (its exclusive lock) until it is released
-            let writer = JournalWriter(try Journal(path: path, startedAtUnixMs: JournalTests.start), logger: .disabled)
+            let writer = JournalWriter(try SQLiteJournal(path: path, startedAtUnixMs: JournalTests.start), logger: .disabled)
             let committed = Mutex<[UInt64]>([]), troubles = Mutex<[String?]>([])
             writer.start(committed: { s in committed.withLock { $0.append(s) } }, trouble: { t in troubles.withLock { $0.append(t) } })
             try scratch.fill()
@@ -42,7 +42,7 @@ import Testing
             #expect(troubles.withLock { $0 }.last == .some(nil), "recovery is reported")
             writer.stop()
         }
-        let again = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        let again = try SQLiteJournal(path: path, startedAtUnixMs: JournalTests.start)
         var pages: [PageDescriptor] = []
         for case .accepted(let a) in try again.load() { pages = a.pages }
         #expect(pages.map(\.content) == [page])
@@ -51,7 +51,7 @@ import Testing
     @Test func aJournalFromBeforeTheSpoolIsMigratedLosingNothing() throws {
         let (path, directory) = try JournalTests.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var journal: Journal? = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        var journal: SQLiteJournal? = try SQLiteJournal(path: path, startedAtUnixMs: JournalTests.start)
         try journal!.append([Self.job("old", [[1, 2, 3], [4, 5, 6]])])
         journal = nil
         // Rewrite it into the old layout: page bytes inline in `pages`, no owner column, no spool.
@@ -71,7 +71,7 @@ import Testing
         }
         try FileManager.default.removeItem(atPath: path + ".spool")
 
-        let migrated = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        let migrated = try SQLiteJournal(path: path, startedAtUnixMs: JournalTests.start)
         var accepted: AcceptedJob?
         for case .accepted(let a) in try migrated.load() { accepted = a }
         #expect(accepted?.pages.map(\.content) == [[1, 2, 3], [4, 5, 6]])

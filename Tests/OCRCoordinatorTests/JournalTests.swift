@@ -19,7 +19,7 @@ import Testing
     }
 
     /// Sends `event`, then journals its changes in one transaction (as the shell does).
-    static func send(_ h: inout SchedulerHarness, _ journal: Journal, _ event: SchedulerEvent) throws -> [SchedulerDirective] {
+    static func send(_ h: inout SchedulerHarness, _ journal: SQLiteJournal, _ event: SchedulerEvent) throws -> [SchedulerDirective] {
         let out = h.send(event)
         try journal.append(out.compactMap { if case .journal(let c) = $0 { c } else { nil } })
         return out
@@ -31,7 +31,7 @@ import Testing
 
         // The first process: job a (4 pages, 60 s timeout) half done, job b cancelled.
         var h = SchedulerHarness { $0.journalChanges = true }
-        var journal: Journal? = try Journal(path: path, startedAtUnixMs: Self.start)
+        var journal: SQLiteJournal? = try SQLiteJournal(path: path, startedAtUnixMs: Self.start)
         _ = try Self.send(&h, journal!, h.readyEvent(1, slots: 3))
         let tasks = try Self.send(&h, journal!, .submitJob(JobSubmission(
             request: 1, jobID: "a", jobKey: "key-a", pages: SchedulerHarness.pages(4, file: "a.tiff"),
@@ -47,7 +47,7 @@ import Testing
         journal = nil  // "kill -9": the connection goes away without any shutdown step
 
         // The second process starts 5 s later (wall clock).
-        let restarted = try Journal(path: path, startedAtUnixMs: Self.start + 5_000)
+        let restarted = try SQLiteJournal(path: path, startedAtUnixMs: Self.start + 5_000)
         let changes = try restarted.load()
         var r = SchedulerHarness { $0.journalChanges = true }
         let requeues = r.scheduler.restore(changes, now: .zero)
@@ -78,13 +78,13 @@ import Testing
         let (path, directory) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
         var h = SchedulerHarness { $0.journalChanges = true }
-        var journal: Journal? = try Journal(path: path, startedAtUnixMs: Self.start)
+        var journal: SQLiteJournal? = try SQLiteJournal(path: path, startedAtUnixMs: Self.start)
         _ = try Self.send(&h, journal!, h.readyEvent(1, slots: 1))
         let task = try Self.send(&h, journal!, .submitJob(JobSubmission(request: 1, jobID: "a", pages: SchedulerHarness.pages(2, file: "a.tiff")))).tasks[0].task
         journal = nil
 
         // Restart 1: page 0 back to PENDING, then a new worker finishes the whole job.
-        var j1: Journal! = try Journal(path: path, startedAtUnixMs: Self.start + 1_000)
+        var j1: SQLiteJournal! = try SQLiteJournal(path: path, startedAtUnixMs: Self.start + 1_000)
         var r = SchedulerHarness { $0.journalChanges = true }
         try j1.append(r.scheduler.restore(try j1.load(), now: .zero).compactMap { if case .journal(let c) = $0 { c } else { nil } })
         var pending = try Self.send(&r, j1, r.readyEvent(2, slots: 2)).tasks
@@ -96,7 +96,7 @@ import Testing
         j1 = nil
 
         // Restart 2: the job is finished, its results replay in page order.
-        let j2 = try Journal(path: path, startedAtUnixMs: Self.start + 2_000)
+        let j2 = try SQLiteJournal(path: path, startedAtUnixMs: Self.start + 2_000)
         var s = SchedulerHarness { $0.journalChanges = true }
         _ = s.scheduler.restore(try j2.load(), now: .zero)
         #expect(s.scheduler.store.job("a")?.state == .succeeded)
@@ -109,13 +109,13 @@ import Testing
         let (path, directory) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
         var h = SchedulerHarness { $0.journalChanges = true; $0.retainedFinishedJobs = 1 }
-        var journal: Journal? = try Journal(path: path, startedAtUnixMs: Self.start)
+        var journal: SQLiteJournal? = try SQLiteJournal(path: path, startedAtUnixMs: Self.start)
         for id in ["x", "y", "z"] {
             _ = try Self.send(&h, journal!, .submitJob(JobSubmission(request: 1, jobID: id, pages: SchedulerHarness.pages(1, file: id))))
             _ = try Self.send(&h, journal!, .cancelJob(request: 2, jobID: id))
         }
         journal = nil
-        let changes = try Journal(path: path, startedAtUnixMs: Self.start).load()
+        let changes = try SQLiteJournal(path: path, startedAtUnixMs: Self.start).load()
         #expect(changes.count == 2)  // z: accepted, finished
         var r = SchedulerHarness()
         _ = r.scheduler.restore(changes, now: .zero)
@@ -125,10 +125,10 @@ import Testing
     @Test func aSecondCoordinatorOnTheSameJournalIsRefused() throws {
         let (path, directory) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var first: Journal? = try Journal(path: path, startedAtUnixMs: Self.start)
-        #expect(throws: SQLiteError.self) { try Journal(path: path, startedAtUnixMs: Self.start) }
+        var first: SQLiteJournal? = try SQLiteJournal(path: path, startedAtUnixMs: Self.start)
+        #expect(throws: SQLiteError.self) { try SQLiteJournal(path: path, startedAtUnixMs: Self.start) }
         first = nil  // the lock goes with the connection (and with the process on kill -9)
-        #expect(throws: Never.self) { try Journal(path: path, startedAtUnixMs: Self.start) }
+        #expect(throws: Never.self) { try SQLiteJournal(path: path, startedAtUnixMs: Self.start) }
         _ = first
     }
 
@@ -136,7 +136,7 @@ import Testing
         let (path, directory) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("not a database, just some text that is long enough to have a header".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: SQLiteError.self) { try Journal(path: path, startedAtUnixMs: Self.start) }
+        #expect(throws: SQLiteError.self) { try SQLiteJournal(path: path, startedAtUnixMs: Self.start) }
     }
 }
 
@@ -189,7 +189,7 @@ extension SchedulerHarness {
             PageDescriptor(file: "big.pdf", filePage: i + 1, pageIndex: i, content: content, format: .pdf, cut: .pdfPage, digest: digest)
         }
         var h = SchedulerHarness { $0.journalChanges = true }
-        var journal: Journal? = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        var journal: SQLiteJournal? = try SQLiteJournal(path: path, startedAtUnixMs: JournalTests.start)
         _ = try JournalTests.send(&h, journal!, .submitJob(JobSubmission(request: 1, jobID: "a", pages: pages)))
         // A second job with the same file and a TIFF cut: still one spool file.
         var second = pages.prefix(2).map { $0 }
@@ -202,7 +202,7 @@ extension SchedulerHarness {
         #expect(database < 200_000, "journal \(database) bytes for 402 pages of one 1 MB file")
         journal = nil
 
-        let restarted = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        let restarted = try SQLiteJournal(path: path, startedAtUnixMs: JournalTests.start)
         var accepted: [String: [PageDescriptor]] = [:]
         for case .accepted(let a) in try restarted.load() { accepted[a.spec.jobID] = a.pages }
         // memcmp: `==` on 400 MB of arrays takes tens of seconds in a debug build.
@@ -221,11 +221,11 @@ extension SchedulerHarness {
     @Test func aSpoolFileNoJobUsesIsSweptAtOpen() throws {
         let (path, directory) = try JournalTests.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        _ = try SQLiteJournal(path: path, startedAtUnixMs: JournalTests.start)
         // What a crash between storing a file and committing its job leaves behind.
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path + ".spool/.incoming-abc"))
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path + ".spool/" + FileDigest.sha256([1, 2, 3])))
-        _ = try Journal(path: path, startedAtUnixMs: JournalTests.start)
+        _ = try SQLiteJournal(path: path, startedAtUnixMs: JournalTests.start)
         #expect(try FileManager.default.contentsOfDirectory(atPath: path + ".spool").isEmpty)
     }
 }

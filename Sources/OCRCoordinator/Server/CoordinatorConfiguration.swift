@@ -29,6 +29,13 @@ package struct CoordinatorConfiguration: Sendable {
     /// SQLite write-ahead journal (`--journal PATH`): jobs, pages and results survive a crash
     /// and are restored on start. nil: in memory only.
     package var journalPath: String?
+    /// A shared PostgreSQL journal (`--journal postgresql://...`) this coordinator leads, won
+    /// by `PostgreSQLLeaderElection.lead` before the server starts; it takes the place of
+    /// `journalPath`.
+    package var leadership: PostgreSQLLeadership?
+    /// Called once (on the journal's thread) when the shared journal says another coordinator
+    /// leads: nothing more is written or sent, and the owner should stop this server.
+    package var deposed: @Sendable (String) -> Void = { _ in }
     /// How hard each journal commit waits for the disk (`--journal-sync`).
     package var journalSync: JournalSync = .normal
     /// Bytes the journal, its write-ahead log and the spool may take (`--journal-max-mb`): at

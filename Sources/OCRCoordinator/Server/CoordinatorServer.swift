@@ -177,11 +177,17 @@ final class CoordinatorCore {
         var settings = configuration.scheduler
         settings.journalChanges = true  // the journal's input, and what metrics and logs are made of
         self.scheduler = Scheduler(settings: settings, startedAtUnixMs: unixMs)
-        let journalFile = try configuration.journalPath.map {
-            try Journal(path: $0, startedAtUnixMs: unixMs, sync: configuration.journalSync)
-        }
-        if let skipped = journalFile?.compactionSkipped {
-            configuration.logger.warning("journal compaction skipped", ["error": skipped])
+        let journalFile: (any JobJournal)?
+        if let leadership = configuration.leadership {
+            journalFile = try leadership.journal(startedAtUnixMs: unixMs)
+        } else if let path = configuration.journalPath {
+            let sqlite = try SQLiteJournal(path: path, startedAtUnixMs: unixMs, sync: configuration.journalSync)
+            if let skipped = sqlite.compactionSkipped {
+                configuration.logger.warning("journal compaction skipped", ["error": skipped])
+            }
+            journalFile = sqlite
+        } else {
+            journalFile = nil
         }
         let restored = try journalFile?.load()
         if let journalFile {
@@ -223,9 +229,10 @@ final class CoordinatorCore {
     /// restores the journal's jobs, ticks the scheduler once and starts the journal's thread.
     func start(_ shared: LoopBound<CoordinatorCore>) {
         self.shared = shared
-        if let changes = restored, let path = configuration.journalPath {
+        if let changes = restored {
             apply(scheduler.restore(changes, now: now))
-            logger.info("journal restored", ["path": path, "changes": changes.count,
+            let source = configuration.leadership.map { "postgresql epoch \($0.epoch)" } ?? configuration.journalPath ?? ""
+            logger.info("journal restored", ["journal": source, "changes": changes.count,
                                              "jobs": scheduler.listJobs(ListJobsRequest.with { $0.limit = UInt32.max }).jobs.count,
                                              "active_jobs": scheduler.store.activeJobs, "queued_pages": scheduler.store.queuedPages])
         }
@@ -240,7 +247,7 @@ final class CoordinatorCore {
             metrics.recordCommit(duration, failed: failed)
         }, trouble: { problem in
             shared.execute { $0.journalTroubleChanged(problem) }
-        })
+        }, deposed: configuration.deposed)
     }
 
     var now: Duration { ContinuousClock.now - started }
@@ -251,7 +258,7 @@ final class CoordinatorCore {
         let files = FileManager.default
         func size(_ file: String) -> UInt64 { (try? files.attributesOfItem(atPath: file)[.size] as? UInt64) ?? 0 }
         var total = [path, path + "-wal", path + "-shm"].reduce(0) { $0 + size($1) }
-        let spool = Journal.spoolDirectory(journalPath: path)
+        let spool = SQLiteJournal.spoolDirectory(journalPath: path)
         for name in (try? files.contentsOfDirectory(atPath: spool)) ?? [] { total += size(spool + "/" + name) }
         return total
     }

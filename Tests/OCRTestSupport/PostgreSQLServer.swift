@@ -1,0 +1,69 @@
+import Foundation
+
+/// A real PostgreSQL server of a test's own: `initdb` in a temporary directory and `pg_ctl`
+/// starting it on a free loopback port (trust authentication, loopback only). Run as the
+/// `postgres` user when the tests run as root (initdb refuses root). Gate tests on
+/// `isAvailable` (Debian's `postgresql` package; `make test` installs it).
+package final class PostgreSQLServer: Sendable {
+    package let directory: URL
+    package let port: Int
+    /// A libpq URI of the server's `postgres` database, as user `ocr`.
+    package var uri: String { "postgresql://ocr@127.0.0.1:\(port)/postgres" }
+
+    private static let binDirectory: String? = {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        guard let newest = versions.last else { return nil }
+        let bin = "\(root)/\(newest)/bin"
+        return FileManager.default.isExecutableFile(atPath: bin + "/initdb") ? bin : nil
+    }()
+
+    /// Whether a PostgreSQL server can be started here.
+    package static var isAvailable: Bool { binDirectory != nil && (getuid() != 0 || getpwnam("postgres") != nil) }
+
+    /// Creates and starts a fresh cluster.
+    package init() throws {
+        guard let bin = Self.binDirectory else { throw TestProcessError("PostgreSQL is not installed (apt-get install postgresql)") }
+        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("ocr-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        port = try freeLoopbackPort()
+        if getuid() == 0 { _ = try runProcess(["chown", "postgres:postgres", directory.path]) }
+        let initdb = try Self.run(["\(bin)/initdb", "-D", directory.appendingPathComponent("data").path, "-U", "ocr", "-A", "trust",
+                                   "--no-sync", "-E", "UTF8"])
+        guard initdb.status == 0 else { throw TestProcessError("initdb failed: \(initdb.stderr)") }
+        try start()
+    }
+
+    deinit {
+        _ = try? Self.run(["\(Self.binDirectory ?? "")/pg_ctl", "-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts the server (again) and waits until it accepts connections.
+    package func start() throws {
+        let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory.path) -c fsync=off -c max_connections=100"
+        let started = try Self.run(["\(Self.binDirectory!)/pg_ctl", "-D", directory.appendingPathComponent("data").path, "-o", options,
+                                    "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "30", "start"])
+        guard started.status == 0 else {
+            let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+            throw TestProcessError("pg_ctl start failed: \(started.stderr)\n\(log)")
+        }
+    }
+
+    /// Stops the server (fast: sessions are ended, as a restart or failover of the database does).
+    package func stop() throws {
+        let stopped = try Self.run(["\(Self.binDirectory!)/pg_ctl", "-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
+        guard stopped.status == 0 else { throw TestProcessError("pg_ctl stop failed: \(stopped.stderr)") }
+    }
+
+    /// Runs one SQL command with psql and returns its unaligned output.
+    package func query(_ sql: String) throws -> String {
+        let out = try runProcess(["psql", "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql, uri])
+        guard out.status == 0 else { throw TestProcessError("psql failed: \(out.stderr)") }
+        return out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func run(_ arguments: [String]) throws -> ProcessOutput {
+        getuid() == 0 ? try runProcess(["runuser", "-u", "postgres", "--"] + arguments) : try runProcess(arguments)
+    }
+}
