@@ -8,12 +8,12 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 # measured with pdfinfo and rasterised with mutool, pdftoppm when MuPDF is absent) and
 # Ghostscript's sRGB profile (libgs-common, the PDF/A output intent).
 RUN_APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff-dev libsqlite3-dev libqpdf-dev libsodium-dev \
-	libmicrohttpd-dev libcurl4-openssl-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd poppler-utils mupdf-tools libgs-common
+	libmicrohttpd-dev libcurl4-openssl-dev libpq-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd poppler-utils mupdf-tools libgs-common
 # What only the tests and benchmarks add (`make test`, `make bench`): independent tools that check
 # our outputs (qpdf, Ghostscript, xmllint, ImageMagick), a real Prometheus and headless Chromium,
 # docker-compose to check the compose file, protoc, curl and fonts to draw test pages.
 TEST_APT_PACKAGES := protobuf-compiler libxml2-utils imagemagick ghostscript qpdf curl prometheus chromium docker-compose \
-	fonts-dejavu-core fonts-liberation
+	fonts-dejavu-core fonts-liberation postgresql
 # PyPI packages used only by tests and benchmarks (independent peers: upb protobuf, pyzmq; validators:
 # hocr-spec, schemathesis for the OpenAPI document, kubernetes-validate for the manifests).
 PIP_PACKAGES := protobuf pyzmq hocr-spec schemathesis kubernetes-validate pillow rapidfuzz

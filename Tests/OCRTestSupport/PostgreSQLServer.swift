@@ -1,4 +1,5 @@
 import Foundation
+import OCRBasics
 
 /// A real PostgreSQL server of a test's own: `initdb` in a temporary directory and `pg_ctl`
 /// starting it on a free loopback port (trust authentication, loopback only). Run as the
@@ -7,6 +8,7 @@ import Foundation
 package final class PostgreSQLServer: Sendable {
     package let directory: URL
     package let port: Int
+    private let server = Locked<ChildProcess?>(nil)
     /// A libpq URI of the server's `postgres` database, as user `ocr`.
     package var uri: String { "postgresql://ocr@127.0.0.1:\(port)/postgres" }
 
@@ -36,17 +38,25 @@ package final class PostgreSQLServer: Sendable {
 
     deinit {
         _ = try? Self.run(["\(Self.binDirectory ?? "")/pg_ctl", "-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
+        server.withLock { $0 = nil }
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Starts the server (again) and waits until it accepts connections.
+    /// Starts the server (again) and waits until it accepts connections. The server runs in the
+    /// foreground as a child of the test (`pg_ctl start` would leave a daemon holding the file
+    /// descriptor by which Foundation learns that its child exited, and `runProcess` would wait
+    /// for ever).
     package func start() throws {
-        let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory.path) -c fsync=off -c max_connections=100"
-        let started = try Self.run(["\(Self.binDirectory!)/pg_ctl", "-D", directory.appendingPathComponent("data").path, "-o", options,
-                                    "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "30", "start"])
-        guard started.status == 0 else {
-            let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
-            throw TestProcessError("pg_ctl start failed: \(started.stderr)\n\(log)")
+        let postgres = ["\(Self.binDirectory!)/postgres", "-D", directory.appendingPathComponent("data").path,
+                        "-c", "listen_addresses=127.0.0.1", "-p", "\(port)", "-k", directory.path, "-c", "fsync=off"]
+        let server = try ChildProcess("/usr/bin/env", getuid() == 0 ? ["runuser", "-u", "postgres", "--"] + postgres : postgres)
+        self.server.withLock { $0 = server }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try runProcess(["pg_isready", "-q", "-h", "127.0.0.1", "-p", "\(port)"]).status != 0 {
+            guard server.process.isRunning, ContinuousClock.now < deadline else {
+                throw TestProcessError("postgres did not start: \(server.stderr)")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
         }
     }
 
@@ -54,6 +64,7 @@ package final class PostgreSQLServer: Sendable {
     package func stop() throws {
         let stopped = try Self.run(["\(Self.binDirectory!)/pg_ctl", "-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
         guard stopped.status == 0 else { throw TestProcessError("pg_ctl stop failed: \(stopped.stderr)") }
+        server.withLock { $0 = nil }
     }
 
     /// Runs one SQL command with psql and returns its unaligned output.

@@ -101,7 +101,7 @@ package final class ChildProcess: Sendable {
 
     package init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.path(executable))
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : Binaries.path(executable))
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let err = Pipe(), out = Pipe()

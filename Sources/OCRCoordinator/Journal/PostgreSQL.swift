@@ -47,13 +47,16 @@ final class PostgreSQLConnection {
         guard let connection else {
             throw PostgreSQLError(sqlState: "", message: "cannot connect: out of memory", connectionLost: true)
         }
-        handle = connection
-        target = Self.describe(connection)
+        // Checked before the handle is stored: a throwing init of a class whose properties are
+        // all set runs deinit, which would free the handle a second time.
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = Self.errorMessage(connection)
+            let target = Self.describe(connection)
             PQfinish(connection)
             throw PostgreSQLError(sqlState: "", message: "cannot connect to \(target): \(message)", connectionLost: true)
         }
+        handle = connection
+        target = Self.describe(connection)
     }
 
     deinit { PQfinish(handle) }

@@ -430,8 +430,14 @@ final class CoordinatorCore {
     private func perform(_ directives: [SchedulerDirective]) {
         var lostWorkers: [WorkerIdentity] = []
         for directive in directives {
-            if case .sendDisconnect(let identity, let reason) = directive {
+            switch directive {
+            case .sendDisconnect(let identity, let reason):
                 logger.warning("disconnecting a worker", ["connection": identity, "reason": reason])
+            case .sendTask(_, let task), .cutAndSendTask(_, let task, _):
+                // Only ever after the commit that records it (the failover tests read this).
+                logger.debug("task sent", ["job": task.jobId, "page": task.pageIndex + 1, "attempt": task.attempt])
+            default:
+                break
             }
             if let (identity, message) = directive.coordinatorMessage {
                 let frames = [identity.bytes, WorkerEnvelope.signature, message.serializedBytes()]
