@@ -16,15 +16,19 @@ import OCRWire
         var completedPages: [UInt32] { all.compactMap { $0.pageCompleted?.result?.pageIndex } }
     }
 
-    @Test func killNineMidJobThenRestartOnTheSameJournalFinishesEveryPageOnce() async throws {
+    /// With either journal: the SQLite file, or a PostgreSQL database (the restarted process
+    /// leads it again, the dead one's session having ended).
+    @Test(arguments: TestJournal.allCases)
+    func killNineMidJobThenRestartOnTheSameJournalFinishesEveryPageOnce(journal: TestJournal) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("durability-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = directory.appendingPathComponent("coordinator.db").path
+        let (journalArguments, database) = try journal.arguments(in: directory)
+        defer { withExtendedLifetime(database) {} }
         func coordinator(_ clients: String, _ workers: String) throws -> ChildProcess {
             try ChildProcess("ocr-coordinator", ["--client-endpoint", clients, "--worker-endpoint", workers,
-                                                 "--heartbeat-ms", "200", "--journal", journal, "--log-level", "debug",
-                                                 "--http-endpoint", "127.0.0.1:0"])
+                                                 "--heartbeat-ms", "200", "--log-level", "debug",
+                                                 "--http-endpoint", "127.0.0.1:0"] + journalArguments)
         }
 
         // The first coordinator picks free ports; the second binds the same ones.

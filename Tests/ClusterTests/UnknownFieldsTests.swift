@@ -19,12 +19,15 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: out) as? [String: Any], "stdout: \(String(decoding: out, as: UTF8.self))")
     }
 
-    @Test(arguments: [false, true])
-    func aNewerWorkersFieldReachesTheClient(journal: Bool) async throws {
+    /// In memory, and through each journal (which stores the result's bytes as they came).
+    @Test(arguments: [nil] + TestJournal.allCases)
+    func aNewerWorkersFieldReachesTheClient(journal: TestJournal?) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-unknown-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let cluster = try await TestCluster(coordinatorArguments: journal ? ["--journal", dir.appendingPathComponent("j.db").path] : [])
+        let (journalArguments, database) = try journal?.arguments(in: dir) ?? ([], nil)
+        defer { withExtendedLifetime(database) {} }
+        let cluster = try await TestCluster(coordinatorArguments: journalArguments)
         async let worker = Self.python(["newer", cluster.workerEndpoint, Self.proto, "1"])
         try await cluster.waitForWorkers(1)
         let client = try OCRClient(endpoint: cluster.clientEndpoint)

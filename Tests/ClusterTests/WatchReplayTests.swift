@@ -9,14 +9,18 @@ import Testing
 /// never both. `make bench`'s journal run found 15-45 duplicate PageCompleted events in 20,000
 /// before the watcher was registered when its replay is sent rather than when it is read.
 @Suite(.serialized) struct WatchReplayTests {
-    @Test func streamsStartedDuringCommitsSeeEveryPageOnce() async throws {
+    /// With each journal (SQLite with one fsync per commit; PostgreSQL's commits are round trips).
+    @Test(arguments: TestJournal.allCases)
+    func streamsStartedDuringCommitsSeeEveryPageOnce(journal: TestJournal) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-replay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let tiff = dir.appendingPathComponent("tiny.tif").path
         let make = try await runAsync([Binaries.path("ocr-bench"), "tiny-tiff", "--pages", "6000", "--out", tiff])
         #expect(make.status == 0, "\(make.stderr)")
-        let cluster = try await TestCluster(coordinatorArguments: ["--journal", dir.appendingPathComponent("j.db").path, "--journal-sync", "full"])
+        let (journalArguments, database) = try journal.arguments(in: dir)
+        defer { withExtendedLifetime(database) {} }
+        let cluster = try await TestCluster(coordinatorArguments: journalArguments + ["--journal-sync", "full"])
         for _ in 0..<2 { try await cluster.addWorker(slots: 2, engine: "null") }
         try await cluster.waitForWorkers(2)
         let client = try OCRClient(endpoint: cluster.clientEndpoint)

@@ -78,3 +78,22 @@ package final class PostgreSQLServer: Sendable {
         getuid() == 0 ? try runProcess(["runuser", "-u", "postgres", "--"] + arguments) : try runProcess(arguments)
     }
 }
+
+/// Where a test coordinator keeps its journal: the suites that exercise the journal run once
+/// with each backend.
+package enum TestJournal: String, CaseIterable, Sendable {
+    case sqlite, postgresql
+
+    /// The coordinator's `--journal` arguments for a journal in `directory` (SQLite) or on a
+    /// fresh server (PostgreSQL, returned so that the caller keeps it running).
+    package func arguments(in directory: URL) throws -> (arguments: [String], server: PostgreSQLServer?) {
+        switch self {
+        case .sqlite:
+            return (["--journal", directory.appendingPathComponent("journal.db").path], nil)
+        case .postgresql:
+            guard PostgreSQLServer.isAvailable else { throw TestProcessError("PostgreSQL is not installed (apt-get install postgresql)") }
+            let server = try PostgreSQLServer()
+            return (["--journal", server.uri], server)
+        }
+    }
+}
