@@ -18,20 +18,46 @@ import Testing
         return (directory.appendingPathComponent("coordinator.db").path, directory)
     }
 
+    /// A journal of either backend, reopened as a restarted process would open it.
+    final class Backend {
+        let kind: TestJournal
+        let path: String
+        let directory: URL
+        let database: PostgreSQLServer?
+
+        init(_ kind: TestJournal) throws {
+            self.kind = kind
+            (path, directory) = try JournalTests.temporaryPath()
+            database = kind == .postgresql ? try PostgreSQLServer() : nil
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+
+        /// Opens the journal; for PostgreSQL, wins its leadership first (at once when the last
+        /// holder's connection is gone, as after a crash).
+        func open(startedAtUnixMs: Int64) throws -> any JobJournal {
+            guard let database else { return try SQLiteJournal(path: path, startedAtUnixMs: startedAtUnixMs) }
+            let deadline = ContinuousClock.now + .seconds(15)
+            let election = PostgreSQLLeaderElection(uri: database.uri, holder: "test \(startedAtUnixMs)", lease: .seconds(5))
+            let leadership = try #require(election.lead(standing: { _ in }, stopped: { ContinuousClock.now > deadline }))
+            return try leadership.journal(startedAtUnixMs: startedAtUnixMs)
+        }
+    }
+
     /// Sends `event`, then journals its changes in one transaction (as the shell does).
-    static func send(_ h: inout SchedulerHarness, _ journal: SQLiteJournal, _ event: SchedulerEvent) throws -> [SchedulerDirective] {
+    static func send(_ h: inout SchedulerHarness, _ journal: any JobJournal, _ event: SchedulerEvent) throws -> [SchedulerDirective] {
         let out = h.send(event)
         try journal.append(out.compactMap { if case .journal(let c) = $0 { c } else { nil } })
         return out
     }
 
-    @Test func journalAndRestoreRebuildJobsPagesAndResults() throws {
-        let (path, directory) = try Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    @Test(arguments: TestJournal.allCases)
+    func journalAndRestoreRebuildJobsPagesAndResults(kind: TestJournal) throws {
+        let backend = try Backend(kind)
 
         // The first process: job a (4 pages, 60 s timeout) half done, job b cancelled.
         var h = SchedulerHarness { $0.journalChanges = true }
-        var journal: SQLiteJournal? = try SQLiteJournal(path: path, startedAtUnixMs: Self.start)
+        var journal: (any JobJournal)? = try backend.open(startedAtUnixMs: Self.start)
         _ = try Self.send(&h, journal!, h.readyEvent(1, slots: 3))
         let tasks = try Self.send(&h, journal!, .submitJob(JobSubmission(
             request: 1, jobID: "a", jobKey: "key-a", pages: SchedulerHarness.pages(4, file: "a.tiff"),
@@ -47,7 +73,7 @@ import Testing
         journal = nil  // "kill -9": the connection goes away without any shutdown step
 
         // The second process starts 5 s later (wall clock).
-        let restarted = try SQLiteJournal(path: path, startedAtUnixMs: Self.start + 5_000)
+        let restarted = try backend.open(startedAtUnixMs: Self.start + 5_000)
         let changes = try restarted.load()
         var r = SchedulerHarness { $0.journalChanges = true }
         let requeues = r.scheduler.restore(changes, now: .zero)
@@ -74,17 +100,17 @@ import Testing
         #expect(r.scheduler.store.queuedPages == 0 && r.scheduler.store.runningPages == 2)
     }
 
-    @Test func restoredRequeuesAreJournaledSoASecondRestartAgrees() throws {
-        let (path, directory) = try Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    @Test(arguments: TestJournal.allCases)
+    func restoredRequeuesAreJournaledSoASecondRestartAgrees(kind: TestJournal) throws {
+        let backend = try Backend(kind)
         var h = SchedulerHarness { $0.journalChanges = true }
-        var journal: SQLiteJournal? = try SQLiteJournal(path: path, startedAtUnixMs: Self.start)
+        var journal: (any JobJournal)? = try backend.open(startedAtUnixMs: Self.start)
         _ = try Self.send(&h, journal!, h.readyEvent(1, slots: 1))
         let task = try Self.send(&h, journal!, .submitJob(JobSubmission(request: 1, jobID: "a", pages: SchedulerHarness.pages(2, file: "a.tiff")))).tasks[0].task
         journal = nil
 
         // Restart 1: page 0 back to PENDING, then a new worker finishes the whole job.
-        var j1: SQLiteJournal! = try SQLiteJournal(path: path, startedAtUnixMs: Self.start + 1_000)
+        var j1: (any JobJournal)! = try backend.open(startedAtUnixMs: Self.start + 1_000)
         var r = SchedulerHarness { $0.journalChanges = true }
         try j1.append(r.scheduler.restore(try j1.load(), now: .zero).compactMap { if case .journal(let c) = $0 { c } else { nil } })
         var pending = try Self.send(&r, j1, r.readyEvent(2, slots: 2)).tasks
@@ -96,7 +122,7 @@ import Testing
         j1 = nil
 
         // Restart 2: the job is finished, its results replay in page order.
-        let j2 = try SQLiteJournal(path: path, startedAtUnixMs: Self.start + 2_000)
+        let j2 = try backend.open(startedAtUnixMs: Self.start + 2_000)
         var s = SchedulerHarness { $0.journalChanges = true }
         _ = s.scheduler.restore(try j2.load(), now: .zero)
         #expect(s.scheduler.store.job("a")?.state == .succeeded)

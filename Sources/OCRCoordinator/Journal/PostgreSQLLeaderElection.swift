@@ -152,7 +152,7 @@ package final class PostgreSQLLeadership: Sendable {
 
     /// The journal that writes under this leadership (on the session it was won on, once;
     /// later on a new one). `startedAtUnixMs`: as for `SQLiteJournal`.
-    func journal(startedAtUnixMs: Int64) throws -> PostgreSQLJournal {
+    package func journal(startedAtUnixMs: Int64) throws -> PostgreSQLJournal {
         let session = connection.withLock { connection -> PostgreSQLConnection? in
             defer { connection = nil }
             return connection
