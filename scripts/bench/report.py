@@ -200,7 +200,7 @@ class Report:
         l = next((r for r in reversed(self.by("null-latency")) if plain(r)), None)
         journaled = {sync: (next((r for r in reversed(self.by("null-throughput")) if r.get("journal") == sync), None),
                             next((r for r in reversed(self.by("null-latency")) if r.get("journal") == sync), None))
-                     for sync in ("normal", "full")}
+                     for sync in ("normal", "full", "postgresql")}
         t16 = next((r for r in reversed(self.by("null-throughput")) if "prefetch" in r), None)
         l16 = next((r for r in reversed(self.by("null-latency")) if "prefetch" in r), None)
         s = self.one("null-ocr-submit")
@@ -246,12 +246,15 @@ class Report:
         if any(jt or jl for jt, jl in journaled.values()):
             self.out()
             self.out("Durability: the same runs with the coordinator's SQLite journal (`--journal PATH`; "
-                     "`--journal-sync full` adds an fsync to every commit). Commits are grouped on the journal thread; "
+                     "`--journal-sync full` adds an fsync to every commit), and with the journal in PostgreSQL "
+                     "(`--journal postgresql://...`, a server of the run's own on loopback with fsync on, sharing the cores; "
+                     "every commit also renews the leader's lease). Commits are grouped on the journal thread; "
                      "nothing is sent or answered before the commit that covers it.")
             self.out()
             self.out("| coordinator | page tasks/s (median) | all runs | one-page round trip p50 / p99 ms |")
             self.out("| --- | --- | --- | --- |")
-            rows = [("in memory", t, l)] + [(f"`--journal --journal-sync {sync}`", jt, jl) for sync, (jt, jl) in journaled.items()]
+            rows = [("in memory", t, l)] + [(f"`--journal --journal-sync {sync}`" if sync != "postgresql" else "`--journal postgresql://...`", jt, jl)
+                                             for sync, (jt, jl) in journaled.items()]
             for name, rt, rl in rows:
                 self.out(f"| {name} | {fmt(rt['pages_per_s_median'], 0) if rt else '-'} | "
                          f"{', '.join(f'{x:.0f}' for x in rt['pages_per_s_all']) if rt else '-'} | "
@@ -259,10 +262,53 @@ class Report:
                 if rt and rt.get("failed_pages"):
                     self.goal(False, f"null engine run {name}: {rt['failed_pages']} pages did not complete")
             self.out()
+            pg, sqlite = journaled["postgresql"][0], journaled["normal"][0]
+            if pg and sqlite:
+                ratio = pg["pages_per_s_median"] / sqlite["pages_per_s_median"]
+                status = self.goal(ratio >= 0.5, f"PostgreSQL journal >= 50% of SQLite's null-engine page tasks/s: {ratio * 100:.0f}%")
+                self.out(f"- The PostgreSQL journal against SQLite's (`--journal-sync normal`): **{ratio * 100:.0f}%** of its page "
+                         f"tasks/s. Goal >= 50%: {status}")
+                self.out()
         if s:
             self.out(f"- The same through `ocr-submit` (process start, reading the file, rendering text): "
                      f"{s['pages']} pages in {s['seconds']:.2f} s = {s['pages'] / s['seconds']:.0f} pages/s, which is why "
                      "the figures above use a purpose-built driver.")
+        self.out()
+
+    # (29)
+    def failover(self):
+        f = self.one("failover")
+        if not f:
+            return
+        self.out("## Coordinator failover (PostgreSQL journal)")
+        self.out()
+        self.out(f"Two real `ocr-coordinator --journal postgresql://... --leader-lease-ms {f['lease_ms']}` processes (one leads, one "
+                 f"stands by) on a PostgreSQL server of the run's own, two real workers (`--engine sleep:{f['sleep_ms']} --slots 2`) "
+                 "given both worker endpoints; per trial a job of "
+                 f"{f['pages']} pages (`ocr-submit --detach`, then `ocr-submit watch` with both client endpoints), the leader "
+                 "SIGKILLed once a tenth of its pages are done, then restarted to stand by (`scripts/bench/failover.py`). "
+                 "The first dispatch is the new leader's earliest `dispatched` journal row of the job (written before the task "
+                 "is sent); the client's next event is the watcher's next page line.")
+        self.out()
+        self.out("| kill to ... | p50 s | max s | all trials |")
+        self.out("| --- | --- | --- | --- |")
+        for key, name in (("takeover_s", "the standby's `leading` log line"), ("dispatch_s", "the first page the new leader dispatches"),
+                          ("event_s", "the client's next page event")):
+            v = f.get(key)
+            if v:
+                self.out(f"| {name} | {v['p50']:.2f} | {v['max']:.2f} | {', '.join(f'{x:.2f}' for x in v['all'])} |")
+        self.out()
+        d = f.get("dispatch_s")
+        if d:
+            status = self.goal(d["p50"] <= 3 and d["max"] <= 5 and len(d["all"]) == f["trials"],
+                               f"failover (kill to first dispatch) p50 <= 3 s and max <= 5 s over {f['trials']} trials: "
+                               f"{d['p50']:.2f} s / {d['max']:.2f} s")
+            self.out(f"- Goal p50 <= 3 s, max <= 5 s (kill to the first dispatch): {status}")
+        for problem in f.get("problems", []):
+            self.goal(False, f"failover: {problem}")
+        if not f.get("problems"):
+            self.goal(True, "failover: every job finished with every page recorded once")
+        self.out(f"- Every job finished, every page recorded once: {'yes' if not f.get('problems') else 'no: ' + '; '.join(f['problems'])}")
         self.out()
 
     # (3)
@@ -440,14 +486,20 @@ class Report:
         self.out()
 
     def machine(self):
-        m = self.one("machine")
-        run = self.one("run")
+        machines = self.by("machine")
+        m = machines[0] if machines else None
+        runs = self.by("run")
+        run = runs[0] if runs else None
         if not m:
             return
         self.out(f"Machine: {m['cpu']}, **{m['cores']} cores**, {m['mem_gb']} GB, Linux {m['kernel']}; {m['tesseract']}; "
                  f"{m['swift']}; OCRmyPDF {m['ocrmypdf']}; commit `{m['commit']}`"
                  + (" — **BENCH_QUICK=1 smoke run** (fewer pages and runs)" if str(m.get("quick")) == "1" else "")
                  + (f"; `make bench` took {run['seconds'] // 60} min {run['seconds'] % 60} s." if run else "."))
+        for later in machines[1:]:
+            self.out()
+            self.out(f"Re-run since (`BENCH_APPEND=1 BENCH_ONLY=\"{later.get('only', '?')}\" make bench`, commit `{later['commit']}`, "
+                     f"load {later['loadavg']}): the sections it names come from that run, side by side within it.")
         self.out()
 
     def wire(self):
@@ -467,6 +519,7 @@ class Report:
         summary_at = len(self.lines)
         self.peers()
         self.null()
+        self.failover()
         self.scale()
         self.first()
         self.memory()

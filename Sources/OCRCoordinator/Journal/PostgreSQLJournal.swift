@@ -81,7 +81,7 @@ package final class PostgreSQLJournal: JobJournal {
                 let renewed = try db.execute("UPDATE ocr_leader SET lease_until = clock_timestamp() + $1 * interval '1 millisecond' WHERE id = 1 AND epoch = $2",
                                              [.integer(lease.milliseconds), .integer(epoch)])
                 guard renewed.affected == 1 else {
-                    try? db.execute("ROLLBACK")
+                    _ = try? db.execute("ROLLBACK")
                     let holder = (try? db.execute("SELECT epoch, holder FROM ocr_leader WHERE id = 1")).flatMap { $0.count == 1 ? "epoch \($0.text(0, 0)) held by \($0.text(0, 1))" : nil }
                     throw LeadershipLost(description: "the journal's leadership moved on from epoch \(epoch)\(holder.map { " to \($0)" } ?? "")")
                 }
