@@ -18,7 +18,7 @@ let spec = CommandSpec(
            ocr-submit [--coordinator ...] status | jobs [--json] | cancel JOB | delete JOB | watch JOB
     """,
     options: [
-        .option("--coordinator", short: "-c", value: "ENDPOINT", help: "Coordinator client endpoint (else $OCR_COORDINATOR; with neither, runs --local)."),
+        .option("--coordinator", short: "-c", value: "ENDPOINT", help: "Coordinator client endpoint (else $OCR_COORDINATOR; with neither, runs --local); coordinators that share a PostgreSQL journal separated by commas: calls go to the leader, jobs are followed across a failover."),
         .flag("--local", help: "Start an embedded coordinator and workers in this process."),
         .option("--workers", value: "N", help: "With --local: engine threads (default: the number of cores)."),
         .option("--engine", value: "ENGINE", default: "tesseract", help: "With --local: the workers' engine (tesseract; null or sleep:MS for measurements)."),

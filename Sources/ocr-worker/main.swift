@@ -18,7 +18,7 @@ let spec = CommandSpec(
     summary: "recognise pages for an ocr-coordinator (connects to its worker endpoint)",
     usage: "ocr-worker --coordinator tcp://HOST:5556 [--slots N] [--engine ENGINE] [options]",
     options: [
-        .option("--coordinator", short: "-c", value: "ENDPOINT", help: "The coordinator's worker endpoint, e.g. tcp://HOST:5556 (required)."),
+        .option("--coordinator", short: "-c", value: "ENDPOINT", help: "The coordinator's worker endpoint, e.g. tcp://HOST:5556 (required); coordinators that share a PostgreSQL journal separated by commas (tcp://a:5556,tcp://b:5556): each connection tries the next until the leader answers."),
         .option("--slots", short: "-s", value: "N", default: "\(cores)", help: "Pages recognised at once, one engine thread each (this machine's cores)."),
         .option("--engine", short: "-e", value: "ENGINE", default: "tesseract", help: "The engine; see ENGINES below."),
         .option("--tessdata", value: "DIR", help: "Tesseract language data (default: $TESSDATA_PREFIX, else Debian's tessdata)."),

@@ -18,6 +18,7 @@ Prints one JSON line: {"bench": "failover", ...}.
 import argparse
 import calendar
 import json
+import shutil
 import signal
 import socket
 import statistics
@@ -157,6 +158,7 @@ def main():
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 p.kill()
+        shutil.rmtree(work, ignore_errors=True)
 
     def summary(values):
         return {"p50": statistics.median(values), "max": max(values), "all": [round(v, 3) for v in values]} if values else None

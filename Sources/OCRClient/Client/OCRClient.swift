@@ -18,7 +18,7 @@ import OCRWire
 /// DEALER socket owned by its own thread. Errors are `OCRError`s with gRPC status codes
 /// (UNAVAILABLE when the coordinator does not answer).
 public final class OCRClient: Sendable {
-    /// The coordinator endpoint this client talks to.
+    /// The coordinator endpoint this client talks to (several separated by commas).
     public let endpoint: String
     let rpc: RPCClient
     /// Deadline for unary calls (SubmitJob with large files may need more).
@@ -32,8 +32,11 @@ public final class OCRClient: Sendable {
     /// The coordinator's largest message, once a Health answer said it (0: unknown).
     private let maxMessageBytes = Locked<UInt64>(0)
 
-    /// - Parameter security: CURVE towards a coordinator that requires it (its public key and
-    ///   this client's key pair); nil: plain TCP.
+    /// - Parameters:
+    ///   - endpoint: the coordinator's client endpoint; several separated by commas for
+    ///     coordinators that share a journal (as `init(endpoints:)`).
+    ///   - security: CURVE towards a coordinator that requires it (its public key and this
+    ///     client's key pair); nil: plain TCP.
     public init(endpoint: String, callTimeout: Duration = .seconds(60), watchIdleTimeout: Duration = .seconds(20),
                 reattach: ReattachPolicy = ReattachPolicy(), security: CurveClientSecurity? = nil) throws {
         self.endpoint = endpoint
@@ -41,6 +44,17 @@ public final class OCRClient: Sendable {
         self.watchIdleTimeout = watchIdleTimeout
         self.reattach = reattach
         self.rpc = try RPCClient(endpoint: endpoint) { socket in try security?.apply(to: socket) }
+    }
+
+    /// A client of coordinators that share a PostgreSQL journal, of which one leads and the
+    /// others stand by without binding: calls go to whichever leads (the connection whose
+    /// handshake completed), a leader that stops answering is dropped after 3 s of missed
+    /// ZeroMQ heartbeats, and `document(for:)` and `followEvents(forJobID:)` re-attach to their
+    /// job at the new leader.
+    public convenience init(endpoints: [String], callTimeout: Duration = .seconds(60), watchIdleTimeout: Duration = .seconds(20),
+                            reattach: ReattachPolicy = ReattachPolicy(), security: CurveClientSecurity? = nil) throws {
+        try self.init(endpoint: endpoints.joined(separator: ","), callTimeout: callTimeout, watchIdleTimeout: watchIdleTimeout,
+                      reattach: reattach, security: security)
     }
 
     /// A client on `context` (an in-process endpoint of the coordinator in the same process;
