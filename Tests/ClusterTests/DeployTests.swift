@@ -33,6 +33,39 @@ struct DeployTests {
         #expect(keda.contains("query: sum(ocr_queue_depth) + sum(ocr_pages_running)"))
     }
 
+    /// Failover: two coordinators on one PostgreSQL journal, on each platform.
+    @Test(.enabled(if: commandExists("kubernetes-validate"), "needs kubernetes-validate from PyPI: run `make deps`"))
+    func failoverManifestsValidate() async throws {
+        let run = try await runAsync(["kubernetes-validate", "--strict", Self.deploy.appendingPathComponent("kubernetes/ocr-cluster-failover.yaml").path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        for resource in ["service/ocr-coordinator", "service/ocr-coordinator-workers", "networkpolicy/ocr-coordinator",
+                         "deployment/ocr-coordinator", "deployment/ocr-worker"] {
+            #expect(run.stdout.contains("passed for resource \(resource)"), "\(resource): \(run.stdout)")
+        }
+        let manifest = try String(contentsOf: Self.deploy.appendingPathComponent("kubernetes/ocr-cluster-failover.yaml"), encoding: .utf8)
+        for needed in ["replicas: 2", "strategy: { type: Recreate }", "path: /readyz", "--journal\", \"postgresql://",
+                       "secretKeyRef: { name: ocr-journal-app, key: password }", "podAntiAffinity"] {
+            #expect(manifest.contains(needed), "the failover manifest has \(needed)")
+        }
+        #expect(!manifest.contains("PersistentVolumeClaim") && !manifest.contains("journal.db"), "no journal volume: the journal is the database")
+        // CloudNativePG's CRD is not in kubernetes-validate's schemas: check what the Cluster says.
+        let cnpg = try String(contentsOf: Self.deploy.appendingPathComponent("kubernetes/postgresql-cnpg.yaml"), encoding: .utf8)
+        #expect(cnpg.contains("kind: Cluster") && cnpg.contains("name: ocr-journal") && cnpg.contains("instances: 3"))
+        #expect(cnpg.contains("initdb: { database: app, owner: app }"), "the app user the coordinators' URI names")
+    }
+
+    @Test(.enabled(if: commandExists("docker-compose"), "needs docker-compose: run `make deps`"))
+    func failoverComposeFileIsValid() async throws {
+        let run = try await runAsync(["docker-compose", "-f", Self.deploy.appendingPathComponent("compose-failover.yaml").path, "config"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let services = ["postgres", "ocr-coordinator-a", "ocr-coordinator-b", "ocr-worker"]
+        for service in services { #expect(run.stdout.contains("  \(service):"), "\(service) in \(run.stdout)") }
+        #expect(run.stdout.contains("tcp://ocr-coordinator-a:5556,tcp://ocr-coordinator-b:5556"), "workers get both coordinators")
+        #expect(run.stdout.components(separatedBy: "postgresql://ocr@postgres:5432/ocr").count == 3, "both coordinators on the database")
+        #expect(run.stdout.contains("127.0.0.1:5555:5555/tcp") && run.stdout.contains("127.0.0.1:5565:5555/tcp"), "clients on loopback only")
+        #expect(!run.stdout.contains("5556:5556"), "the worker port is not published")
+    }
+
     @Test(.enabled(if: commandExists("docker-compose"), "needs docker-compose: run `make deps`"))
     func composeFileIsValid() async throws {
         let run = try await runAsync(["docker-compose", "-f", Self.deploy.appendingPathComponent("compose.yaml").path, "config"])
@@ -90,6 +123,13 @@ struct DeployTests {
     func systemdUnitsVerifyAndAreHardened() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-units-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        // The failover drop-in, verified with the coordinator's unit.
+        let dropIn = scratch.appendingPathComponent("ocr-coordinator.service.d")
+        try FileManager.default.createDirectory(at: dropIn, withIntermediateDirectories: true)
+        let postgres = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/ocr-coordinator.service.d/postgresql.conf"), encoding: .utf8)
+        #expect(postgres.contains("ExecStart=\nExecStart=") && postgres.contains("--journal postgresql://"))
+        try postgres.replacingOccurrences(of: "/usr/local/bin/", with: Binaries.buildDirectory.path + "/")
+            .write(to: dropIn.appendingPathComponent("postgresql.conf"), atomically: true, encoding: .utf8)
         for unit in ["ocr-coordinator.service", "ocr-worker.service"] {
             let text = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/\(unit)"), encoding: .utf8)
             // verify needs ExecStart's binary where the unit says: point it at the built one.
