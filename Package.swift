@@ -94,7 +94,8 @@ let package = Package(
         // The pure page model's tests: no C library behind them.
         .testTarget(name: "OCRPageModelTests", dependencies: ["OCRPageModel", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCREngineTests", dependencies: ["OCREngine", "OCRPageEngine", "OCRPageModel", "OCRPages", "OCRPDF", "OCRWire", "OCRTestSupport"]),
-        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"]),
+        .testTarget(name: "OCRCoordinatorTests", dependencies: ["OCRBasics", "OCRTestSupport", "OCRCoordinator", "OCRPages", "OCRClient", "OCRZeroMQ", "OCRLog"],
+                    exclude: ["pg_commit_cutter.py"]),
         .testTarget(name: "OCRStructureTests", dependencies: ["OCRStructure", "OCRWire", "OCRTestSupport"]),
         .testTarget(name: "OCRLocalClusterTests", dependencies: ["OCRLocalCluster", "OCRClient", "OCRPageEngine", "OCRTestSupport", "OCRLog"]),
         .testTarget(name: "OCRWorkerTests", dependencies: ["OCRBasics", "OCRWorker", "OCRPageEngine", "OCRZeroMQ", "OCRTestSupport", "OCRWire", "OCRLog"]),

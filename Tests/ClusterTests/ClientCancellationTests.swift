@@ -9,7 +9,9 @@ extension ClusterTests {
     /// job runs on to its end. `withOCRClient` closes its client when the scope ends.
     @Test func cancellingTheWaitingTaskCancelsTheJobUnlessDetached() async throws {
         let cluster = try await TestCluster()
-        try await cluster.addWorker(slots: 1, engine: "sleep:150")
+        // 20 pages of 400 ms: the job is far from done when the first page is seen, even on a
+        // machine busy enough to wake this test's polling late.
+        try await cluster.addWorker(slots: 1, engine: "sleep:400")
         let pages = URL(fileURLWithPath: try makeManyPageTiff(count: 20))
         try await withOCRClient(endpoint: cluster.clientEndpoint) { client in
             for detached in [false, true] {
@@ -26,7 +28,7 @@ extension ClusterTests {
                 waiting.cancel()
                 let outcome = await waiting.result
                 #expect(throws: CancellationError.self) { try outcome.get() }
-                // The job's end: cancelled at once, or (detached) all 20 pages after about 3 s.
+                // The job's end: cancelled at once, or (detached) all 20 pages after about 8 s.
                 var state = try await client.job(job.jobId).state
                 while state == .running || state == .queued, ContinuousClock.now - started < .seconds(60) {
                     try await Task.sleep(for: .milliseconds(50))

@@ -7,7 +7,7 @@ import OCRWire
 
 /// DESIGN section 5: `kill -9` the coordinator mid-job and restart it on the same journal and
 /// ports; the job resumes, the worker reconnects by itself and the client re-attaches.
-@Suite(.serialized) struct DurabilityTests {
+@Suite(.serialized, .blocking) struct DurabilityTests {
     /// Events seen by `document(for:)`'s progress callback (called off the test's task).
     final class Seen: Sendable {
         private let events = Mutex<[JobEvent]>([])

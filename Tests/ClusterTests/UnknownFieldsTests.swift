@@ -6,7 +6,7 @@ import Testing
 /// A field added by a newer worker survives the coordinator's relay (decode, journal, re-encode)
 /// and reaches the client: checked with Python's protobuf on both ends, built from a proto/ with
 /// fields this build does not know.
-@Suite(.serialized) struct UnknownFieldsTests {
+@Suite(.serialized, .blocking) struct UnknownFieldsTests {
     static let script = Binaries.repoRoot.appendingPathComponent("Tests/ClusterTests/python_worker.py").path
     static let proto = Binaries.repoRoot.appendingPathComponent("proto").path
 

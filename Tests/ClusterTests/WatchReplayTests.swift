@@ -8,7 +8,7 @@ import Testing
 /// journal with one fsync per commit) get every page exactly once: in their replay or live,
 /// never both. `make bench`'s journal run found 15-45 duplicate PageCompleted events in 20,000
 /// before the watcher was registered when its replay is sent rather than when it is read.
-@Suite(.serialized) struct WatchReplayTests {
+@Suite(.serialized, .blocking) struct WatchReplayTests {
     /// With each journal (SQLite with one fsync per commit; PostgreSQL's commits are round trips).
     @Test(arguments: TestJournal.allCases)
     func streamsStartedDuringCommitsSeeEveryPageOnce(journal: TestJournal) async throws {

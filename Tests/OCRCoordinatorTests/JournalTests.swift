@@ -8,7 +8,7 @@ import Testing
 
 /// The SQLite journal: changes written per event, read back in a "new process" (another start
 /// time), and restored into a fresh scheduler.
-@Suite struct JournalTests {
+@Suite(.blocking) struct JournalTests {
     static let start: Int64 = 1_700_000_000_000
 
     /// A fresh journal file in a temporary directory (removed by the caller's `defer`).

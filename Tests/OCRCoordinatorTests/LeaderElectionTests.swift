@@ -7,7 +7,7 @@ import Testing
 /// The lease and its fencing epoch on a real PostgreSQL server: one leader at a time, a standby
 /// that waits while the leader lives and renews, takes over when the lease lapses or the
 /// leader's session ends, and a deposed leader that can commit nothing.
-@Suite(.serialized, .enabled(if: PostgreSQLServer.isAvailable, "needs PostgreSQL (apt-get install postgresql)"))
+@Suite(.serialized, .blocking, .enabled(if: PostgreSQLServer.isAvailable, "needs PostgreSQL (apt-get install postgresql)"))
 struct LeaderElectionTests {
     static let start: Int64 = 1_700_000_000_000
 
@@ -73,8 +73,9 @@ struct LeaderElectionTests {
 
     @Test func aLeaderWhoseSessionEndedIsReplacedAtOnce() throws {
         let database = try PostgreSQLServer()
-        var a: PostgreSQLLeadership? = try #require(Self.lead(Self.election(database, "a", lease: .seconds(30)), patience: .seconds(5)))
-        var journalA: (any JobJournal)? = try a!.journal(startedAtUnixMs: Self.start)
+        let won = try #require(Self.lead(Self.election(database, "a", lease: .seconds(30)), patience: .seconds(5)))
+        var a: PostgreSQLLeadership? = won
+        var journalA: (any JobJournal)? = try won.journal(startedAtUnixMs: Self.start)
         try journalA!.append(Self.changes("one"))
         // The process dies: its connection closes (here: the journal is released).
         journalA = nil
@@ -109,5 +110,42 @@ struct LeaderElectionTests {
         let winners = won.withLock { $0.map(\.epoch) }
         #expect(winners == [2], "epochs won: \(winners)")
         #expect(throws: LeadershipLost.self) { try journalA.keepAlive() }
+    }
+
+    /// The answer to a COMMIT is lost (the server committed; the connection broke first): the
+    /// journal reads back whether its batch was committed and never writes it twice.
+    @Test func aCommitWhoseAnswerWasLostIsNotWrittenTwice() async throws {
+        let database = try PostgreSQLServer()
+        let arm = database.directory.appendingPathComponent("arm-\(UUID().uuidString)").path
+        let script = Binaries.repoRoot.appendingPathComponent("Tests/OCRCoordinatorTests/pg_commit_cutter.py").path
+        let proxy = try ChildProcess("/usr/bin/env", ["python3", script, "\(database.port)", arm])
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !String(decoding: proxy.stdout, as: UTF8.self).contains("\n"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let port = try #require(Int(String(decoding: proxy.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let election = PostgreSQLLeaderElection(uri: "postgresql://ocr@127.0.0.1:\(port)/postgres", holder: "a", lease: .seconds(30))
+        let leadership = try #require(Self.lead(election, patience: .seconds(5)))
+        let journal = try leadership.journal(startedAtUnixMs: Self.start)
+        let first = Self.changes("one"), second = Self.changes("two")
+        try journal.append(first)
+
+        FileManager.default.createFile(atPath: arm, contents: nil)
+        try journal.append(second)  // its COMMIT's answer is lost; append settles it and returns
+        #expect(!FileManager.default.fileExists(atPath: arm), "the proxy cut a COMMIT")
+        #expect(try database.query("SELECT count(*) FROM ocr_changes") == "\(first.count + second.count)")
+        #expect(try journal.load().count == first.count + second.count)
+
+        // Lost again, and the database gone before the retry can settle it: the journal thread's
+        // next call (the failed batch first, then more) writes the rest once.
+        let third = Self.changes("three"), fourth = Self.changes("four")
+        FileManager.default.createFile(atPath: arm, contents: nil)
+        try database.stop()
+        #expect(throws: PostgreSQLError.self) { try journal.append(third) }
+        try database.start()
+        try journal.append(third + fourth)
+        let rows = first.count + second.count + third.count + fourth.count
+        #expect(try database.query("SELECT count(*) FROM ocr_changes") == "\(rows)")
+        #expect(try database.query("SELECT count(DISTINCT job) FROM ocr_changes") == "4")
     }
 }

@@ -8,7 +8,9 @@ import OCRWire
 package protocol JobJournal: AnyObject {
     /// Writes `changes` in one transaction; when it returns they are durable. Throws when the
     /// batch could not be written (nothing of it counts), `LeadershipLost` when this
-    /// coordinator may no longer write at all.
+    /// coordinator may no longer write at all. After a throw, the next call must begin with the
+    /// same changes (`JournalWriter` retries a failed batch ahead of what came after it): a
+    /// backend may have written some of them, and skips those.
     func append(_ changes: [JobChange]) throws
     /// Every journaled change in order, with times re-based to this process's start.
     func load() throws -> [JobChange]

@@ -70,114 +70,173 @@ package final class PostgreSQLJournal: JobJournal {
         return fresh
     }
 
-    /// Runs `body` in one transaction that first renews the lease under this epoch. A
-    /// connection found broken is replaced once, at once (a standby may have ended this
-    /// session; the epoch check then says whether this coordinator still leads).
-    private func transaction(_ body: (PostgreSQLConnection) throws -> Void) throws {
-        for attempt in 0..<2 {
-            let db = try connected()
-            do {
-                try db.execute("BEGIN")
-                let renewed = try db.execute("UPDATE ocr_leader SET lease_until = clock_timestamp() + $1 * interval '1 millisecond' WHERE id = 1 AND epoch = $2",
-                                             [.integer(lease.milliseconds), .integer(epoch)])
-                guard renewed.affected == 1 else {
-                    _ = try? db.execute("ROLLBACK")
-                    let holder = (try? db.execute("SELECT epoch, holder FROM ocr_leader WHERE id = 1")).flatMap { $0.count == 1 ? "epoch \($0.text(0, 0)) held by \($0.text(0, 1))" : nil }
-                    throw LeadershipLost(description: "the journal's leadership moved on from epoch \(epoch)\(holder.map { " to \($0)" } ?? "")")
-                }
-                try body(db)
-                try db.execute("COMMIT")
-                return
-            } catch let error as PostgreSQLError {
-                if db.isOpen { _ = try? db.execute("ROLLBACK") }
-                guard error.connectionLost, attempt == 0 else { throw error }
-                connection = nil
+    /// Runs `body` in one transaction that first renews the lease under this epoch (and, for a
+    /// batch of changes, records its number as the last one committed).
+    private func transaction(batch: Int64?, _ body: (PostgreSQLConnection) throws -> Void) throws {
+        let db = try connected()
+        do {
+            try db.execute("BEGIN")
+            let renewed = try db.execute("""
+                UPDATE ocr_leader SET lease_until = clock_timestamp() + $1 * interval '1 millisecond', last_batch = coalesce($3, last_batch)
+                WHERE id = 1 AND epoch = $2
+                """, [.integer(lease.milliseconds), .integer(epoch), batch.map { .integer($0) } ?? .null])
+            guard renewed.affected == 1 else {
+                _ = try? db.execute("ROLLBACK")
+                throw lost(db)
             }
+            try body(db)
+            try db.execute("COMMIT")
+        } catch let error as PostgreSQLError {
+            if db.isOpen { _ = try? db.execute("ROLLBACK") } else { connection = nil }
+            throw error
         }
+    }
+
+    private func lost(_ db: PostgreSQLConnection) -> LeadershipLost {
+        let holder = (try? db.execute("SELECT epoch, holder FROM ocr_leader WHERE id = 1"))
+            .flatMap { $0.count == 1 ? "epoch \($0.text(0, 0)) held by \($0.text(0, 1))" : nil }
+        return LeadershipLost(description: "the journal's leadership moved on from epoch \(epoch)\(holder.map { " to \($0)" } ?? "")")
     }
 
     // MARK: Writing
 
+    /// Renews the lease; a broken connection is replaced once, at once (a standby that took over
+    /// ended this session: the epoch check on a new one says so).
     package func keepAlive() throws {
-        try transaction { _ in }
+        do {
+            try transaction(batch: nil) { _ in }
+        } catch let error as PostgreSQLError where error.connectionLost {
+            try transaction(batch: nil) { _ in }
+        }
     }
 
+    /// A batch whose COMMIT may or may not have happened (the connection broke before its
+    /// answer): its number, how many changes it had, and the spool bookkeeping it would leave.
+    private struct Uncertain {
+        var batch: Int64
+        var count: Int
+        var spoolUse: SpoolUse
+    }
+    /// What the next call's leading changes are, after a call that failed: `committedPrefix` of
+    /// them were written, and the `uncertain` batch after them may have been.
+    private var committedPrefix = 0
+    private var uncertain: Uncertain?
+    /// Numbers of this leader's batches (`ocr_leader.last_batch` is the last committed one).
+    private var batchNumber: Int64 = 0
+
     /// Writes `changes` (and the files of accepted jobs) in one transaction under this epoch.
-    package func append(_ changes: [JobChange]) throws {
-        guard !changes.isEmpty else { return }
+    ///
+    /// A connection that breaks is replaced and the batch tried once more at once (a standby may
+    /// have ended this session: the epoch check then says whether this coordinator still
+    /// leads). Whether a batch whose COMMIT got no answer was committed is read back from
+    /// `last_batch` before anything else is written. After a failure the journal thread calls
+    /// again with the failed changes first (`JobJournal.append`), so what an earlier call wrote
+    /// is skipped: nothing is written twice.
+    package func append(_ input: [JobChange]) throws {
+        var done = committedPrefix
+        do {
+            for attempt in 0..<2 {
+                if let pending = uncertain {
+                    if try lastCommittedBatch() >= pending.batch {
+                        spoolUse = pending.spoolUse
+                        done += pending.count
+                    }
+                    uncertain = nil
+                }
+                let changes = input.dropFirst(done)
+                guard !changes.isEmpty else { break }
+                batchNumber += 1
+                let number = batchNumber
+                var after = spoolUse
+                do {
+                    try transaction(batch: number) { db in after = try write(changes, db) }
+                    spoolUse = after
+                    break
+                } catch let error as PostgreSQLError where error.connectionLost {
+                    connection = nil
+                    uncertain = Uncertain(batch: number, count: changes.count, spoolUse: after)
+                    if attempt == 1 { throw error }
+                }
+            }
+            committedPrefix = 0
+        } catch {
+            committedPrefix = done
+            throw error
+        }
+    }
+
+    /// The number of this leader's last committed batch.
+    private func lastCommittedBatch() throws -> Int64 {
+        let db = try connected()
+        let row = try db.execute("SELECT last_batch FROM ocr_leader WHERE id = 1 AND epoch = $1", [.integer(epoch)])
+        guard row.count == 1 else { throw lost(db) }
+        return row.int64(0, 0)
+    }
+
+    /// The rows of `changes`, in order; returns the spool bookkeeping once they are committed.
+    private func write(_ changes: ArraySlice<JobChange>, _ db: PostgreSQLConnection) throws -> SpoolUse {
         var batch = SpoolUse.Batch()
         var rows: [JournalRecords.Change] = []
         var pages: [JournalRecords.Page] = []
-        var after = spoolUse
-        try transaction { db in
-            batch = SpoolUse.Batch()
+        // Rows go in order: an evicted job's rows are deleted after what came before, not what comes after.
+        func flush() throws {
+            try insert(rows, db)
+            try insert(pages, db)
             rows = []
             pages = []
-            // Rows go in order; a job's evicted rows must go before any later row of a job with the same id.
-            func flush() throws {
-                try insert(rows, db)
-                try insert(pages, db)
-                rows = []
-                pages = []
-            }
-            for change in changes {
-                switch records.write(for: change) {
-                case .accepted(let row, let jobPages, let files):
-                    for file in files where spoolUse.needsStoring(file.digest, &batch) {
-                        try db.execute("INSERT INTO ocr_spool(digest, content) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING",
-                                       [.text(file.digest), .bytes(file.content)])
-                    }
-                    rows.append(row)
-                    pages += jobPages
-                    batch.steps.append(.uses(job: row.job, files: files.map(\.digest)))
-                case .row(let row):
-                    rows.append(row)
-                case .finished(let row):
-                    rows.append(row)
-                    batch.steps.append(.finished(job: row.job))
-                case .evicted(let job):
-                    try flush()
-                    try db.execute("DELETE FROM ocr_changes WHERE job = $1", [.text(job)])
-                    try db.execute("DELETE FROM ocr_page_refs WHERE job = $1", [.text(job)])
-                }
-            }
-            try flush()
-            // Files the batch's finished jobs were the last to use leave with the same commit.
-            after = spoolUse
-            let unused = after.committed(batch)
-            for file in unused { try db.execute("DELETE FROM ocr_spool WHERE digest = $1", [.text(file)]) }
         }
-        spoolUse = after
+        for change in changes {
+            switch records.write(for: change) {
+            case .accepted(let row, let jobPages, let files):
+                for file in files where spoolUse.needsStoring(file.digest, &batch) {
+                    try db.execute("INSERT INTO ocr_spool(digest, content) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING",
+                                   [.text(file.digest), .bytes(file.content)])
+                }
+                rows.append(row)
+                pages += jobPages
+                batch.steps.append(.uses(job: row.job, files: files.map(\.digest)))
+            case .row(let row):
+                rows.append(row)
+            case .finished(let row):
+                rows.append(row)
+                batch.steps.append(.finished(job: row.job))
+            case .evicted(let job):
+                try flush()
+                try db.execute("DELETE FROM ocr_changes WHERE job = $1", [.text(job)])
+                try db.execute("DELETE FROM ocr_page_refs WHERE job = $1", [.text(job)])
+            }
+        }
+        try flush()
+        // Files the batch's finished jobs were the last to use leave with the same commit.
+        var after = spoolUse
+        for file in after.committed(batch) { try db.execute("DELETE FROM ocr_spool WHERE digest = $1", [.text(file)]) }
+        return after
     }
 
     private func insert(_ rows: [JournalRecords.Change], _ db: PostgreSQLConnection) throws {
-        for chunk in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
-            let part = rows[chunk..<min(rows.count, chunk + Self.rowsPerStatement)]
-            var values: [PostgreSQLValue] = []
-            values.reserveCapacity(part.count * 9)
-            for row in part {
-                values += [.integer(row.kind.rawValue), .text(row.job), .integer(row.page), .integer(row.num), .integer(row.atUs),
-                           .integer(row.unixMs), row.deadlineUs.map { .integer($0) } ?? .null, row.body.map { .bytes($0) } ?? .null,
-                           .text(row.owner)]
-            }
-            try db.execute("INSERT INTO ocr_changes(kind, job, page, num, at_us, unix_ms, deadline_us, body, owner) VALUES "
-                           + Self.placeholders(rows: part.count, columns: 9), values)
+        try insert(rows, into: "ocr_changes(kind, job, page, num, at_us, unix_ms, deadline_us, body, owner)", db) { row in
+            [.integer(row.kind.rawValue), .text(row.job), .integer(row.page), .integer(row.num), .integer(row.atUs),
+             .integer(row.unixMs), row.deadlineUs.map { .integer($0) } ?? .null, row.body.map { .bytes($0) } ?? .null, .text(row.owner)]
         }
     }
 
     private func insert(_ pages: [JournalRecords.Page], _ db: PostgreSQLConnection) throws {
-        for chunk in stride(from: 0, to: pages.count, by: Self.rowsPerStatement) {
-            let part = pages[chunk..<min(pages.count, chunk + Self.rowsPerStatement)]
-            var values: [PostgreSQLValue] = []
-            values.reserveCapacity(part.count * 9)
-            for page in part {
-                values += [.text(page.job), .integer(page.index), .text(page.file), .integer(page.filePage), .integer(page.format),
-                           .text(page.digest), .integer(page.cut), .integer(page.cutOffset), .integer(page.fileIndex)]
-            }
-            try db.execute("INSERT INTO ocr_page_refs(job, idx, file, file_page, format, digest, cut, cut_offset, file_idx) VALUES "
-                           + Self.placeholders(rows: part.count, columns: 9)
-                           + " ON CONFLICT (job, idx) DO UPDATE SET file = EXCLUDED.file, file_page = EXCLUDED.file_page, format = EXCLUDED.format,"
-                           + " digest = EXCLUDED.digest, cut = EXCLUDED.cut, cut_offset = EXCLUDED.cut_offset, file_idx = EXCLUDED.file_idx", values)
+        try insert(pages, into: "ocr_page_refs(job, idx, file, file_page, format, digest, cut, cut_offset, file_idx)", db,
+                   onConflict: " ON CONFLICT (job, idx) DO UPDATE SET file = EXCLUDED.file, file_page = EXCLUDED.file_page, format = EXCLUDED.format,"
+                   + " digest = EXCLUDED.digest, cut = EXCLUDED.cut, cut_offset = EXCLUDED.cut_offset, file_idx = EXCLUDED.file_idx") { page in
+            [.text(page.job), .integer(page.index), .text(page.file), .integer(page.filePage), .integer(page.format),
+             .text(page.digest), .integer(page.cut), .integer(page.cutOffset), .integer(page.fileIndex)]
+        }
+    }
+
+    /// Multi-row INSERTs of `rows` into `table` ("name(col, ...)"), `rowsPerStatement` at a time.
+    private func insert<Row>(_ rows: [Row], into table: String, _ db: PostgreSQLConnection, onConflict: String = "",
+                             values: (Row) -> [PostgreSQLValue]) throws {
+        for chunk in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
+            let part = rows[chunk..<min(rows.count, chunk + Self.rowsPerStatement)]
+            let parameters = part.flatMap(values)
+            try db.execute("INSERT INTO \(table) VALUES " + Self.placeholders(rows: part.count, columns: parameters.count / part.count)
+                           + onConflict, parameters)
         }
     }
 

@@ -104,7 +104,7 @@ package struct PostgreSQLLeaderElection: Sendable {
         }
         let taken = try db.execute("""
             UPDATE ocr_leader l SET epoch = epoch + 1, holder = $1, backend_pid = pg_backend_pid(), backend_start = \(mySession),
-                   lease_until = clock_timestamp() + $2 * interval '1 millisecond'
+                   lease_until = clock_timestamp() + $2 * interval '1 millisecond', last_batch = 0
             WHERE id = 1 AND epoch = $3 AND (lease_until < clock_timestamp()
                 OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.backend_pid AND a.backend_start = l.backend_start))
             RETURNING epoch
@@ -120,7 +120,8 @@ package struct PostgreSQLLeaderElection: Sendable {
             SELECT pg_advisory_xact_lock(7308327211840913473);
             CREATE TABLE IF NOT EXISTS ocr_leader(
                 id integer PRIMARY KEY CHECK (id = 1), epoch bigint NOT NULL, holder text NOT NULL,
-                backend_pid integer NOT NULL, backend_start timestamptz, lease_until timestamptz NOT NULL);
+                backend_pid integer NOT NULL, backend_start timestamptz, lease_until timestamptz NOT NULL,
+                last_batch bigint NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS ocr_changes(
                 seq bigserial PRIMARY KEY, kind bigint NOT NULL, job text NOT NULL, page bigint NOT NULL DEFAULT 0,
                 num bigint NOT NULL DEFAULT 0, at_us bigint NOT NULL DEFAULT 0, unix_ms bigint NOT NULL DEFAULT 0,
