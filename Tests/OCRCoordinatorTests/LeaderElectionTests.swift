@@ -74,12 +74,10 @@ struct LeaderElectionTests {
     @Test func aLeaderWhoseSessionEndedIsReplacedAtOnce() throws {
         let database = try PostgreSQLServer()
         let won = try #require(Self.lead(Self.election(database, "a", lease: .seconds(30)), patience: .seconds(5)))
-        var a: PostgreSQLLeadership? = won
         var journalA: (any JobJournal)? = try won.journal(startedAtUnixMs: Self.start)
         try journalA!.append(Self.changes("one"))
-        // The process dies: its connection closes (here: the journal is released).
+        // The process dies: its connection closes (here: the journal, which took it over, is released).
         journalA = nil
-        a = nil
         let started = ContinuousClock.now
         let b = try #require(Self.lead(Self.election(database, "b", lease: .seconds(30)), patience: .seconds(10)))
         // Well before the 30 s lease: the session's end is enough.
@@ -130,7 +128,7 @@ struct LeaderElectionTests {
         let first = Self.changes("one"), second = Self.changes("two")
         try journal.append(first)
 
-        FileManager.default.createFile(atPath: arm, contents: nil)
+        _ = FileManager.default.createFile(atPath: arm, contents: nil)
         try journal.append(second)  // its COMMIT's answer is lost; append settles it and returns
         #expect(!FileManager.default.fileExists(atPath: arm), "the proxy cut a COMMIT")
         #expect(try database.query("SELECT count(*) FROM ocr_changes") == "\(first.count + second.count)")
@@ -139,7 +137,7 @@ struct LeaderElectionTests {
         // Lost again, and the database gone before the retry can settle it: the journal thread's
         // next call (the failed batch first, then more) writes the rest once.
         let third = Self.changes("three"), fourth = Self.changes("four")
-        FileManager.default.createFile(atPath: arm, contents: nil)
+        _ = FileManager.default.createFile(atPath: arm, contents: nil)
         try database.stop()
         #expect(throws: PostgreSQLError.self) { try journal.append(third) }
         try database.start()
