@@ -3,7 +3,11 @@
 ocr-coordinator with real ocr-workers (the sleep engine), each case while another client's good
 job runs, and prints one Markdown table row per case for SECURITY.md:
 
-    scripts/abuse_bench.py [BIN_DIR]        (default .build/debug; needs pyzmq, protobuf, protoc)
+    scripts/abuse_bench.py [BIN_DIR] [--postgresql]   (default .build/debug; needs pyzmq, protobuf, protoc)
+
+With --postgresql the coordinator's journal is a PostgreSQL server the script starts for the
+run (initdb in its work directory, as the postgres user when run as root); journal growth is then
+the growth of the database's files (its `base/` directory; the write-ahead log not counted).
 
 Per case: the offending request's status (code, file, page), the coordinator's peak resident
 memory against its input bytes, the peak growth of journal + spool bytes (both sampled every 20 ms), the slowest Health answer while the case
@@ -21,7 +25,9 @@ import time
 import zmq
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug")
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+POSTGRESQL = "--postgresql" in sys.argv[1:]
+BIN = ARGS[0] if ARGS else os.path.join(ROOT, ".build/debug")
 work = tempfile.mkdtemp(prefix="ocr-abuse-")
 gen = os.path.join(work, "gen")
 os.makedirs(gen)
@@ -42,9 +48,32 @@ def free_port():
     return port
 
 
+def start_postgresql():
+    """A PostgreSQL server of the run's own on a free loopback port; returns (URI, data directory)."""
+    bin_dir = sorted((os.path.join("/usr/lib/postgresql", v, "bin") for v in os.listdir("/usr/lib/postgresql")),
+                     key=lambda p: int(p.split("/")[-2]))[-1]
+    as_postgres = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+    directory = os.path.join(work, "postgresql")
+    os.makedirs(directory)
+    if os.getuid() == 0:
+        shutil.chown(work, "postgres")
+        shutil.chown(directory, "postgres")
+    port = free_port()
+    data = os.path.join(directory, "data")
+    subprocess.run(as_postgres + [f"{bin_dir}/initdb", "-D", data, "-U", "ocr", "-A", "trust", "-E", "UTF8"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(as_postgres + [f"{bin_dir}/pg_ctl", "-D", data, "-l", os.path.join(directory, "server.log"), "-w",
+                                  "-o", f"-c listen_addresses=127.0.0.1 -p {port} -k {directory}", "start"],
+                   check=True, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return f"postgresql://ocr@127.0.0.1:{port}/postgres", data, lambda: subprocess.run(
+        as_postgres + [f"{bin_dir}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"], stdout=subprocess.DEVNULL)
+
+
 cport, wport = free_port(), free_port()
 CLIENTS, WORKERS = f"tcp://127.0.0.1:{cport}", f"tcp://127.0.0.1:{wport}"
-journal = os.path.join(work, "journal.db")
+if POSTGRESQL:
+    journal, pg_data, stop_postgresql = start_postgresql()
+else:
+    journal, pg_data, stop_postgresql = os.path.join(work, "journal.db"), None, lambda: None
 coordinator = subprocess.Popen([os.path.join(BIN, "ocr-coordinator"), "--client-endpoint", CLIENTS, "--worker-endpoint", WORKERS, "--http-endpoint", "none",
                                 "--journal", journal, "--log-level", "warning"], stderr=open(os.path.join(work, "coordinator.log"), "w"))
 workers = [subprocess.Popen([os.path.join(BIN, "ocr-worker"), "--coordinator", WORKERS, "--engine", "sleep:20", "--slots", "2",
@@ -105,6 +134,14 @@ def rss_kb(pid):
 
 def journal_bytes():
     total = 0
+    if pg_data:  # the database's files (tables, TOAST, indexes), not its write-ahead log
+        for base, _, files in os.walk(os.path.join(pg_data, "base")):
+            for f in files:
+                try:
+                    total += os.path.getsize(os.path.join(base, f))
+                except OSError:
+                    pass  # a file dropped while we walked
+        return total
     for base, _, files in os.walk(work):
         for f in files:
             p = os.path.join(base, f)
@@ -335,6 +372,7 @@ finally:
     coordinator.wait(timeout=30)
     for w in workers:
         w.wait(timeout=30)
+    stop_postgresql()
     shutil.rmtree(work, ignore_errors=True)
 
 print("| case | input bytes | answer to the offending request | coordinator peak RSS | journal + spool peak growth | slowest Health | other client's job | coordinator up |")

@@ -14,8 +14,8 @@ import OCRWire
 /// row has another epoch, the transaction is rolled back and `LeadershipLost` thrown: a deposed
 /// coordinator commits nothing.
 ///
-/// A broken connection (the database restarted, the network failed, a standby terminated this
-/// session as it took over) is reconnected on the next call; until then calls fail and the
+/// A broken connection (the database restarted, the network failed, the server ended this
+/// session, a transaction left idle past the lease) is reconnected on the next call; until then calls fail and the
 /// journal thread holds back and retries, as for a full disk.
 package final class PostgreSQLJournal: JobJournal {
     /// The fencing token: how many times the leadership has changed hands, this one included.
@@ -100,8 +100,9 @@ package final class PostgreSQLJournal: JobJournal {
 
     // MARK: Writing
 
-    /// Renews the lease; a broken connection is replaced once, at once (a standby that took over
-    /// ended this session: the epoch check on a new one says so).
+    /// Renews the lease; a broken connection is replaced once, at once (the server ended this
+    /// session, a stopped leader's transaction for instance: the epoch check on a new one says
+    /// whether this coordinator still leads).
     package func keepAlive() throws {
         do {
             try transaction(batch: nil) { _ in }
@@ -126,12 +127,11 @@ package final class PostgreSQLJournal: JobJournal {
 
     /// Writes `changes` (and the files of accepted jobs) in one transaction under this epoch.
     ///
-    /// A connection that breaks is replaced and the batch tried once more at once (a standby may
-    /// have ended this session: the epoch check then says whether this coordinator still
-    /// leads). Whether a batch whose COMMIT got no answer was committed is read back from
-    /// `last_batch` before anything else is written. After a failure the journal thread calls
-    /// again with the failed changes first (`JobJournal.append`), so what an earlier call wrote
-    /// is skipped: nothing is written twice.
+    /// A connection that breaks is replaced and the batch tried once more at once (the epoch
+    /// check then says whether this coordinator still leads). Whether a batch whose COMMIT got
+    /// no answer was committed is read back from `last_batch` before anything else is written.
+    /// After a failure the journal thread calls again with the failed changes first
+    /// (`JobJournal.append`), so what an earlier call wrote is skipped: nothing is written twice.
     package func append(_ input: [JobChange]) throws {
         var done = committedPrefix
         do {

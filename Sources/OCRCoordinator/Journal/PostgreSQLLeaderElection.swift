@@ -8,10 +8,10 @@ import Synchronization
 /// A standby takes over when the lease has lapsed, or at once when the holder's session is gone
 /// (a leader killed or crashed closes its connection, and the server ends its session): it
 /// increments the epoch in an UPDATE that re-checks both conditions under the row's lock, so
-/// that of two standbys, or a standby and a leader renewing, exactly one wins. A holder whose
-/// lease lapsed but whose session lives on (a stopped or hung process) has that session
-/// terminated first, which also ends any transaction it left open; the deposed leader finds
-/// another epoch at its next write and steps down (`PostgreSQLJournal`).
+/// that of two standbys, or a standby and a leader renewing, exactly one wins, and a leader
+/// busy in a long transaction (a large upload) keeps its lease. A deposed leader (stopped or
+/// cut off past its lease) finds another epoch at its next write and steps down
+/// (`PostgreSQLJournal`).
 package struct PostgreSQLLeaderElection: Sendable {
     /// A libpq connection URI.
     package var uri: String
@@ -89,19 +89,19 @@ package struct PostgreSQLLeaderElection: Sendable {
             """, [.text(holder), leaseMs])
         if first.affected == 1 { return .won(epoch: 1) }
         let seen = try db.execute("""
-            SELECT epoch, holder, backend_pid, lease_until < clock_timestamp(),
+            SELECT epoch, holder, lease_until < clock_timestamp(),
                    EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.backend_pid AND a.backend_start = l.backend_start)
             FROM ocr_leader l WHERE id = 1
             """)
         guard seen.count == 1 else { return .lost(leader: "nobody", epoch: 0) }
-        let epoch = seen.int64(0, 0), leader = seen.text(0, 1), pid = seen.int64(0, 2)
-        let lapsed = seen.bool(0, 3), alive = seen.bool(0, 4)
+        let epoch = seen.int64(0, 0), leader = seen.text(0, 1)
+        let lapsed = seen.bool(0, 2), alive = seen.bool(0, 3)
         guard lapsed || !alive else { return .lost(leader: leader, epoch: epoch) }
-        if alive {
-            // Its lease lapsed, its session lives: a stopped or hung leader. End the session (and
-            // any transaction it holds open) so that it can commit nothing more.
-            _ = try? db.execute("SELECT pg_terminate_backend($1::integer)", [.integer(pid)])
-        }
+        // A leader in the middle of a transaction holds the row's lock (its renewal is not yet
+        // visible, so its lease looks lapsed): this UPDATE waits for it, up to lock_timeout, and
+        // then sees the renewed lease. A leader stopped inside a transaction has it ended by the
+        // server after a lease (idle_in_transaction_session_timeout); one stopped between
+        // transactions holds nothing, and finds another epoch at its next write.
         let taken = try db.execute("""
             UPDATE ocr_leader l SET epoch = epoch + 1, holder = $1, backend_pid = pg_backend_pid(), backend_start = \(mySession),
                    lease_until = clock_timestamp() + $2 * interval '1 millisecond', last_batch = 0
