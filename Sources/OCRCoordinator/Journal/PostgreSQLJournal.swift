@@ -4,8 +4,8 @@ import OCRWire
 
 /// The coordinator's journal in a PostgreSQL database that several coordinators share
 /// (`--journal postgresql://...`): the same rows as `SQLiteJournal` (`JournalRecords`), with the
-/// uploaded files in the database too (`ocr_spool`), so that a coordinator on another machine
-/// has everything it needs to take over.
+/// uploaded files in the database too (`ocr_spool`, in parts of 1 MiB), so that a coordinator
+/// on another machine has everything it needs to take over.
 ///
 /// Only the leader writes. A `PostgreSQLJournal` exists only for a coordinator that won the
 /// leadership (`PostgreSQLLeaderElection`) with a fencing `epoch`: every transaction first renews
@@ -188,10 +188,7 @@ package final class PostgreSQLJournal: JobJournal {
         for change in changes {
             switch records.write(for: change) {
             case .accepted(let row, let jobPages, let files):
-                for file in files where spoolUse.needsStoring(file.digest, &batch) {
-                    try db.execute("INSERT INTO ocr_spool(digest, content) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING",
-                                   [.text(file.digest), .bytes(file.content)])
-                }
+                for file in files where spoolUse.needsStoring(file.digest, &batch) { try store(file.content, as: file.digest, db) }
                 rows.append(row)
                 pages += jobPages
                 batch.steps.append(.uses(job: row.job, files: files.map(\.digest)))
@@ -227,6 +224,34 @@ package final class PostgreSQLJournal: JobJournal {
             [.text(page.job), .integer(page.index), .text(page.file), .integer(page.filePage), .integer(page.format),
              .text(page.digest), .integer(page.cut), .integer(page.cutOffset), .integer(page.fileIndex)]
         }
+    }
+
+    /// Rows of `ocr_spool` hold a file in parts of this many bytes: neither this process nor
+    /// libpq ever builds a message of a whole upload (hundreds of megabytes).
+    private static let spoolPartBytes = 1 << 20
+
+    private func store(_ content: [UInt8], as digest: String, _ db: PostgreSQLConnection) throws {
+        var part = 0
+        repeat {
+            let start = part * Self.spoolPartBytes
+            let bytes = Array(content[start..<min(content.count, start + Self.spoolPartBytes)])
+            try db.execute("INSERT INTO ocr_spool(digest, part, content) VALUES ($1, $2, $3) ON CONFLICT (digest, part) DO NOTHING",
+                           [.text(digest), .integer(Int64(part)), .bytes(bytes)])
+            part += 1
+        } while part * Self.spoolPartBytes < content.count
+    }
+
+    /// A stored file, read one part at a time; nil when it has none.
+    private func load(spooled digest: String, _ db: PostgreSQLConnection) -> [UInt8]? {
+        guard let counted = try? db.execute("SELECT count(*) FROM ocr_spool WHERE digest = $1", [.text(digest)]),
+              case let parts = counted.int64(0, 0), parts > 0 else { return nil }
+        var content: [UInt8] = []
+        for part in 0..<parts {
+            guard let row = try? db.execute("SELECT content FROM ocr_spool WHERE digest = $1 AND part = $2", [.text(digest), .integer(part)]),
+                  row.count == 1 else { return nil }
+            content += row.bytes(0, 0)
+        }
+        return content
     }
 
     /// Multi-row INSERTs of `rows` into `table` ("name(col, ...)"), `rowsPerStatement` at a time.
@@ -269,10 +294,7 @@ package final class PostgreSQLJournal: JobJournal {
                                              filePage: pageRows.int64(r, 3), format: pageRows.int64(r, 4), digest: pageRows.text(r, 5),
                                              cut: pageRows.int64(r, 6), cutOffset: pageRows.int64(r, 7), fileIndex: pageRows.int64(r, 8)))
         }
-        var loaded = try records.pages(pages, unfinished: spoolUse.isUnfinished) { digest in
-            guard let file = try? db.execute("SELECT content FROM ocr_spool WHERE digest = $1", [.text(digest)]), file.count == 1 else { return nil }
-            return file.bytes(0, 0)
-        }
+        var loaded = try records.pages(pages, unfinished: spoolUse.isUnfinished) { load(spooled: $0, db) }
         let rows = try db.execute("SELECT kind, job, page, num, at_us, unix_ms, deadline_us, body, owner FROM ocr_changes ORDER BY seq")
         var out: [JobChange] = []
         out.reserveCapacity(rows.count)

@@ -131,7 +131,8 @@ package struct PostgreSQLLeaderElection: Sendable {
                 job text NOT NULL, idx bigint NOT NULL, file text NOT NULL, file_page bigint NOT NULL, format bigint NOT NULL,
                 digest text NOT NULL, cut bigint NOT NULL, cut_offset bigint NOT NULL, file_idx bigint NOT NULL,
                 PRIMARY KEY (job, idx));
-            CREATE TABLE IF NOT EXISTS ocr_spool(digest text PRIMARY KEY, content bytea NOT NULL);
+            CREATE TABLE IF NOT EXISTS ocr_spool(digest text NOT NULL, part integer NOT NULL, content bytea NOT NULL,
+                PRIMARY KEY (digest, part));
             COMMIT;
             """)
     }
