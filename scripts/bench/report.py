@@ -310,6 +310,24 @@ class Report:
             self.goal(True, "failover: every job finished with every page recorded once")
         self.out(f"- Every job finished, every page recorded once: {'yes' if not f.get('problems') else 'no: ' + '; '.join(f['problems'])}")
         self.out()
+        real = self.by("journal-real")
+        if real:
+            by = {j: sorted(r["seconds"] for r in real if r["journal"] == j) for j in ("memory", "sqlite", "postgresql")}
+            self.out(f"Real pages on each journal: `ocr-submit` of the {real[0]['pages']}-page scan of section 1 to a coordinator with "
+                     "two `ocr-worker --slots 1 --engine tesseract`, the three journals' runs interleaved, a fresh coordinator each run.")
+            self.out()
+            self.out("| journal | median s | all runs s | pages/s (median) |")
+            self.out("| --- | --- | --- | --- |")
+            for j, runs in by.items():
+                if runs:
+                    median = statistics.median(runs)
+                    self.out(f"| {j} | {median:.2f} | {', '.join(f'{x:.2f}' for x in runs)} | {real[0]['pages'] / median:.2f} |")
+            self.out()
+            if by["sqlite"] and by["postgresql"]:
+                ratio = statistics.median(by["postgresql"]) / statistics.median(by["sqlite"])
+                status = self.goal(ratio <= 1.05, f"real pages with the PostgreSQL journal within 5% of SQLite's time: {ratio:.3f}x")
+                self.out(f"- PostgreSQL against SQLite on real pages: **{ratio:.3f}x** the time. Goal: within noise (5%): {status}")
+                self.out()
 
     # (3)
     def scale(self):
