@@ -242,7 +242,20 @@ while true {
     leading.leadership = leadership
     leading.deposed = { events.post(.deposed($0)) }
     http?.setWaiting("restoring the journal")
-    let server = serve(leading)
+    let server: CoordinatorServer
+    do {
+        server = try CoordinatorServer(leading)
+        try http?.attach(server)
+    } catch let error as PostgreSQLError {
+        // The database went away while this coordinator restored the journal: stand by again
+        // (nothing was served; whoever leads next restores it).
+        configuration.logger.warning("could not restore the journal; standing by", ["error": error])
+        continue
+    } catch {
+        configuration.logger.error("cannot start", ["error": error])
+        Diagnostics.write("ocr-coordinator: cannot start: \(error)")
+        exit(ExitCode.software.rawValue)
+    }
     switch events.next() {
     case .signal(let signal):
         configuration.logger.info("stopping", ["signal": signal])

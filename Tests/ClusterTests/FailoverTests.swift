@@ -114,6 +114,8 @@ struct FailoverTests {
         #expect(recorded.rows == 40 && recorded.pages == 40, "every page recorded once: \(recorded)")
         #expect(try cluster.readyz(1).status == 200)
         #expect(cluster.coordinators[1].stderr.contains("journal restored"))
+        let metrics = try runProcess(["curl", "-s", "http://127.0.0.1:\(cluster.httpPorts[1])/metrics"]).stdout
+        #expect(metrics.contains("\nocr_leader_epoch 2\n"), "metrics: \(metrics.prefix(2000))")
     }
 
     @Test func aLeaderStoppedPastItsLeaseStepsDownWhenItWakesAndCommitsNothing() async throws {

@@ -34,10 +34,11 @@ final class PostgreSQLConnection {
     /// settings win over these defaults: give up a connection attempt after 5 s, and notice a
     /// server that vanished (TCP keepalives, 10 s unacknowledged) rather than waiting for ever.
     init(uri: String, applicationName: String = "ocr-coordinator") throws(PostgreSQLError) {
-        // The server's notices ("relation already exists, skipping") would go to stderr.
+        // The server's notices ("relation already exists, skipping") would go to stderr; `bytea`
+        // comes back in the hex form `PostgreSQLRows.bytes` reads, whatever the server's default.
         let keys = ["connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout",
                     "application_name", "options", "dbname"]
-        let values = ["5", "5", "2", "3", "10000", applicationName, "-c client_min_messages=warning", uri]
+        let values = ["5", "5", "2", "3", "10000", applicationName, "-c client_min_messages=warning -c bytea_output=hex", uri]
         // PQconnectdbParams with expand_dbname = 1: `dbname` is parsed as a URI or conninfo
         // string and its settings override the keywords before it. Returns a handle (NULL only
         // when out of memory) whose status says whether the connection was made.

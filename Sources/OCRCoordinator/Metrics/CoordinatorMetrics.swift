@@ -175,6 +175,7 @@ package final class CoordinatorMetrics: Sendable {
         out.family("ocr_webhooks_total", "counter", "Webhook tries by outcome: delivered, retried (a failed try that will be repeated), abandoned.")
         for outcome in state.webhooks.keys.sorted() { out.sample("ocr_webhooks_total", [("outcome", outcome)], Double(state.webhooks[outcome]!)) }
         out.single("ocr_journal_budget_bytes", "gauge", "The journal's size budget (--journal-max-mb; 0: none). At it, new jobs are refused.", Double(gauges.journalBudgetBytes))
+        out.single("ocr_leader_epoch", "gauge", "With a PostgreSQL journal: the epoch this coordinator leads with (it grows by one at each failover; 0: a journal of its own). Standbys serve no metrics.", Double(gauges.leaderEpoch))
         out.single("ocr_http_connections", "gauge", "HTTP connections open.", Double(gauges.httpConnections))
         return out.text
     }
@@ -210,6 +211,8 @@ package struct MetricsGauges: Sendable {
     package var journalBudgetBytes: UInt64 = 0
     package var overBudget = false
     package var httpConnections = 0
+    /// The fencing epoch this coordinator leads a shared journal with (0: not shared).
+    package var leaderEpoch: Int64 = 0
 
     package init() {}
 }

@@ -300,6 +300,7 @@ final class CoordinatorCore {
         let census = scheduler.store.census()
         gauges.uptimeSeconds = Double(now.microseconds) / 1e6
         gauges.journalBudgetBytes = configuration.journalBudgetBytes ?? 0
+        gauges.leaderEpoch = configuration.leadership?.epoch ?? 0
         gauges.overBudget = configuration.journalBudgetBytes.map { journalBytes >= $0 } ?? false
         gauges.ready = journalTrouble == nil && !gauges.overBudget
         gauges.queuedPages = scheduler.store.queuedPages
