@@ -75,6 +75,7 @@ FUZZ_SMOKE_SECONDS ?= 10
 test: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
+	clients/python/check.sh
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 ## accuracy: word accuracy, CER and CPU per page of plain tesseract and each level, side by side, on rendered

@@ -1,0 +1,68 @@
+"""A real coordinator and worker for the client's tests, started from the repository's build
+(`OCR_CLUSTER_BIN`, default `.build/debug`): the coordinator on free loopback ports with HTTP,
+one worker with Tesseract and one with the sleep engine."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+from typing import Iterator, List
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+BIN = Path(os.environ.get("OCR_CLUSTER_BIN", ROOT / ".build" / "debug"))
+FIXTURES = ROOT / "Tests" / "Fixtures"
+
+
+class Cluster:
+    def __init__(self, tmp: Path, extra: List[str]) -> None:
+        self.log = tmp / "coordinator.log"
+        self.coordinator = subprocess.Popen(
+            [str(BIN / "ocr-coordinator"), "--client-endpoint", "tcp://127.0.0.1:*", "--worker-endpoint", "tcp://127.0.0.1:*",
+             "--http-endpoint", "127.0.0.1:0", *extra], stderr=self.log.open("w"), stdout=subprocess.DEVNULL)
+        text = self.wait_for(r'coordinator listening" clients=(\S+) workers=(\S+)')
+        self.workers_endpoint = re.search(r"workers=(\S+)", text).group(1)  # type: ignore[union-attr]
+        self.url = re.search(r'http listening" url=(\S+)', self.log.read_text()).group(1)  # type: ignore[union-attr]
+        self.workers = [subprocess.Popen([str(BIN / "ocr-worker"), "--coordinator", self.workers_endpoint, "--slots", "1",
+                                          "--engine", engine, "--label", f"engine={engine.split(':')[0]}"],
+                                         stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                        for engine in ("tesseract",)]
+        self.wait_for("worker ready")
+
+    def wait_for(self, pattern: str, timeout: float = 30) -> str:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            text = self.log.read_text()
+            match = re.search(pattern, text)
+            if match:
+                return match.group(0)
+            time.sleep(0.05)
+        raise AssertionError(f"no {pattern!r} in the coordinator's log:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        for process in [*self.workers, self.coordinator]:
+            process.terminate()
+        for process in [*self.workers, self.coordinator]:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    running = Cluster(tmp_path_factory.mktemp("cluster"), [])
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def token_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    tmp = tmp_path_factory.mktemp("token-cluster")
+    (tmp / "tokens").write_text("tester python-client-test-token-0123456789\n")
+    running = Cluster(tmp, ["--http-tokens", str(tmp / "tokens")])
+    yield running
+    running.stop()
