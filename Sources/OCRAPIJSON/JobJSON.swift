@@ -15,7 +15,8 @@ package enum JobJSON {
                     ("uid", .string(worker.uid.paddedHex)), ("host", .string(worker.hostname)),
                     ("slots", .int(Int(worker.slots))), ("busy", .int(Int(min(worker.busy, worker.slots)))),
                     ("held", .int(Int(worker.busy))),
-                    ("languages", .array(worker.languages.map(JSON.string))), ("version", .string(worker.version)),
+                    ("languages", .array(worker.languages.map(JSON.string))),
+                    ("engines", .array(worker.engines.map(JSON.string))), ("version", .string(worker.version)),
                     ("pagesDone", .int(Int(worker.pagesDone))), ("lastSeenMsAgo", .int(Int(worker.lastSeenMsAgo))),
                     ("labels", .object(worker.labels.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })),
                 ])

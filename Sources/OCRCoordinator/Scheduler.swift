@@ -47,6 +47,7 @@ package struct Scheduler: Sendable {
     private var heartbeatSequence: UInt32 = 0
     /// Languages each queued job needs (filled on first dispatch, dropped when the job ends).
     private var jobLanguages: [String: [String]] = [:]
+    private var jobEngines: [String: String] = [:]
     private var throughput: ThroughputMeter
     private let startedAtUnixMs: Int64
 
@@ -145,6 +146,7 @@ package struct Scheduler: Sendable {
                                       version: ready.version, hostname: ready.hostname,
                                       expiry: interval * settings.liveness, lastSeen: now)
             if ready.maxTasks > 0 { worker.maxTasks = Int(ready.maxTasks) }
+            if !ready.engines.isEmpty { worker.engines = Array(Set(ready.engines)).sorted() }
             worker.peerKey = peerKey
             worker.labels = ready.labels
             worker.queued = true
@@ -355,6 +357,14 @@ package struct Scheduler: Sendable {
                             details: ["unfinished_pages": "\(mine)", "max_pages_per_client": "\(quota)"])
         }
         if s.pages.count > UInt32.max { return OCRError(.resourceExhausted, "too many pages") }
+        // A job for an engine no connected worker runs would wait for one: say so now. (With no
+        // worker connected yet, it waits for one; when its workers leave later, its pages wait.)
+        let engine = Self.engine(of: s.spec.options)
+        if !workers.isEmpty, !workers.all.contains(where: { $0.runs(engine) }) {
+            let running = Set(workers.all.flatMap(\.engines)).sorted()
+            return OCRError(.failedPrecondition, "no connected worker runs the engine \(engine); connected engines: \(running.joined(separator: ", "))",
+                            details: ["engine": engine, "engines": running.joined(separator: ",")])
+        }
         // A job for languages no connected worker has would only fail page by page: say so now.
         // (With no worker connected yet, it waits for one.)
         let needed = (s.spec.options?.languages ?? "").split(separator: "+").map(String.init)
@@ -403,6 +413,7 @@ package struct Scheduler: Sendable {
         progressDirty.remove(jobID)
         inRunQueue.remove(jobID)
         jobLanguages[jobID] = nil
+        jobEngines[jobID] = nil
         while store.finishedJobs > settings.retainedFinishedJobs, let oldest = store.oldestFinished {
             commit(.evicted(jobID: oldest), &out)
         }
@@ -417,8 +428,9 @@ package struct Scheduler: Sendable {
 
     /// Hands pending pages to workers with credit until one of the two runs out.
     private mutating func dispatch(_ now: Duration, _ out: inout [SchedulerDirective]) {
-        // Workers with credit that no queued job fits (languages): back at the front afterwards,
-        // in their order. Workers with the same languages would find nothing either.
+        // Workers with credit that no queued job fits (languages, engine): back at the front
+        // afterwards, in their order. Workers with the same languages and engines would find
+        // nothing either.
         var idle: [Int] = []
         var fruitless: Set<[String]> = []
         defer {
@@ -429,10 +441,10 @@ package struct Scheduler: Sendable {
         }
         while store.queuedPages > 0, !runQueue.isEmpty {
             guard let serial = popWorker() else { return }
-            let languages = workers[serial].languages
-            guard !fruitless.contains(languages), let (jobID, page) = nextPage(for: serial, now, &out) else {
+            let kind = workers[serial].languages + ["|"] + workers[serial].engines
+            guard !fruitless.contains(kind), let (jobID, page) = nextPage(for: serial, now, &out) else {
                 idle.append(serial)
-                fruitless.insert(languages)
+                fruitless.insert(kind)
                 continue
             }
             let (task, uncut, priority, owner) = makeTask(jobID, page, now)
@@ -533,14 +545,29 @@ package struct Scheduler: Sendable {
         return nil
     }
 
-    /// Whether worker `serial` may take a page of `jobID`: it has the job's languages, or no
-    /// connected worker has them (then its engine reports FAILED_PRECONDITION for the page).
+    /// Whether worker `serial` may take a page of `jobID`: it runs the job's engine, and it has
+    /// the job's languages or no connected worker has them (then its engine reports
+    /// FAILED_PRECONDITION for the page). A page whose engine no worker runs waits.
     private mutating func fits(_ jobID: String, _ serial: Int) -> Bool {
         let worker = workers[serial]
+        guard worker.runs(engine(of: jobID)) else { return false }
         if worker.languages.isEmpty { return true }
         let needed = languages(of: jobID)
         if worker.serves(needed) { return true }
         return !workers.anyServes(needed)
+    }
+
+    /// The engine a job's pages need (its options', "tesseract" when it names none).
+    private mutating func engine(of jobID: String) -> String {
+        if let cached = jobEngines[jobID] { return cached }
+        let engine = Self.engine(of: store.read(jobID) { $0.spec.options } ?? nil)
+        jobEngines[jobID] = engine
+        return engine
+    }
+
+    private static func engine(of options: RecognitionOptions?) -> String {
+        let named = options?.engine ?? ""
+        return named.isEmpty ? WorkerRecord.defaultEngine : named
     }
 
     /// The languages a job's pages need: its options' `+`-joined list, `eng` when empty (the
@@ -668,6 +695,7 @@ package struct Scheduler: Sendable {
                 $0.slots = UInt32(worker.slots)
                 $0.busy = UInt32(worker.held.count)
                 $0.languages = worker.languages
+                $0.engines = worker.engines
                 $0.version = worker.version
                 $0.pagesDone = worker.pagesDone
                 $0.lastSeenMsAgo = (now - worker.lastSeen).milliseconds

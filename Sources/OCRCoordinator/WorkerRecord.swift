@@ -50,6 +50,11 @@ struct WorkerRecord: Sendable {
     /// built-in test engine), and it is offered pages of every language.
     let languages: [String]
     private let languageSet: Set<String>
+    /// The engines it runs (`Ready.engines`; "tesseract" when it announced none): it is offered
+    /// only pages of jobs for one of them.
+    var engines: [String] = [WorkerRecord.defaultEngine]
+    /// The engine of workers that name none and jobs that ask for none.
+    static let defaultEngine = "tesseract"
     let version: String
     let hostname: String
     /// `Ready.labels`, shown by ClusterStatus.
@@ -81,6 +86,9 @@ struct WorkerRecord: Sendable {
         self.expiry = expiry
         self.lastSeen = lastSeen
     }
+
+    /// Whether the worker runs `engine`.
+    func runs(_ engine: String) -> Bool { engines.contains(engine) }
 
     /// Whether the worker can recognise a page that needs every one of `needed`.
     func serves(_ needed: [String]) -> Bool {

@@ -200,6 +200,16 @@ enum OpenAPIDocument {
                 }
               },
               {
+                "name": "engine",
+                "in": "query",
+                "required": false,
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[a-z0-9._-]{0,64}$",
+                  "description": "The engine that reads the pages, as workers announce theirs (default `tesseract`); pages go only to workers that run it."
+                }
+              },
+              {
                 "name": "level",
                 "in": "query",
                 "required": false,
@@ -1258,6 +1268,11 @@ enum OpenAPIDocument {
                 "type": "string",
                 "description": "Tesseract languages joined with '+', e.g. `eng+deu` (default `eng`)."
               },
+              "engine": {
+                "type": "string",
+                "pattern": "^[a-z0-9._-]{0,64}$",
+                "description": "The engine that reads the pages, as workers announce theirs (default `tesseract`)."
+              },
               "level": {
                 "type": "string",
                 "enum": [
@@ -1457,6 +1472,7 @@ enum OpenAPIDocument {
                     "busy",
                     "held",
                     "languages",
+                    "engines",
                     "version",
                     "pagesDone",
                     "lastSeenMsAgo",
@@ -1485,6 +1501,13 @@ enum OpenAPIDocument {
                       "items": {
                         "type": "string"
                       }
+                    },
+                    "engines": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      },
+                      "description": "The engines it runs (`tesseract` when it announced none)."
                     },
                     "version": {
                       "type": "string"

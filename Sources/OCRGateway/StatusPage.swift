@@ -29,7 +29,7 @@ enum StatusPage {
     <h2>Pages per second, last 10 minutes</h2>
     <svg id="chart" width="600" height="80" viewBox="0 0 600 80" role="img" aria-label="pages per second"></svg>
     <h2>Workers</h2>
-    <table id="workers"><thead><tr><th>Host</th><th>Worker</th><th>Labels</th><th>Slots</th><th>Busy</th><th>Languages</th><th>Pages done</th><th>Last seen</th></tr></thead><tbody></tbody></table>
+    <table id="workers"><thead><tr><th>Host</th><th>Worker</th><th>Labels</th><th>Slots</th><th>Busy</th><th>Engines</th><th>Languages</th><th>Pages done</th><th>Last seen</th></tr></thead><tbody></tbody></table>
     <h2>Jobs</h2>
     <table id="jobs"><thead><tr><th>Job</th><th>State</th><th>Progress</th><th>Pages</th><th>Files</th><th>Created</th><th>Duration</th></tr></thead><tbody></tbody></table>
     <h2>Recent page failures</h2>
@@ -92,7 +92,7 @@ enum StatusPage {
           cell(row, w.host); cell(row, w.uid);
           cell(row, Object.entries(w.labels || {}).map(([k, v]) => k + "=" + v).join(", "));
           cell(row, w.slots, true); cell(row, w.busy, true);
-          cell(row, w.languages.join(", ")); cell(row, w.pagesDone, true); cell(row, ago(w.lastSeenMsAgo));
+          cell(row, (w.engines || []).join(", ")); cell(row, w.languages.join(", ")); cell(row, w.pagesDone, true); cell(row, ago(w.lastSeenMsAgo));
         });
         fill("jobs", jobs.jobs, (row, j) => {
           row.id = j.id;

@@ -75,6 +75,7 @@ struct SubmitForm {
             request.callbackUrl = try reader.string()
             if request.callbackUrl.isEmpty { throw reader.invalid("an http:// or https:// URL") }
         case "languages", "lang": options.languages = try reader.string()
+        case "engine": options.engine = try reader.string()
         case "level":
             switch try reader.string().lowercased() {
             case "accurate": options.level = .accurate

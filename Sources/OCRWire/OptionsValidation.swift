@@ -23,6 +23,10 @@ extension Ocr_V1_RecognitionOptions {
         if case .unrecognized(let v) = pageDetection { throw Self.invalid("page_detection", "unknown page detection \(v)") }
         if case .unrecognized(let v) = pdfTextLayer { throw Self.invalid("pdf_text_layer", "unknown PDF text layer choice \(v)") }
         if case .unrecognized(let v) = pageSegmentationMode { throw Self.invalid("page_segmentation_mode", "unknown page segmentation mode \(v)") }
+        if !engine.isEmpty, engine.utf8.count > 64 || !engine.utf8.allSatisfy({ ("a"..."z").contains(Character(UnicodeScalar($0)))
+                || ("0"..."9").contains(Character(UnicodeScalar($0))) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }) {
+            throw Self.invalid("engine", "engine must be lowercase letters, digits, '-', '_' and '.' (at most 64), got '\(engine.prefix(80))'")
+        }
         if candidates > Self.maximumCandidates {
             throw Self.invalid("candidates", "candidates must be 1...\(Self.maximumCandidates), got \(candidates)")
         }

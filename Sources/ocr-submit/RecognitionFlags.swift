@@ -20,6 +20,7 @@ enum RecognitionFlags {
         .flag("--deskew", help: "Straighten skewed scans first."),
         .flag("--auto-rotate", help: "Detect and undo 90/180/270 degree rotation (Tesseract OSD)."),
         .option("--binarize", value: "METHOD", help: "otsu, sauvola or none (default: Tesseract's own)."),
+        .option("--ocr-engine", value: "NAME", help: "The engine that reads the pages, as workers announce theirs (default tesseract): the job's pages go only to workers that run it (a worker written from PROTOCOL.md announces its own)."),
         .option("--engine-mode", value: "MODE", help: "lstm (default), legacy or combined: Tesseract's recogniser; legacy and combined need the full model on the workers (ocr-worker --legacy-tessdata)."),
         .option("--page-detection", value: "MODE", help: "auto (default: a photographed page is found, flattened and straightened; scans are read as they are) or off."),
         .option("--page-timeout", value: "SECONDS", help: "Per-page recognition limit."),
@@ -34,6 +35,7 @@ enum RecognitionFlags {
         var o = RecognitionOptions()
         let command = "ocr-submit"
         if let langs = a.string("--lang") { o.languages = langs }
+        if let engine = a.string("--ocr-engine") { o.engine = engine }
         switch try a.choice("--level", ["accurate", "fast", "best"]) {
         case "fast": o.level = .fast
         case "best": o.level = .best

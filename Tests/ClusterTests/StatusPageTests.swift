@@ -36,6 +36,7 @@ struct StatusPageTests {
         let dom = dump.stdout
         let host = ProcessInfo.processInfo.hostName
         #expect(dom.contains("<td>\(host)</td>"), "the worker's host is listed:\n\(dom)")
+        #expect(dom.contains("<td>tesseract</td>"), "and its engine:\n\(dom)")
         #expect(dom.contains("<tr id=\"\(id)\"><td>\(id)</td><td>RUNNING</td>"), "the running job:\n\(dom)")
         // Pages take 4 s: the first was done before the browser started, the last is not yet.
         #expect(dom.contains("1 done, 0 failed of 3") || dom.contains("2 done, 0 failed of 3"), "its progress:\n\(dom)")

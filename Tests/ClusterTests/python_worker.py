@@ -9,6 +9,9 @@ Usage: python_worker.py rogue ENDPOINT PROTO_DIR JOB_ID PAGE_INDEX ATTEMPT
   A worker built from a newer proto/: PageResult and Word carry fields this build does not know
   (added_by_newer_worker = 999, newer_word_field = 998). Answers TASKS tasks, then says
   Disconnect and prints the tasks it answered as JSON.
+       python_worker.py engine ENDPOINT PROTO_DIR ENGINE TASKS
+  A worker of another engine: announces Ready.engines = [ENGINE] and answers TASKS tasks with
+  "ENGINE read FILE page N", then says Disconnect and prints the tasks it answered as JSON.
        python_worker.py check-newer - PROTO_DIR HEX
   Decodes HEX (a PageResult as the client received it) with the newer proto and prints the two
   fields as JSON.
@@ -110,6 +113,31 @@ elif mode == "newer":
             last_sent = time.monotonic()
         # Well inside the link's expiry (the tests run the coordinator at --heartbeat-ms 200, so
         # a worker silent for 600 ms is dead and its page requeued to nobody).
+        if time.monotonic() - last_sent > 0.1:
+            send(worker_pb2.WorkerMessage(heartbeat=worker_pb2.Heartbeat()))
+            last_sent = time.monotonic()
+    send(worker_pb2.WorkerMessage(disconnect=worker_pb2.Disconnect(reason="done")))
+    print(json.dumps({"answered": answered}))
+elif mode == "engine":
+    engine, wanted = sys.argv[4], int(sys.argv[5])
+    send(worker_pb2.WorkerMessage(ready=worker_pb2.Ready(
+        worker_uid=random.getrandbits(63) | 1, slots=1, version="engine", hostname="engine", engines=[engine])))
+    answered, last_sent = [], time.monotonic()
+    sock.setsockopt(zmq.RCVTIMEO, 50)
+    deadline = time.monotonic() + 60
+    while len(answered) < wanted and time.monotonic() < deadline:
+        try:
+            message = receive()
+        except zmq.Again:
+            message = None
+        if message is not None and message.HasField("task"):
+            task = message.task
+            text = f"{engine} read {task.file} page {task.page_index}"
+            result = page_pb2.PageResult(page_index=task.page_index, file=task.file, text=text + "\n")
+            send(worker_pb2.WorkerMessage(result=worker_pb2.TaskResult(
+                job_id=task.job_id, page_index=task.page_index, attempt=task.attempt, result=result)))
+            answered.append({"job_id": task.job_id, "page_index": task.page_index, "engine": task.options.engine})
+            last_sent = time.monotonic()
         if time.monotonic() - last_sent > 0.1:
             send(worker_pb2.WorkerMessage(heartbeat=worker_pb2.Heartbeat()))
             last_sent = time.monotonic()

@@ -32,12 +32,14 @@ struct SchedulerHarness {
     }
 
     @discardableResult
-    mutating func ready(_ name: UInt8, slots: UInt32 = 1, uid: UInt64? = nil, languages: [String] = ["eng"]) -> [SchedulerDirective] {
+    mutating func ready(_ name: UInt8, slots: UInt32 = 1, uid: UInt64? = nil, languages: [String] = ["eng"],
+                        engines: [String] = []) -> [SchedulerDirective] {
         send(.workerReady(worker(name), Ready.with {
             $0.workerUid = uid ?? UInt64(name) &* 0x9E37_79B9_7F4A_7C15 | 1
             $0.slots = slots
             $0.languages = languages
             $0.version = "test"
+            $0.engines = engines
         }))
     }
 

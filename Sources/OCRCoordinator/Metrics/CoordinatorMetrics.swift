@@ -153,6 +153,10 @@ package final class CoordinatorMetrics: Sendable {
         for languages in gauges.queuedPagesByLanguages.keys.sorted() {
             out.sample("ocr_queued_pages", [("languages", languages.isEmpty ? "default" : languages)], Double(gauges.queuedPagesByLanguages[languages]!))
         }
+        out.family("ocr_worker_slots", "gauge", "Slots of the connected workers, by the engine they run (a worker running several counts under each).")
+        for engine in gauges.slotsByEngine.keys.sorted() {
+            out.sample("ocr_worker_slots", [("engine", engine)], Double(gauges.slotsByEngine[engine]!))
+        }
         out.family("ocr_jobs", "gauge", "Jobs in memory (unfinished, and finished ones kept for GetJob), by state.")
         for each in JobState.all {
             out.sample("ocr_jobs", [("state", each.metricName)], Double(gauges.jobsByState[each] ?? 0))
@@ -201,6 +205,8 @@ package struct MetricsGauges: Sendable {
     package var queuedPages = 0
     package var runningPages = 0
     package var queuedPagesByLanguages: [String: Int] = [:]
+    /// Slots of the connected workers by engine (`Ready.engines`).
+    package var slotsByEngine: [String: Int] = [:]
     package var jobsByState: [JobState: Int] = [:]
     package var workers = 0
     package var totalSlots = 0

@@ -308,6 +308,9 @@ final class CoordinatorCore {
         gauges.queuedPagesByLanguages = census.queuedPagesByLanguages
         gauges.jobsByState = census.jobsByState
         gauges.workers = status.workers.count
+        for worker in status.workers {
+            for engine in worker.engines { gauges.slotsByEngine[engine, default: 0] += Int(worker.slots) }
+        }
         gauges.totalSlots = Int(status.totalSlots)
         gauges.busySlots = Int(status.busySlots)
         gauges.pagesPerSecond = status.pagesPerSecond

@@ -367,6 +367,8 @@ public struct Ocr_V1_WorkerInfo: ProtoMessage {
     public var hostname: String = ""  // string hostname = 9
     /// Ready.labels, as the worker announced them.
     public var labels: [String: String] = [:]  // map<string, string> labels = 10
+    /// Ready.engines ("tesseract" when it announced none).
+    public var engines: [String] = []  // repeated string engines = 11
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -387,6 +389,7 @@ public struct Ocr_V1_WorkerInfo: ProtoMessage {
         writer.writeInt64(8, lastSeenMsAgo)
         writer.writeString(9, hostname)
         writer.writeStringMap(10, labels)
+        writer.writeRepeatedString(11, engines)
         writer.writeUnknown(unknownFields)
     }
 
@@ -404,6 +407,7 @@ public struct Ocr_V1_WorkerInfo: ProtoMessage {
             case 8: lastSeenMsAgo = try reader.readInt64(tag)
             case 9: hostname = try reader.readString(tag)
             case 10: try reader.readStringMapEntry(tag, into: &labels)
+            case 11: try reader.readRepeatedString(tag, into: &engines)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }

@@ -452,6 +452,11 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
     public var engineMode: Ocr_V1_EngineMode = .init()  // EngineMode engine_mode = 22
     /// Whether to look for a photographed page (see PageDetection).
     public var pageDetection: Ocr_V1_PageDetection = .init()  // PageDetection page_detection = 23
+    /// The engine that reads the job's pages, as workers announce theirs (Ready.engines): the
+    /// job's pages go only to workers that run it. Empty: "tesseract". Lowercase letters, digits,
+    /// '-', '_' and '.', at most 64. Submitting for an engine no connected worker runs is
+    /// FAILED_PRECONDITION; when its workers leave, the pages wait for one.
+    public var engine: String = ""  // string engine = 24
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -485,6 +490,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
         writer.writeBool(21, includePdfPage)
         writer.writeEnum(22, engineMode)
         writer.writeEnum(23, pageDetection)
+        writer.writeString(24, engine)
         writer.writeUnknown(unknownFields)
     }
 
@@ -515,6 +521,7 @@ public struct Ocr_V1_RecognitionOptions: ProtoMessage {
             case 21: includePdfPage = try reader.readBool(tag)
             case 22: engineMode = try reader.readEnum(tag)
             case 23: pageDetection = try reader.readEnum(tag)
+            case 24: engine = try reader.readString(tag)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }

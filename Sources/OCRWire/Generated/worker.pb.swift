@@ -24,6 +24,10 @@ public struct Ocr_V1_Ready: ProtoMessage {
     /// Most tasks the worker will hold at once (running + prefetched); it refuses more with
     /// UNAVAILABLE. The coordinator never sends more than this (0: no limit announced).
     public var maxTasks: UInt32 = 0  // uint32 max_tasks = 8
+    /// The engines it runs (RecognitionOptions.engine names one). Empty: "tesseract" (every
+    /// ocr-worker, and workers from before engines were announced). A page goes only to a worker
+    /// that runs its job's engine.
+    public var engines: [String] = []  // repeated string engines = 9
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -42,6 +46,7 @@ public struct Ocr_V1_Ready: ProtoMessage {
         writer.writeString(6, hostname)
         writer.writeStringMap(7, labels)
         writer.writeUInt32(8, maxTasks)
+        writer.writeRepeatedString(9, engines)
         writer.writeUnknown(unknownFields)
     }
 
@@ -57,6 +62,7 @@ public struct Ocr_V1_Ready: ProtoMessage {
             case 6: hostname = try reader.readString(tag)
             case 7: try reader.readStringMapEntry(tag, into: &labels)
             case 8: maxTasks = try reader.readUInt32(tag)
+            case 9: try reader.readRepeatedString(tag, into: &engines)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }

@@ -160,6 +160,7 @@ enum Fixtures {
     static func options(correction: Bool = false) -> RecognitionOptions {
         RecognitionOptions.with {
             $0.languages = "eng+deu+jpn"
+            $0.engine = "rapidocr-v4.onnx"
             $0.level = .fast
             $0.languageCorrection = correction  // proto3 optional: false is present, not default
             $0.pageSegmentationMode = .rawLine
@@ -239,6 +240,7 @@ enum Fixtures {
             $0.lastSeenMsAgo = Int64.min
             $0.hostname = "worker-7.example"
             $0.labels = ["zone": "b", "gpu": ""]
+            $0.engines = ["tesseract", "", "echo"]
         }
     }
 
@@ -254,6 +256,7 @@ enum Fixtures {
             $0.hostname = "ホスト-1"
             $0.labels = Sample.map
             $0.maxTasks = 4_000_000_000
+            $0.engines = ["tesseract", Sample.cjk]
         }
     }
 

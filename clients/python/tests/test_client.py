@@ -48,6 +48,7 @@ def test_bytes_options_events_formats_and_listing(cluster: Cluster) -> None:
         assert [j.id for j in client.jobs(states=["SUCCEEDED"], limit=1000).jobs].count(job.id) == 1
         cluster_status = client.cluster()
         assert cluster_status.total_slots >= 1 and cluster_status.workers[0].labels.get("engine") == "tesseract"
+        assert cluster_status.workers[0].engines == ["tesseract"]
 
 
 def test_errors_name_the_code_file_and_page(cluster: Cluster) -> None:
@@ -58,6 +59,9 @@ def test_errors_name_the_code_file_and_page(cluster: Cluster) -> None:
         with pytest.raises(OCRClusterError) as missing:
             client.job("job-does-not-exist")
         assert missing.value.code == "NOT_FOUND" and missing.value.http_status == 404
+        with pytest.raises(OCRClusterError) as no_engine:
+            client.submit([FIXTURES / "text.png"], Options(engine="nobody"))
+        assert no_engine.value.code == "FAILED_PRECONDITION" and no_engine.value.details.get("engine") == "nobody"
         with pytest.raises(OCRClusterError) as unreadable:
             client.submit(["/nonexistent/scan.tif"])
         assert unreadable.value.code == "INVALID_ARGUMENT" and unreadable.value.file == "/nonexistent/scan.tif"

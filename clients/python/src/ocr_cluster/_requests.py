@@ -20,6 +20,7 @@ InputFile = Union[str, "os.PathLike[str]", Tuple[str, bytes]]
 class Options:
     """Recognition options (the API's `Options`; None: the coordinator's default)."""
     languages: Optional[str] = None
+    engine: Optional[str] = None
     level: Optional[str] = None
     language_correction: Optional[bool] = None
     psm: Optional[int] = None

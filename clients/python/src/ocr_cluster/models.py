@@ -199,6 +199,7 @@ class Worker:
     version: str
     pages_done: int
     labels: Mapping[str, str]
+    engines: List[str]
 
 
 @dataclass(frozen=True)
@@ -216,7 +217,7 @@ class Cluster:
     def from_json(cls, data: JSON) -> "Cluster":
         workers = [Worker(str(w.get("uid", "")), str(w.get("host", "")), int(w.get("slots", 0)), int(w.get("busy", 0)),
                           [str(x) for x in w.get("languages") or []], str(w.get("version", "")), int(w.get("pagesDone", 0)),
-                          dict(w.get("labels") or {})) for w in data.get("workers") or []]
+                          dict(w.get("labels") or {}), [str(x) for x in w.get("engines") or []]) for w in data.get("workers") or []]
         return cls(workers, int(data.get("totalSlots", 0)), int(data.get("busySlots", 0)), int(data.get("queueDepth", 0)),
                    int(data.get("activeJobs", 0)), int(data.get("pagesDone", 0)), data)
 

@@ -1,0 +1,47 @@
+import Foundation
+import OCRClient
+import OCRTestSupport
+import Testing
+
+/// Routing by engine, with a worker of another engine written from PROTOCOL.md in Python
+/// (python_worker.py `engine`): a job that asks for it goes only to it, the others only to the
+/// Swift worker (Tesseract's stand-in), and ClusterStatus shows each worker's engines.
+@Suite(.serialized, .blocking) struct EngineRoutingTests {
+    @Test func jobsGoOnlyToWorkersOfTheirEngine() async throws {
+        let cluster = try await TestCluster()
+        try await cluster.addWorker(slots: 1, engine: "sleep:50")
+        async let echo = UnknownFieldsTests.python(["engine", cluster.workerEndpoint, UnknownFieldsTests.proto, "echo", "3"])
+        try await cluster.waitForWorkers(2)
+        let client = try OCRClient(endpoint: cluster.clientEndpoint)
+        let status = try await client.clusterStatus()
+        #expect(Set(status.workers.map(\.engines)) == [["tesseract"], ["echo"]], "\(status.workers.map(\.engines))")
+
+        let png = [UInt8](try Data(contentsOf: Binaries.fixtures.appendingPathComponent("tiny.png")))
+        let inputs = (0..<3).map { i in InputFile.with { $0.name = "p\(i).png"; $0.content = png; $0.format = .png } }
+        let echoJob = try await client.submit(inputs: inputs, options: RecognitionOptions.with { $0.engine = "echo" })
+        let plainJob = try await client.submit(inputs: inputs)
+        let echoed = try await client.document(for: echoJob)
+        let plain = try await client.document(for: plainJob)
+        #expect(echoed.recognizedPages.map(\.text) == (0..<3).map { "echo read p\($0).png page \($0)\n" })
+        #expect(plain.recognizedPages.count == 3 && plain.recognizedPages.allSatisfy { !$0.text.contains("echo") })
+        let answered = try await echo
+        let jobs = (answered["answered"] as? [[String: Any]] ?? []).map { $0["job_id"] as? String }
+        #expect(jobs == Array(repeating: echoJob.jobId, count: 3), "the echo worker answered only the echo job: \(answered)")
+
+        // An engine nobody runs is refused at once, naming what runs.
+        do {
+            _ = try await client.submit(inputs: inputs, options: RecognitionOptions.with { $0.engine = "nobody" })
+            Issue.record("a job for an engine nobody runs was accepted")
+        } catch let error as OCRError {
+            #expect(error.code == .failedPrecondition && error.message.contains("nobody") && error.message.contains("tesseract"), "\(error)")
+        }
+        do {
+            _ = try await client.submit(inputs: inputs, options: RecognitionOptions.with { $0.engine = "Bad Name" })
+            Issue.record("an engine name with spaces was accepted")
+        } catch let error as OCRError {
+            #expect(error.code == .invalidArgument && error.details["field"] == "engine", "\(error)")
+        }
+        client.close()
+        await cluster.stop()
+    }
+}
