@@ -972,7 +972,7 @@ enum OpenAPIDocument {
                   },
                   "application/json": {
                     "schema": {
-                      "type": "object"
+                      "$ref": "#/components/schemas/Document"
                     }
                   },
                   "application/xhtml+xml": {
@@ -1581,6 +1581,368 @@ enum OpenAPIDocument {
                       "$ref": "#/components/schemas/Status"
                     }
                   }
+                }
+              }
+            }
+          },
+          "Box": {
+            "type": "object",
+            "required": [
+              "x",
+              "y",
+              "width",
+              "height"
+            ],
+            "properties": {
+              "x": {
+                "type": "integer"
+              },
+              "y": {
+                "type": "integer"
+              },
+              "width": {
+                "type": "integer"
+              },
+              "height": {
+                "type": "integer"
+              }
+            },
+            "description": "A rectangle in pixels of the original image, top-left origin."
+          },
+          "Candidate": {
+            "type": "object",
+            "required": [
+              "text",
+              "confidence"
+            ],
+            "properties": {
+              "text": {
+                "type": "string"
+              },
+              "confidence": {
+                "type": "number"
+              }
+            }
+          },
+          "Symbol": {
+            "type": "object",
+            "required": [
+              "text",
+              "confidence",
+              "box"
+            ],
+            "properties": {
+              "text": {
+                "type": "string"
+              },
+              "confidence": {
+                "type": "number"
+              },
+              "box": {
+                "$ref": "#/components/schemas/Box"
+              }
+            }
+          },
+          "Word": {
+            "type": "object",
+            "required": [
+              "text",
+              "confidence",
+              "box",
+              "candidates",
+              "symbols",
+              "fromDictionary"
+            ],
+            "properties": {
+              "text": {
+                "type": "string"
+              },
+              "confidence": {
+                "type": "number",
+                "description": "0...1"
+              },
+              "box": {
+                "$ref": "#/components/schemas/Box"
+              },
+              "candidates": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Candidate"
+                },
+                "description": "Other readings, best first (the word's own first)."
+              },
+              "symbols": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Symbol"
+                }
+              },
+              "fromDictionary": {
+                "type": "boolean"
+              }
+            }
+          },
+          "TextLine": {
+            "type": "object",
+            "required": [
+              "text",
+              "confidence",
+              "box",
+              "words"
+            ],
+            "properties": {
+              "text": {
+                "type": "string"
+              },
+              "confidence": {
+                "type": "number"
+              },
+              "box": {
+                "$ref": "#/components/schemas/Box"
+              },
+              "words": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Word"
+                }
+              },
+              "baseline": {
+                "type": "array",
+                "items": {
+                  "type": "integer"
+                },
+                "description": "x1, y1, x2, y2 of the baseline (empty when unknown)."
+              }
+            }
+          },
+          "Paragraph": {
+            "type": "object",
+            "required": [
+              "text",
+              "confidence",
+              "box",
+              "lines"
+            ],
+            "properties": {
+              "text": {
+                "type": "string"
+              },
+              "confidence": {
+                "type": "number"
+              },
+              "box": {
+                "$ref": "#/components/schemas/Box"
+              },
+              "lines": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/TextLine"
+                }
+              }
+            }
+          },
+          "Block": {
+            "type": "object",
+            "required": [
+              "text",
+              "confidence",
+              "box",
+              "type",
+              "paragraphs"
+            ],
+            "properties": {
+              "text": {
+                "type": "string"
+              },
+              "confidence": {
+                "type": "number"
+              },
+              "box": {
+                "$ref": "#/components/schemas/Box"
+              },
+              "type": {
+                "type": "string",
+                "description": "BLOCK_TYPE_TEXT, BLOCK_TYPE_TABLE, ... (proto enum names)."
+              },
+              "paragraphs": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Paragraph"
+                }
+              }
+            }
+          },
+          "PageResult": {
+            "type": "object",
+            "required": [
+              "pageIndex",
+              "file",
+              "filePage",
+              "width",
+              "height",
+              "text",
+              "meanConfidence",
+              "blocks"
+            ],
+            "description": "A page as a worker read it: proto/ocr/v1 PageResult in protobuf's canonical JSON (lowerCamelCase, 64-bit integers as strings, enums by name); every field is written.",
+            "properties": {
+              "pageIndex": {
+                "type": "integer"
+              },
+              "file": {
+                "type": "string"
+              },
+              "filePage": {
+                "type": "integer"
+              },
+              "width": {
+                "type": "integer"
+              },
+              "height": {
+                "type": "integer"
+              },
+              "dpi": {
+                "type": "integer"
+              },
+              "rotationDegrees": {
+                "type": "number"
+              },
+              "skewDegrees": {
+                "type": "number"
+              },
+              "workerUid": {
+                "type": "string"
+              },
+              "text": {
+                "type": "string"
+              },
+              "meanConfidence": {
+                "type": "number"
+              },
+              "attempt": {
+                "type": "integer"
+              },
+              "textSource": {
+                "type": "string"
+              },
+              "dewarped": {
+                "type": "boolean"
+              },
+              "rules": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Box"
+                }
+              },
+              "blocks": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Block"
+                }
+              }
+            }
+          },
+          "DocumentPage": {
+            "type": "object",
+            "required": [
+              "pageIndex",
+              "state"
+            ],
+            "properties": {
+              "pageIndex": {
+                "type": "integer"
+              },
+              "state": {
+                "type": "string",
+                "enum": [
+                  "OK",
+                  "FAILED",
+                  "MISSING"
+                ]
+              },
+              "result": {
+                "$ref": "#/components/schemas/PageResult"
+              },
+              "status": {
+                "$ref": "#/components/schemas/Status"
+              },
+              "structure": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "type"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "description": "heading, paragraph, list, table, header, footer, ..."
+                    }
+                  }
+                },
+                "description": "The page's headings, paragraphs, lists and tables in reading order."
+              },
+              "detectedData": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "kind",
+                    "text"
+                  ],
+                  "properties": {
+                    "kind": {
+                      "type": "string"
+                    },
+                    "text": {
+                      "type": "string"
+                    },
+                    "box": {
+                      "$ref": "#/components/schemas/Box"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "Document": {
+            "type": "object",
+            "required": [
+              "version",
+              "software",
+              "languages",
+              "pageCount",
+              "gaps",
+              "pages"
+            ],
+            "description": "A job's merged document (`format=json`).",
+            "properties": {
+              "version": {
+                "type": "integer"
+              },
+              "software": {
+                "type": "string"
+              },
+              "languages": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "pageCount": {
+                "type": "integer"
+              },
+              "gaps": {
+                "type": "array",
+                "items": {
+                  "type": "integer"
+                },
+                "description": "pageIndex of every failed or missing page."
+              },
+              "pages": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/DocumentPage"
                 }
               }
             }

@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 venv=$(mktemp -d /tmp/ocr-python-client.XXXXXX)
 trap 'rm -rf "$venv"' EXIT
 python3 -m venv "$venv"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check . pytest mypy types-protobuf build 2>&1 | grep -v -i warning || true
+"$venv/bin/python" -m pip install -q --disable-pip-version-check . pytest mypy types-protobuf jsonschema build 2>&1 | grep -v -i warning || true
 # The protobuf modules are proto/'s, as protoc makes them now.
 ./generate.sh "$venv/generated"
 diff -r "$venv/generated" src/ocr_cluster/_proto >/dev/null || { echo "src/ocr_cluster/_proto is stale: run clients/python/generate.sh" >&2; exit 1; }

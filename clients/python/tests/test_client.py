@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from conftest import FIXTURES, Cluster
@@ -116,3 +117,17 @@ def test_the_readme_example_runs_as_written(cluster: Cluster, capsys: pytest.Cap
     assert "http://127.0.0.1:8080" in example and '"scan.tiff"' in example
     exec(example.replace("http://127.0.0.1:8080", cluster.url).replace('"scan.tiff"', repr(str(FIXTURES / "multipage.tif"))), {})
     assert "Second page of the multipage file" in capsys.readouterr().out
+
+
+def test_a_real_document_matches_the_openapi_schema(cluster: Cluster) -> None:
+    """openapi.json's Document schema, checked against what the coordinator serves for a page of
+    real text (so that clients generated from it get the right types)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    spec = json.loads((FIXTURES.parents[1] / "openapi.json").read_text())
+    schema = {"$ref": "#/components/schemas/Document", "components": spec["components"]}
+    with Client(cluster.url) as client:
+        job = client.submit([FIXTURES / "text.png"], candidates=2)
+        client.wait(job.id)
+        served = json.loads(client.fetch(job.id, "json"))
+    jsonschema.validate(served, schema)
+    assert served["pages"][0]["result"]["blocks"][0]["paragraphs"][0]["lines"][0]["words"], "words to check"
