@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import time
 from pathlib import Path
-from typing import Iterator, List
+from typing import Iterator, List, Optional
 
 import pytest
 
@@ -17,20 +18,33 @@ BIN = Path(os.environ.get("OCR_CLUSTER_BIN", ROOT / ".build" / "debug"))
 FIXTURES = ROOT / "Tests" / "Fixtures"
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
 class Cluster:
-    def __init__(self, tmp: Path, extra: List[str]) -> None:
+    """A coordinator (its log in `tmp`) with `extra` arguments and, unless `engine` is None, one
+    worker of that engine."""
+
+    def __init__(self, tmp: Path, extra: List[str], engine: Optional[str] = "tesseract") -> None:
+        tmp.mkdir(parents=True, exist_ok=True)
         self.log = tmp / "coordinator.log"
-        self.coordinator = subprocess.Popen(
-            [str(BIN / "ocr-coordinator"), "--client-endpoint", "tcp://127.0.0.1:*", "--worker-endpoint", "tcp://127.0.0.1:*",
-             "--http-endpoint", "127.0.0.1:0", *extra], stderr=self.log.open("w"), stdout=subprocess.DEVNULL)
+        defaults = {"--client-endpoint": "tcp://127.0.0.1:*", "--worker-endpoint": "tcp://127.0.0.1:*", "--http-endpoint": "127.0.0.1:0"}
+        given = dict(zip(extra[::2], extra[1::2]))
+        arguments = [x for k, v in defaults.items() if k not in given for x in (k, v)] + extra
+        self.coordinator = subprocess.Popen([str(BIN / "ocr-coordinator"), *arguments], stderr=self.log.open("w"),
+                                            stdout=subprocess.DEVNULL)
         text = self.wait_for(r'coordinator listening" clients=(\S+) workers=(\S+)')
         self.workers_endpoint = re.search(r"workers=(\S+)", text).group(1)  # type: ignore[union-attr]
         self.url = re.search(r'http listening" url=(\S+)', self.log.read_text()).group(1)  # type: ignore[union-attr]
         self.workers = [subprocess.Popen([str(BIN / "ocr-worker"), "--coordinator", self.workers_endpoint, "--slots", "1",
                                           "--engine", engine, "--label", f"engine={engine.split(':')[0]}"],
                                          stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-                        for engine in ("tesseract",)]
-        self.wait_for("worker ready")
+                        for engine in ([engine] if engine else [])]
+        self.wait_for("worker ready" if engine else "coordinator listening")
 
     def wait_for(self, pattern: str, timeout: float = 30) -> str:
         deadline = time.time() + timeout

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, Cluster
+from conftest import FIXTURES, Cluster, free_port
 
 from ocr_cluster import AsyncClient, Client, Finished, OCRClusterError, Options, PageCompleted, Progress
 
@@ -131,3 +132,33 @@ def test_a_real_document_matches_the_openapi_schema(cluster: Cluster) -> None:
         served = json.loads(client.fetch(job.id, "json"))
     jsonschema.validate(served, schema)
     assert served["pages"][0]["result"]["blocks"][0]["paragraphs"][0]["lines"][0]["words"], "words to check"
+
+
+def test_events_resume_across_a_coordinator_restart(tmp_path: Path) -> None:
+    """The event stream survives its coordinator: killed mid-job and restarted on its journal,
+    the client reconnects with Last-Event-ID and gets every page once, then Finished."""
+    port = free_port()
+    arguments = ["--journal", str(tmp_path / "journal.db"), "--http-endpoint", f"127.0.0.1:{port}",
+                 "--worker-endpoint", f"tcp://127.0.0.1:{free_port()}"]
+    first = Cluster(tmp_path / "first", arguments, engine="sleep:300")
+    restarted = None
+    try:
+        with Client(first.url, reattach_attempts=20) as client:
+            png = (FIXTURES / "tiny.png").read_bytes()
+            job = client.submit([(f"p{i}.png", png) for i in range(8)])
+            seen = []
+            for event in client.events(job.id):
+                if isinstance(event, PageCompleted):
+                    seen.append(event.page.page_index)
+                    if len(seen) == 2 and restarted is None:
+                        first.coordinator.kill()
+                        first.coordinator.wait()
+                        restarted = Cluster(tmp_path / "second", arguments, engine=None)
+                if isinstance(event, Finished):
+                    assert event.state == "SUCCEEDED"
+            assert sorted(seen) == list(range(8)) and len(seen) == 8, seen
+            assert restarted is not None
+    finally:
+        first.stop()
+        if restarted is not None:
+            restarted.stop()
