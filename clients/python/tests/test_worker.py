@@ -10,7 +10,8 @@ import threading
 import time
 from pathlib import Path
 
-from conftest import FIXTURES, Cluster
+import zmq
+from conftest import BIN, FIXTURES, Cluster
 
 from ocr_cluster import Client, Options, PageCompleted
 from ocr_cluster.worker import Recognized, Task, Word, Worker
@@ -85,3 +86,34 @@ def test_a_worker_killed_mid_job_loses_nothing(cluster: Cluster, tmp_path: Path)
             if process is not None and process.poll() is None:
                 process.terminate()
                 process.wait(timeout=40)
+
+
+def test_over_curve_only_a_worker_with_the_coordinators_key_joins(tmp_path: Path) -> None:
+    keys = tmp_path / "coordinator.key"
+    subprocess.run([str(BIN / "ocr-coordinator"), "keygen", str(keys)], check=True, stdout=subprocess.DEVNULL)
+    server_key = (tmp_path / "coordinator.key.pub").read_text().strip().encode()
+    cluster = Cluster(tmp_path / "curve", ["--curve-secret-key", str(keys), "--allow-any-worker",
+                                           "--client-endpoint", "tcp://127.0.0.1:*", "--worker-endpoint", "tcp://127.0.0.1:*"],
+                      engine=None)
+    public, secret = zmq.curve_keypair()
+    encrypted = Worker(cluster.workers_endpoint, lambda task: f"sealed {task.page_index}", engine_name="sealed",
+                       curve=(server_key, secret, public))
+    plain = Worker(cluster.workers_endpoint, lambda task: "plain", engine_name="plain")
+    threads = [threading.Thread(target=w.run, daemon=True) for w in (encrypted, plain)]
+    for thread in threads:
+        thread.start()
+    try:
+        with Client(cluster.url) as client:
+            deadline = time.time() + 20
+            while not client.cluster().workers and time.time() < deadline:
+                time.sleep(0.05)
+            time.sleep(1.0)  # the plain worker has had time to try
+            assert [w.engines for w in client.cluster().workers] == [["sealed"]]
+            document = client.recognize([("a.png", (FIXTURES / "tiny.png").read_bytes())], engine="sealed")
+            assert document.pages[0].text == "sealed 0"
+    finally:
+        for worker in (encrypted, plain):
+            worker.stop()
+        for thread in threads:
+            thread.join(timeout=40)
+        cluster.stop()
