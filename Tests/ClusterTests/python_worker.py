@@ -78,6 +78,33 @@ def commands_until(kind, limit=50):
     return seen
 
 
+def answer_tasks(ready, wanted, respond):
+    """Says `ready`, answers `wanted` tasks with `respond(task)` (a PageResult) and heartbeats
+    meanwhile, then says Disconnect; returns the tasks answered."""
+    send(worker_pb2.WorkerMessage(ready=ready))
+    answered, last_sent = [], time.monotonic()
+    sock.setsockopt(zmq.RCVTIMEO, 50)
+    deadline = time.monotonic() + 60
+    while len(answered) < wanted and time.monotonic() < deadline:
+        try:
+            message = receive()
+        except zmq.Again:
+            message = None
+        if message is not None and message.HasField("task"):
+            task = message.task
+            send(worker_pb2.WorkerMessage(result=worker_pb2.TaskResult(
+                job_id=task.job_id, page_index=task.page_index, attempt=task.attempt, result=respond(task))))
+            answered.append({"job_id": task.job_id, "page_index": task.page_index})
+            last_sent = time.monotonic()
+        # Well inside the link's expiry (the tests run the coordinator at --heartbeat-ms 200, so
+        # a worker silent for 600 ms is dead and its page requeued to nobody).
+        if time.monotonic() - last_sent > 0.1:
+            send(worker_pb2.WorkerMessage(heartbeat=worker_pb2.Heartbeat()))
+            last_sent = time.monotonic()
+    send(worker_pb2.WorkerMessage(disconnect=worker_pb2.Disconnect(reason="done")))
+    return answered
+
+
 if mode == "rogue":
     job_id, page_index, attempt = sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
     send(worker_pb2.WorkerMessage(ready=worker_pb2.Ready(
@@ -89,59 +116,19 @@ if mode == "rogue":
     out["after"] = commands_until("disconnect")
     print(json.dumps(out))
 elif mode == "newer":
-    wanted = int(sys.argv[4])
-    send(worker_pb2.WorkerMessage(ready=worker_pb2.Ready(
-        worker_uid=random.getrandbits(63) | 1, slots=1, version="newer", hostname="newer")))
-    answered, last_sent = [], time.monotonic()
-    sock.setsockopt(zmq.RCVTIMEO, 50)
-    deadline = time.monotonic() + 60
-    while len(answered) < wanted and time.monotonic() < deadline:
-        try:
-            message = receive()
-        except zmq.Again:
-            message = None
-        if message is not None and message.HasField("task"):
-            task = message.task
-            word = page_pb2.Word(text="newer", confidence=0.5, newer_word_field=7)
-            line = page_pb2.TextLine(text="newer", words=[word])
-            result = page_pb2.PageResult(page_index=task.page_index, file=task.file, text="newer\n",
-                                         added_by_newer_worker="kept by every hop",
-                                         blocks=[page_pb2.Block(paragraphs=[page_pb2.Paragraph(lines=[line])])])
-            send(worker_pb2.WorkerMessage(result=worker_pb2.TaskResult(
-                job_id=task.job_id, page_index=task.page_index, attempt=task.attempt, result=result)))
-            answered.append({"job_id": task.job_id, "page_index": task.page_index})
-            last_sent = time.monotonic()
-        # Well inside the link's expiry (the tests run the coordinator at --heartbeat-ms 200, so
-        # a worker silent for 600 ms is dead and its page requeued to nobody).
-        if time.monotonic() - last_sent > 0.1:
-            send(worker_pb2.WorkerMessage(heartbeat=worker_pb2.Heartbeat()))
-            last_sent = time.monotonic()
-    send(worker_pb2.WorkerMessage(disconnect=worker_pb2.Disconnect(reason="done")))
-    print(json.dumps({"answered": answered}))
+    def newer(task):
+        word = page_pb2.Word(text="newer", confidence=0.5, newer_word_field=7)
+        line = page_pb2.TextLine(text="newer", words=[word])
+        return page_pb2.PageResult(page_index=task.page_index, file=task.file, text="newer\n",
+                                   added_by_newer_worker="kept by every hop",
+                                   blocks=[page_pb2.Block(paragraphs=[page_pb2.Paragraph(lines=[line])])])
+    ready = worker_pb2.Ready(worker_uid=random.getrandbits(63) | 1, slots=1, version="newer", hostname="newer")
+    print(json.dumps({"answered": answer_tasks(ready, int(sys.argv[4]), newer)}))
 elif mode == "engine":
-    engine, wanted = sys.argv[4], int(sys.argv[5])
-    send(worker_pb2.WorkerMessage(ready=worker_pb2.Ready(
-        worker_uid=random.getrandbits(63) | 1, slots=1, version="engine", hostname="engine", engines=[engine])))
-    answered, last_sent = [], time.monotonic()
-    sock.setsockopt(zmq.RCVTIMEO, 50)
-    deadline = time.monotonic() + 60
-    while len(answered) < wanted and time.monotonic() < deadline:
-        try:
-            message = receive()
-        except zmq.Again:
-            message = None
-        if message is not None and message.HasField("task"):
-            task = message.task
-            text = f"{engine} read {task.file} page {task.page_index}"
-            result = page_pb2.PageResult(page_index=task.page_index, file=task.file, text=text + "\n")
-            send(worker_pb2.WorkerMessage(result=worker_pb2.TaskResult(
-                job_id=task.job_id, page_index=task.page_index, attempt=task.attempt, result=result)))
-            answered.append({"job_id": task.job_id, "page_index": task.page_index, "engine": task.options.engine})
-            last_sent = time.monotonic()
-        if time.monotonic() - last_sent > 0.1:
-            send(worker_pb2.WorkerMessage(heartbeat=worker_pb2.Heartbeat()))
-            last_sent = time.monotonic()
-    send(worker_pb2.WorkerMessage(disconnect=worker_pb2.Disconnect(reason="done")))
+    engine = sys.argv[4]
+    ready = worker_pb2.Ready(worker_uid=random.getrandbits(63) | 1, slots=1, version="engine", hostname="engine", engines=[engine])
+    answered = answer_tasks(ready, int(sys.argv[5]), lambda task: page_pb2.PageResult(
+        page_index=task.page_index, file=task.file, text=f"{engine} read {task.file} page {task.page_index}\n"))
     print(json.dumps({"answered": answered}))
 elif mode == "check-newer":
     result = page_pb2.PageResult()
