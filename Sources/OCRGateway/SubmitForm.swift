@@ -114,7 +114,7 @@ struct SubmitForm {
             default: throw reader.invalid("report, skip, force_ocr or redo_ocr")
             }
         case "includepdfpage": options.includePdfPage = try reader.bool()
-        case "enginemode", "engine":
+        case "enginemode":
             switch try reader.string().lowercased() {
             case "lstm": options.engineMode = .unspecified
             case "legacy": options.engineMode = .legacy

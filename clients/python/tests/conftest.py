@@ -39,6 +39,7 @@ class Cluster:
                                             stdout=subprocess.DEVNULL)
         text = self.wait_for(r'coordinator listening" clients=(\S+) workers=(\S+)')
         self.workers_endpoint = re.search(r"workers=(\S+)", text).group(1)  # type: ignore[union-attr]
+        self.clients_endpoint = re.search(r"clients=(\S+)", text).group(1)  # type: ignore[union-attr]
         self.url = re.search(r'http listening" url=(\S+)', self.log.read_text()).group(1)  # type: ignore[union-attr]
         self.workers = [subprocess.Popen([str(BIN / "ocr-worker"), "--coordinator", self.workers_endpoint, "--slots", "1",
                                           "--engine", engine, "--label", f"engine={engine.split(':')[0]}"],

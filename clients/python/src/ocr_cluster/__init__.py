@@ -9,6 +9,7 @@ from ._requests import InputFile, Options
 from .aio import AsyncClient
 from .client import Client
 from .errors import OCRClusterError
+from .zmq_client import ZMQClient
 from .models import (Block, Box, Candidate, Cluster, Document, Event, Finished, Job, JobList, Line, Page, PageCompleted,
                      PageFailed, Paragraph, Progress, Symbol, Word, Worker)
 
@@ -16,4 +17,4 @@ __version__ = "0.2.0"
 
 __all__ = ["AsyncClient", "Block", "Box", "Candidate", "Client", "Cluster", "Document", "Event", "Finished", "InputFile", "Job",
            "JobList", "Line", "OCRClusterError", "Options", "Page", "PageCompleted", "PageFailed", "Paragraph", "Progress",
-           "Symbol", "Word", "Worker"]
+           "Symbol", "Word", "Worker", "ZMQClient"]

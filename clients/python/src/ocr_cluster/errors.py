@@ -28,7 +28,7 @@ class OCRClusterError(Exception):
     @classmethod
     def from_status(cls, status: Mapping[str, Any], http_status: int = 0) -> "OCRClusterError":
         """From a `Status` object as the API writes it."""
-        page = status.get("pageIndex")
+        page = status.get("pageIndex")  # null over HTTP, -1 on the wire: about no page
         return cls(str(status.get("code", "UNKNOWN")), str(status.get("message", "")), file=status.get("file") or None,
-                   page_index=int(page) if page is not None else None,
+                   page_index=int(page) if page is not None and int(page) >= 0 else None,
                    details={str(k): str(v) for k, v in (status.get("details") or {}).items()}, http_status=http_status)
