@@ -62,9 +62,6 @@ final class PostgreSQLConnection {
 
     deinit { PQfinish(handle) }
 
-    /// The server process serving this session (`pg_backend_pid()`).
-    var backendPID: Int32 { PQbackendPID(handle) }
-
     /// Whether the connection still stands (as libpq last saw it).
     var isOpen: Bool { PQstatus(handle) == CONNECTION_OK }
 

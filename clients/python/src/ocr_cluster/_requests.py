@@ -150,6 +150,11 @@ def cluster() -> Request:
     return Request("GET", "/v1/cluster")
 
 
+#: An event stream's timeouts: the coordinator sends a comment every 15 s, so a stream silent for
+#: three of them is a connection that died without closing (it is then resumed).
+EVENT_STREAM_TIMEOUT = httpx.Timeout(45.0, connect=10.0)
+
+
 def events(job_id: str, last_event_id: Optional[str], from_page: int) -> Request:
     headers = {"Accept": "text/event-stream"}
     if last_event_id is not None:

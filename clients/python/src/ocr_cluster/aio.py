@@ -79,7 +79,7 @@ class AsyncClient:
             request = calls.events(job_id, stream.last_id, from_page)
             try:
                 async with self._http.stream(request.method, request.path, **request.arguments(),
-                                             timeout=httpx.Timeout(None, connect=10)) as response:
+                                             timeout=calls.EVENT_STREAM_TIMEOUT) as response:
                     if response.status_code >= 400:
                         await response.aread()
                         calls.check(response)

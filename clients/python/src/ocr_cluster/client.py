@@ -91,7 +91,7 @@ class Client:
         while not stream.finished:
             request = calls.events(job_id, stream.last_id, from_page)
             try:
-                with self._http.stream(request.method, request.path, **request.arguments(), timeout=httpx.Timeout(None, connect=10)) as response:
+                with self._http.stream(request.method, request.path, **request.arguments(), timeout=calls.EVENT_STREAM_TIMEOUT) as response:
                     if response.status_code >= 400:
                         response.read()
                         calls.check(response)

@@ -165,15 +165,20 @@ class ZMQClient:
 
     # The same calls as Client
 
-    def submit(self, files: Sequence[InputFile], options: Optional[Options] = None, *, job_key: Optional[str] = None,
-               priority: int = 0, timeout_ms: Optional[int] = None, max_attempts: Optional[int] = None,
-               callback_url: Optional[str] = None, **option_arguments: object) -> Job:
+    def _submit_request(self, files: Sequence[InputFile], options: Optional[Options], option_arguments: Dict[str, object],
+                        job_key: Optional[str] = None, priority: int = 0, timeout_ms: Optional[int] = None,
+                        max_attempts: Optional[int] = None, callback_url: Optional[str] = None) -> str:
+        """SubmitJob; the job's id."""
         request = coordinator_pb2.SubmitJobRequest(
             files=[job_pb2.InputFile(name=name, content=content) for name, content in calls.read_inputs(files)],
             options=recognition_options(options, calls.option_query(option_arguments)), job_key=job_key or "",
             priority=priority, timeout_ms=timeout_ms or 0, max_attempts=max_attempts or 0, callback_url=callback_url or "")
-        response = self._call("SubmitJob", request, coordinator_pb2.SubmitJobResponse())
-        return self.job(response.job_id)
+        return self._call("SubmitJob", request, coordinator_pb2.SubmitJobResponse()).job_id
+
+    def submit(self, files: Sequence[InputFile], options: Optional[Options] = None, *, job_key: Optional[str] = None,
+               priority: int = 0, timeout_ms: Optional[int] = None, max_attempts: Optional[int] = None,
+               callback_url: Optional[str] = None, **option_arguments: object) -> Job:
+        return self.job(self._submit_request(files, options, option_arguments, job_key, priority, timeout_ms, max_attempts, callback_url))
 
     def job(self, job_id: str, *, page_states: bool = False) -> Job:
         return _job(self._call("GetJob", coordinator_pb2.GetJobRequest(job_id=job_id, include_page_states=page_states), job_pb2.Job()))
@@ -275,7 +280,4 @@ class ZMQClient:
         raise OCRClusterError("UNIMPLEMENTED", f"format {format} is rendered by the HTTP API (Client.fetch); over ZeroMQ: txt and document()")
 
     def recognize(self, files: Sequence[InputFile], options: Optional[Options] = None, **option_arguments: object) -> Document:
-        request = coordinator_pb2.SubmitJobRequest(
-            files=[job_pb2.InputFile(name=name, content=content) for name, content in calls.read_inputs(files)],
-            options=recognition_options(options, calls.option_query(option_arguments)))
-        return self.document(self._call("SubmitJob", request, coordinator_pb2.SubmitJobResponse()).job_id)
+        return self.document(self._submit_request(files, options, option_arguments))
