@@ -1,16 +1,18 @@
 """`ZMQClient`: the same calls over the coordinator's ZeroMQ protocol, and with CURVE."""
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import List, Optional
 
 import pytest
 import zmq
-from conftest import BIN, FIXTURES, Cluster
+from conftest import BIN, FIXTURES, Cluster, free_port
 
-from ocr_cluster import Finished, OCRClusterError, Options, PageCompleted
+from ocr_cluster import AsyncZMQClient, Event, Finished, OCRClusterError, Options, PageCompleted
 from ocr_cluster.worker import Worker
 from ocr_cluster.zmq_client import ZMQClient
 
@@ -80,3 +82,73 @@ def test_over_curve_with_the_coordinators_key(tmp_path: Path) -> None:
         worker.stop()
         thread.join(timeout=40)
         cluster.stop()
+
+
+def test_the_async_client_makes_the_same_calls_concurrently(cluster: Cluster) -> None:
+    async def run() -> None:
+        async with AsyncZMQClient(cluster.clients_endpoint) as client:
+            names = ["text.png", "tiny.png", "multipage.tif"]
+            documents = await asyncio.gather(*(client.recognize([FIXTURES / name], languages="eng") for name in names))
+            assert [len(d.pages) for d in documents] == [1, 1, 3] and all(d.gaps == [] for d in documents)
+            assert "Second page of the multipage file" in documents[2].pages[1].text
+            job = await client.submit([FIXTURES / "multipage.tif"], Options(candidates=2), job_key="async-zmq-1")
+            assert (await client.submit([FIXTURES / "multipage.tif"], Options(candidates=2), job_key="async-zmq-1")).id == job.id
+            events = [event async for event in client.events(job.id)]
+            assert sorted(e.page.page_index for e in events if isinstance(e, PageCompleted)) == [0, 1, 2]
+            assert isinstance(events[-1], Finished) and events[-1].state == "SUCCEEDED"
+            assert (await client.fetch(job.id, "txt", page=2)).decode().startswith("Second page")
+            assert (await client.job(job.id, page_states=True)).page_states == ["DONE"] * 3
+            assert job.id in [j.id async for j in client.all_jobs(states=["SUCCEEDED"], page_size=1)]
+            assert (await client.cluster()).workers[0].engines == ["tesseract"]
+            await client.delete(job.id)
+            with pytest.raises(OCRClusterError) as gone:
+                await client.job(job.id)
+            assert gone.value.code == "NOT_FOUND"
+            with pytest.raises(OCRClusterError) as bad:
+                await client.submit([("notes.txt", b"not an image")])
+            assert bad.value.code == "INVALID_ARGUMENT" and bad.value.file == "notes.txt"
+            long = await client.submit([(f"p{i}.tif", (FIXTURES / "multipage.tif").read_bytes()) for i in range(5)], level="best")
+            await client.cancel(long.id)
+            assert (await client.wait(long.id)).state == "CANCELLED"
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("flavour", ["sync", "asyncio"])
+def test_events_reattach_across_a_coordinator_restart(tmp_path: Path, flavour: str) -> None:
+    """Killed mid-job and restarted on its journal at the same endpoint, the coordinator replays
+    from the lowest page not yet seen (WatchJob(from_page)): every page once, then Finished."""
+    endpoint = f"tcp://127.0.0.1:{free_port()}"
+    arguments = ["--journal", str(tmp_path / "journal.db"), "--client-endpoint", endpoint,
+                 "--worker-endpoint", f"tcp://127.0.0.1:{free_port()}"]
+    first = Cluster(tmp_path / "first", arguments, engine="sleep:300")
+    restarted: List[Cluster] = []
+    png = (FIXTURES / "tiny.png").read_bytes()
+    seen: List[int] = []
+    last: List[Optional[Event]] = [None]
+
+    def on(event: Event) -> None:
+        last[0] = event
+        if isinstance(event, PageCompleted):
+            seen.append(event.page.page_index)
+            if len(seen) == 2 and not restarted:
+                first.coordinator.kill()
+                first.coordinator.wait()
+                restarted.append(Cluster(tmp_path / "second", arguments, engine=None))
+
+    try:
+        if flavour == "sync":
+            with ZMQClient(endpoint, reattach_attempts=20) as client:
+                for event in client.events(client.submit([(f"p{i}.png", png) for i in range(8)]).id):
+                    on(event)
+        else:
+            async def run() -> None:
+                async with AsyncZMQClient(endpoint, reattach_attempts=20) as client:
+                    async for event in client.events((await client.submit([(f"p{i}.png", png) for i in range(8)])).id):
+                        on(event)
+            asyncio.run(run())
+        assert sorted(seen) == list(range(8)) and len(seen) == 8, seen
+        assert restarted and isinstance(last[0], Finished) and last[0].state == "SUCCEEDED"
+    finally:
+        first.stop()
+        for cluster in restarted:
+            cluster.stop()

@@ -9,12 +9,13 @@ from ._requests import InputFile, Options
 from .aio import AsyncClient
 from .client import Client
 from .errors import OCRClusterError
+from .zmq_aio import AsyncZMQClient
 from .zmq_client import ZMQClient
 from .models import (Block, Box, Candidate, Cluster, Document, Event, Finished, Job, JobList, Line, Page, PageCompleted,
                      PageFailed, Paragraph, Progress, Symbol, Word, Worker)
 
 __version__ = "0.2.0"
 
-__all__ = ["AsyncClient", "Block", "Box", "Candidate", "Client", "Cluster", "Document", "Event", "Finished", "InputFile", "Job",
+__all__ = ["AsyncClient", "AsyncZMQClient", "Block", "Box", "Candidate", "Client", "Cluster", "Document", "Event", "Finished", "InputFile", "Job",
            "JobList", "Line", "OCRClusterError", "Options", "Page", "PageCompleted", "PageFailed", "Paragraph", "Progress",
            "Symbol", "Word", "Worker", "ZMQClient"]

@@ -16,6 +16,11 @@ from .models import JSON, Cluster, Document, Event, Job, JobList, event_from_sse
 InputFile = Union[str, "os.PathLike[str]", Tuple[str, bytes]]
 
 
+def retry_delay(failures: int) -> float:
+    """The wait before re-attaching after `failures` failed attempts in a row."""
+    return min(5.0, 0.25 * 2.0 ** failures)
+
+
 @dataclass(frozen=True)
 class Options:
     """Recognition options (the API's `Options`; None: the coordinator's default)."""

@@ -98,7 +98,7 @@ class AsyncClient:
                     raise
             if stream.finished:
                 return
-            await asyncio.sleep(min(5.0, 0.25 * 2 ** failures))
+            await asyncio.sleep(calls.retry_delay(failures))
             failures += 1
 
     async def wait(self, job_id: str) -> Job:

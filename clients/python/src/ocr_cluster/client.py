@@ -110,7 +110,7 @@ class Client:
                     raise
             if stream.finished:
                 return
-            time.sleep(min(5.0, 0.25 * 2 ** failures))
+            time.sleep(calls.retry_delay(failures))
             failures += 1
 
     def wait(self, job_id: str) -> Job:
