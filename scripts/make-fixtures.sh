@@ -46,6 +46,8 @@ convert "$tmp/skew-src.png" -background white -rotate -3 -colorspace Gray -depth
 # Rotated pages for auto-rotate (the image is turned clockwise by 90 and 180 degrees).
 convert "$out/text.png" -rotate 90 -strip "$out/rot90.png"
 convert "$out/text.png" -rotate 180 -strip "$out/rot180.png"
+# The page at 40%: text as small as a receipt scanned at 100-150 dpi (SmallText).
+convert "$out/text.png" -resize 40% -colorspace Gray -depth 8 -strip "$out/small-text.png"
 # Noise: speckles on a gray page.
 convert "$out/text.png" -seed 7 -attenuate 0.6 +noise Impulse -colorspace Gray -depth 8 -strip "$out/noise.png"
 # Multipage TIFF, three bilevel G4 pages with different text.

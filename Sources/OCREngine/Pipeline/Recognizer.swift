@@ -90,7 +90,8 @@ package struct EngineConfiguration: Sendable {
 ///
 /// **Levels.** `accurate` recognises the page once, with ``EngineConfiguration/accurateTessdataPath``
 /// models when configured, after evening out the light where the page's text would otherwise be
-/// lost to Tesseract's global threshold (``UnevenLighting``, every level), and then cuts words the
+/// lost to Tesseract's global threshold (``UnevenLighting``, every level), enlarged 1.5 times
+/// when its text is small (``SmallText``: words at most 15 px tall), and then cuts words the
 /// LSTM recogniser ran together where the page shows a space inside them (``WordSplitting``);
 /// where the layout analysis read a table's columns of short numbers turned on their side
 /// (``TurnedLines``), or dropped a page number standing alone in a margin (``LostText``'s
@@ -395,6 +396,21 @@ package final class Recognizer {
             defer { api.clear() }
             try settings.apply(to: api)
             api.setImage(pix, dpi: dpi)
+            // Small text (SmallText.swift) is read enlarged. The layout analysis that measures it
+            // is kept by Tesseract for the reading when the page is read as it is, so that
+            // costs nothing more.
+            if !settings.fast, !settings.detectOnly,
+               let factor = try costs.measure("find_text_height", { () throws(OCRError) in
+                   SmallText.enlargement(words: RawBlock.allWords(api.analyseLayout(symbols: false)), width: pix.width,
+                                         height: pix.height, maxPixels: configuration.maxPagePixels)
+               }) {
+                pix = try costs.measure("enlarge") { () throws(OCRError) in try pix.toGray().scaled(factor) }
+                dpi = Int((Double(dpi) * factor).rounded())
+                geometry.scale = factor
+                api.clear()
+                try settings.apply(to: api)
+                api.setImage(pix, dpi: dpi)
+            }
             if settings.detectOnly {
                 blocks = try costs.measure("analyse_layout") { api.analyseLayout(symbols: options.reportCharacterBoxes) }
             } else {
@@ -486,7 +502,7 @@ package final class Recognizer {
         let recognized = clock.now
 
         let filtered = Self.filter(blocks, minimumConfidence: settings.detectOnly ? 0 : options.minimumConfidence,
-                                   minimumHeight: Double(options.minimumTextHeight) * geometry.turnedSize.h)
+                                   minimumHeight: Double(options.minimumTextHeight) * geometry.turnedSize.h * geometry.scale)
         // Recognised words without text (Tesseract's placeholder over an image or a ruled region)
         // are no words for a reader: kept out of the hierarchy, which detect-only keeps textless.
         result.blocks = ResultBuilder(geometry: geometry, candidates: settings.candidates,
