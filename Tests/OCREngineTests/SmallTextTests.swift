@@ -3,19 +3,19 @@ import OCRWire
 import Testing
 
 extension EngineTests {
-    /// Text too small for Tesseract's thresholding is read enlarged (SmallText.swift), its boxes
-    /// in the page's own pixels; other pages, and `fast`, are read as they are.
+    /// Text too small for Tesseract's thresholding is read again enlarged (SmallText.swift), its
+    /// boxes in the page's own pixels; other pages, and `fast`, are read once.
     @Suite struct SmallTextReading {
-        @Test func smallTextIsReadEnlargedWithBoxesInThePagesPixels() async throws {
+        @Test func smallTextIsReadAgainEnlargedWithBoxesInThePagesPixels() async throws {
             let small = try await recognize(Fixtures.page("small-text.png"))
             let steps = try #require(small.timings?.steps).map(\.step)
-            #expect(steps.contains("enlarge"))
+            #expect(steps.contains("pass_enlarged"))
             #expect(small.width == 420 && small.height == 143)
             #expect(characterErrorRate(small.text, reference: Fixtures.text("text.txt")) < 0.03)
             checkBoxes(small)
             // The same words as on the page it was reduced from (to 40%), where that page has them.
             let full = try await recognize(Fixtures.page("text.png"))
-            #expect(try #require(full.timings?.steps).map(\.step).contains("enlarge") == false)
+            #expect(try #require(full.timings?.steps).map(\.step).contains("pass_enlarged") == false)
             var compared = 0
             for word in small.words {
                 let box = try #require(word.box)
@@ -32,7 +32,7 @@ extension EngineTests {
         @Test func fastReadsSmallTextAsItIs() async throws {
             let result = try await recognize(Fixtures.page("small-text.png"), RecognitionOptions.with { $0.level = .fast })
             let steps = try #require(result.timings?.steps).map(\.step)
-            #expect(!steps.contains("enlarge") && !steps.contains("find_text_height"))
+            #expect(!steps.contains("pass_enlarged") && !steps.contains("find_text_height"))
         }
     }
 }

@@ -39,15 +39,6 @@ import Testing
         #expect(box.x == 110 && box.y == 60 && box.width == 10 && box.height == 20)
     }
 
-    @Test func anEnlargementIsUndoneBeforeTheCrop() {
-        var g = PageGeometry(width: 1000, height: 500)
-        g.cropX = 100
-        g.cropY = 50
-        g.scale = 1.5
-        let box = g.toOriginal(RawRect(left: 15, top: 30, right: 45, bottom: 60))
-        #expect(box.x == 110 && box.y == 70 && box.width == 20 && box.height == 20)
-    }
-
     @Test func candidatesAreBestFirstAndStartWithTheWord() {
         let symbols: [[(text: String, confidence: Float)]] = [
             [("c", 0.9), ("e", 0.08)], [("a", 0.95), ("o", 0.04)], [("t", 0.6), ("l", 0.39)],

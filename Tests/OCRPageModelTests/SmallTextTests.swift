@@ -28,4 +28,21 @@ import Testing
         #expect(SmallText.enlargement(words: words(height: 12, count: 30), width: 4000, height: 4000, maxPixels: 30_000_000) == nil)
         #expect(SmallText.enlargement(words: words(height: 12, count: 30), width: 4000, height: 4000, maxPixels: 40_000_000) == 1.5)
     }
+
+    @Test func anEnlargedReadingMapsBackToThePagesPixels() {
+        let symbol = RawSymbol(text: "a", rect: RawRect(left: 15, top: 31, right: 29, bottom: 59))
+        let word = RawWord(text: "ab", rect: RawRect(left: 15, top: 31, right: 44, bottom: 59), symbols: [symbol])
+        let line = RawLine(rect: RawRect(left: 15, top: 30, right: 300, bottom: 60), baseline: [15, 54, 300, 57], words: [word])
+        let block = RawBlock(rect: RawRect(left: 0, top: 0, right: 450, bottom: 90), type: .text,
+                             paragraphs: [RawParagraph(rect: line.rect, lines: [line])])
+        let mapped = block.mapped(scale: 1.5)
+        let back = mapped.paragraphs[0].lines[0]
+        #expect(mapped.rect == RawRect(left: 0, top: 0, right: 300, bottom: 60))
+        #expect(back.rect == RawRect(left: 10, top: 20, right: 200, bottom: 40))
+        #expect(back.baseline == [10, 36, 200, 38])
+        // Edges rounded outwards: the word still covers its ink.
+        #expect(back.words[0].rect == RawRect(left: 10, top: 20, right: 30, bottom: 40))
+        #expect(back.words[0].symbols[0].rect == RawRect(left: 10, top: 20, right: 20, bottom: 40))
+        #expect(block.mapped(scale: 1.5, dx: 5, dy: 7).rect == RawRect(left: 5, top: 7, right: 305, bottom: 67))
+    }
 }

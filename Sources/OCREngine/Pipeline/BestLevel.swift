@@ -14,14 +14,18 @@ import OCRWire
 /// receipt's prices) and Tesseract's combined recogniser with the full model (dithered scans;
 /// skipped when that model is not installed); and on a page whose words look run together, the
 /// legacy recogniser for its word boxes. Alone, each of them loses words on other pages;
-/// combined they do not (BENCHMARKS.md, "Accuracy").
+/// combined they do not (BENCHMARKS.md, "Accuracy"). A page of small text has already been read
+/// enlarged (``SmallText``) by then, at `accurate` as well.
 enum BestLevel {
     /// An extra reading of the page.
-    enum Pass: CaseIterable {
+    enum Pass {
         case backgroundNormalized, medianFiltered, singleBlock, otherEngine
         /// The legacy recogniser alone, for its word boxes: only on pages that look run
         /// together (``looksRunTogether(_:)``); it reads degraded pages badly, so not elsewhere.
         case legacyWords
+        /// The page enlarged ``SmallText/factor`` times, its words mapped back to the page's
+        /// pixels: pages of small text, at every level but `fast`, before `best`'s passes.
+        case enlarged
 
         /// Its name in `Timings.steps`.
         var stepName: String {
@@ -31,6 +35,7 @@ enum BestLevel {
             case .singleBlock: "pass_single_block"
             case .otherEngine: "pass_other_engine"
             case .legacyWords: "pass_legacy_words"
+            case .enlarged: "pass_enlarged"
             }
         }
     }
@@ -55,6 +60,9 @@ enum BestLevel {
     /// layout analysis dropped a column) and background normalised (a dark corner or shading
     /// swallowed a region).
     static let recoveryPasses: [Pass] = [.singleBlock, .backgroundNormalized]
+
+    /// `best`'s passes over a page it is unsure of (a page of small text was read enlarged before).
+    static let bestPasses: [Pass] = [.backgroundNormalized, .medianFiltered, .singleBlock, .otherEngine, .legacyWords]
 
     static let minimumWords = 60
     static let lowConfidence: Float = 0.8
@@ -113,6 +121,8 @@ extension Recognizer {
         var settings = settings
         var options = options
         var image = pix
+        var dpi = dpi
+        var factor = 1.0  // The image read over the page's.
         switch pass {
         case .backgroundNormalized: image = try pix.backgroundNormalized()
         case .medianFiltered: image = try pix.medianFiltered()
@@ -124,6 +134,10 @@ extension Recognizer {
         case .legacyWords:
             guard options.engineMode != .legacy else { return nil }
             options.engineMode = .legacy
+        case .enlarged:
+            factor = SmallText.factor
+            image = try pix.toGray().scaled(factor)
+            dpi = Int((Double(dpi) * factor).rounded())
         }
         let api: TessAPI
         do {
@@ -137,6 +151,7 @@ extension Recognizer {
         try settings.apply(to: api)
         api.setImage(image, dpi: dpi)
         guard api.recognize(try Monitor(state: state)) else { return nil }
-        return api.results(choices: settings.candidates > 1)
+        let blocks = api.results(choices: settings.candidates > 1)
+        return factor == 1 ? blocks : blocks.map { $0.mapped(scale: factor) }
     }
 }

@@ -90,9 +90,10 @@ package struct EngineConfiguration: Sendable {
 ///
 /// **Levels.** `accurate` recognises the page once, with ``EngineConfiguration/accurateTessdataPath``
 /// models when configured, after evening out the light where the page's text would otherwise be
-/// lost to Tesseract's global threshold (``UnevenLighting``, every level), enlarged 1.5 times
-/// when its text is small (``SmallText``: words at most 15 px tall), and then cuts words the
+/// lost to Tesseract's global threshold (``UnevenLighting``, every level), and then cuts words the
 /// LSTM recogniser ran together where the page shows a space inside them (``WordSplitting``);
+/// a page of small text (``SmallText``: words at most 15 px tall) is read again enlarged 1.5
+/// times and the two readings combined word by word (``WordCombination``);
 /// where the layout analysis read a table's columns of short numbers turned on their side
 /// (``TurnedLines``), or dropped a page number standing alone in a margin (``LostText``'s
 /// margin letters), those parts are read again as one text block;
@@ -396,20 +397,14 @@ package final class Recognizer {
             defer { api.clear() }
             try settings.apply(to: api)
             api.setImage(pix, dpi: dpi)
-            // Small text (SmallText.swift) is read enlarged. The layout analysis that measures it
-            // is kept by Tesseract for the reading when the page is read as it is, so that
-            // costs nothing more.
-            if !settings.fast, !settings.detectOnly,
-               let factor = try costs.measure("find_text_height", { () throws(OCRError) in
-                   SmallText.enlargement(words: RawBlock.allWords(api.analyseLayout(symbols: false)), width: pix.width,
-                                         height: pix.height, maxPixels: configuration.maxPagePixels)
-               }) {
-                pix = try costs.measure("enlarge") { () throws(OCRError) in try pix.toGray().scaled(factor) }
-                dpi = Int((Double(dpi) * factor).rounded())
-                geometry.scale = factor
-                api.clear()
-                try settings.apply(to: api)
-                api.setImage(pix, dpi: dpi)
+            // Small text (SmallText.swift) is read again enlarged, below. The layout analysis
+            // that measures it is kept by Tesseract for the first reading, so it costs nothing more.
+            var smallText = false
+            if !settings.fast, !settings.detectOnly {
+                smallText = try costs.measure("find_text_height") { () throws(OCRError) in
+                    SmallText.enlargement(words: RawBlock.allWords(api.analyseLayout(symbols: false)), width: pix.width,
+                                          height: pix.height, maxPixels: configuration.maxPagePixels) != nil
+                }
             }
             if settings.detectOnly {
                 blocks = try costs.measure("analyse_layout") { api.analyseLayout(symbols: options.reportCharacterBoxes) }
@@ -436,6 +431,15 @@ package final class Recognizer {
                     let split = try costs.measure("word_gaps") { () throws(OCRError) in try splitRunTogetherWords(blocks, thresholded: thresholded, api: api) }
                     blocks = split.blocks
                     changedWords = split.splits
+                }
+                // Small text: the page read enlarged as well, the two readings combined word by
+                // word (each alone loses words on some pages: BENCHMARKS.md, "Small text").
+                if smallText {
+                    let refined = try refine(blocks, passes: [.enlarged], pix: pix, dpi: dpi, options: options, settings: settings,
+                                             deadline: deadline, cancellation: cancellation, costs: &costs)
+                    blocks = refined.blocks
+                    passes += refined.passes - 1
+                    meanConfidence = Self.meanWordConfidence(blocks)
                 }
                 // Small regions known to hold letters the first pass did not read: read again as
                 // one text block each, adding only numbers and words.
@@ -476,7 +480,7 @@ package final class Recognizer {
                 var regions: [RawRect]?
                 let textLost = lost?.isLost ?? false
                 if settings.best, textLost || BestLevel.isUnsure(blocks) {
-                    extra = BestLevel.Pass.allCases
+                    extra = BestLevel.bestPasses
                 } else if !settings.fast, textLost, let lost {
                     // A 1 bpp page has no background to normalise: the pass would read the
                     // same pixels again.
@@ -502,7 +506,7 @@ package final class Recognizer {
         let recognized = clock.now
 
         let filtered = Self.filter(blocks, minimumConfidence: settings.detectOnly ? 0 : options.minimumConfidence,
-                                   minimumHeight: Double(options.minimumTextHeight) * geometry.turnedSize.h * geometry.scale)
+                                   minimumHeight: Double(options.minimumTextHeight) * geometry.turnedSize.h)
         // Recognised words without text (Tesseract's placeholder over an image or a ruled region)
         // are no words for a reader: kept out of the hierarchy, which detect-only keeps textless.
         result.blocks = ResultBuilder(geometry: geometry, candidates: settings.candidates,

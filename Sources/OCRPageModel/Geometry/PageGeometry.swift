@@ -7,10 +7,9 @@ import OCRWire
 /// correction to its flat `width x height` page (otherwise the original is `width x height`), (1) `quarterTurns` clockwise quarter turns
 /// (undoing a rotation OSD found), (1b) for a photo whose text lines converge, the vertical
 /// shifts that make them parallel (``ConvergingLines``; same size), (2) a rotation by `skewDegrees` clockwise about the centre of
-/// the turned image, keeping its size (deskew), (3) a crop to the region of interest whose top-left corner is (`cropX`, `cropY`),
-/// (4) an enlargement by `scale` (small text, read larger; 1: none).
+/// the turned image, keeping its size (deskew), (3) a crop to the region of interest whose top-left corner is (`cropX`, `cropY`).
 /// Tesseract reports boxes in the final image; ``toOriginal(_:)`` maps each of a box's four corners
-/// back through (4), (3), (2), (1), (0) and returns the axis-aligned box around them, clamped to the
+/// back through (3), (2), (1), (0) and returns the axis-aligned box around them, clamped to the
 /// original page. After a deskew, boxes therefore grow by up to `sin(skew) x` the other side.
 /// (The deskew rotation keeps the canvas size, so at a few degrees only the page's extreme corners,
 /// normally margin, fall outside it.)
@@ -25,8 +24,6 @@ package struct PageGeometry: Equatable {
     package var photo: PhotoCorrection?
     /// Step (1b): converging text lines made parallel, nil when they were not.
     package var lines: VerticalDisparity?
-    /// Step (4): the image read is this many times the size of the cropped one.
-    package var scale = 1.0
 
     package init(width: Int, height: Int, quarterTurns: Int = 0, skewDegrees: Double = 0.0, cropX: Int = 0, cropY: Int = 0, photo: PhotoCorrection? = nil, lines: VerticalDisparity? = nil) {
         self.width = width; self.height = height; self.quarterTurns = quarterTurns; self.skewDegrees = skewDegrees; self.cropX = cropX; self.cropY = cropY; self.photo = photo; self.lines = lines
@@ -44,7 +41,7 @@ package struct PageGeometry: Equatable {
 
     /// A point in the processed image to the original image.
     package func toOriginal(_ x: Double, _ y: Double) -> (Double, Double) {
-        var (x, y) = (x / scale + Double(cropX), y / scale + Double(cropY))
+        var (x, y) = (x + Double(cropX), y + Double(cropY))
         if skewDegrees != 0 {
             let (w, h) = turnedSize
             (x, y) = Self.rotate(x, y, by: -skewDegrees, cx: w / 2, cy: h / 2)
@@ -62,7 +59,7 @@ package struct PageGeometry: Equatable {
         return (p.x, p.y)
     }
 
-    /// A point in the original image to the processed image before cropping and enlarging (for the region of interest).
+    /// A point in the original image to the processed image before cropping (for the region of interest).
     package func toProcessed(_ x: Double, _ y: Double) -> (Double, Double) {
         let W = Double(width), H = Double(height)
         let (x, y) = photo.map { $0.pagePoint(x, y) } ?? (x, y)

@@ -71,7 +71,15 @@ extension RawRect {
 extension RawBlock {
     /// This block moved `dx` right and `dy` down: a reading of a region of the page in the page's pixels.
     package func shifted(_ dx: Int, _ dy: Int) -> RawBlock {
-        func move(_ r: RawRect) -> RawRect { RawRect(left: r.left + dx, top: r.top + dy, right: r.right + dx, bottom: r.bottom + dy) }
+        mapped(scale: 1, dx: dx, dy: dy)
+    }
+
+    /// This block read from an image `scale` times the page's, moved `dx` right and `dy` down,
+    /// in the page's pixels (a rectangle's edges rounded outwards).
+    package func mapped(scale: Double, dx: Int = 0, dy: Int = 0) -> RawBlock {
+        func down(_ v: Int) -> Int { Int((Double(v) / scale).rounded(.down)) }
+        func up(_ v: Int) -> Int { Int((Double(v) / scale).rounded(.up)) }
+        func move(_ r: RawRect) -> RawRect { RawRect(left: down(r.left) + dx, top: down(r.top) + dy, right: up(r.right) + dx, bottom: up(r.bottom) + dy) }
         var block = self
         block.rect = move(rect)
         for p in block.paragraphs.indices {
@@ -79,7 +87,7 @@ extension RawBlock {
             for l in block.paragraphs[p].lines.indices {
                 var line = block.paragraphs[p].lines[l]
                 line.rect = move(line.rect)
-                line.baseline = line.baseline.enumerated().map { $0.offset % 2 == 0 ? $0.element + dx : $0.element + dy }
+                line.baseline = line.baseline.enumerated().map { Int((Double($0.element) / scale).rounded()) + ($0.offset % 2 == 0 ? dx : dy) }
                 for w in line.words.indices {
                     line.words[w].rect = move(line.words[w].rect)
                     for s in line.words[w].symbols.indices { line.words[w].symbols[s].rect = move(line.words[w].symbols[s].rect) }
