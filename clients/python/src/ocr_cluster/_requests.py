@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field, fields
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, AsyncIterator, Awaitable, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import httpx
 
@@ -14,6 +14,29 @@ from .models import JSON, Cluster, Document, Event, Job, JobList, event_from_sse
 
 #: A file to submit: a path, or a name and its bytes.
 InputFile = Union[str, "os.PathLike[str]", Tuple[str, bytes]]
+
+
+def every_job(page: Callable[[str], JobList]) -> Iterator[Job]:
+    """The jobs of every page of a listing, `page(token)` giving each (the first for "")."""
+    token = ""
+    while True:
+        listed = page(token)
+        yield from listed.jobs
+        if not listed.next_page_token:
+            return
+        token = listed.next_page_token
+
+
+async def every_job_async(page: Callable[[str], Awaitable[JobList]]) -> AsyncIterator[Job]:
+    """`every_job` for asyncio."""
+    token = ""
+    while True:
+        listed = await page(token)
+        for job in listed.jobs:
+            yield job
+        if not listed.next_page_token:
+            return
+        token = listed.next_page_token
 
 
 def retry_delay(failures: int) -> float:

@@ -52,15 +52,9 @@ class AsyncClient:
     async def jobs(self, *, limit: int = 100, states: Iterable[str] = (), page_token: str = "") -> JobList:
         return calls.as_jobs(await self._send(calls.jobs(limit, states, page_token)))
 
-    async def all_jobs(self, *, states: Iterable[str] = (), page_size: int = 100) -> AsyncIterator[Job]:
-        token = ""
-        while True:
-            page = await self.jobs(limit=page_size, states=states, page_token=token)
-            for job in page.jobs:
-                yield job
-            if not page.next_page_token:
-                return
-            token = page.next_page_token
+    def all_jobs(self, *, states: Iterable[str] = (), page_size: int = 100) -> AsyncIterator[Job]:
+        chosen = list(states)  # read once, used for every page
+        return calls.every_job_async(lambda token: self.jobs(limit=page_size, states=chosen, page_token=token))
 
     async def cancel(self, job_id: str) -> Job:
         return calls.as_job(await self._send(calls.cancel(job_id)))

@@ -62,13 +62,8 @@ class Client:
 
     def all_jobs(self, *, states: Iterable[str] = (), page_size: int = 100) -> Iterator[Job]:
         """Every job, newest first, page after page."""
-        token = ""
-        while True:
-            page = self.jobs(limit=page_size, states=states, page_token=token)
-            yield from page.jobs
-            if not page.next_page_token:
-                return
-            token = page.next_page_token
+        chosen = list(states)  # read once, used for every page
+        return calls.every_job(lambda token: self.jobs(limit=page_size, states=chosen, page_token=token))
 
     def cancel(self, job_id: str) -> Job:
         return calls.as_job(self._send(calls.cancel(job_id)))

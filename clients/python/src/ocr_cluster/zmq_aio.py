@@ -128,15 +128,9 @@ class AsyncZMQClient:
                                     coordinator_pb2.ListJobsResponse())
         return JobList([wire.as_job(j) for j in response.jobs], response.next_page_token)
 
-    async def all_jobs(self, *, states: Iterable[str] = (), page_size: int = 100) -> AsyncIterator[Job]:
-        token = ""
-        while True:
-            page = await self.jobs(limit=page_size, states=states, page_token=token)
-            for job in page.jobs:
-                yield job
-            if not page.next_page_token:
-                return
-            token = page.next_page_token
+    def all_jobs(self, *, states: Iterable[str] = (), page_size: int = 100) -> AsyncIterator[Job]:
+        chosen = list(states)  # read once, used for every page
+        return calls.every_job_async(lambda token: self.jobs(limit=page_size, states=chosen, page_token=token))
 
     async def cancel(self, job_id: str) -> Job:
         return wire.as_job(await self._call("CancelJob", coordinator_pb2.CancelJobRequest(job_id=job_id), job_pb2.Job()))

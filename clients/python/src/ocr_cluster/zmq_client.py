@@ -123,13 +123,8 @@ class ZMQClient:
         return JobList([wire.as_job(j) for j in response.jobs], response.next_page_token)
 
     def all_jobs(self, *, states: Iterable[str] = (), page_size: int = 100) -> Iterator[Job]:
-        token = ""
-        while True:
-            page = self.jobs(limit=page_size, states=states, page_token=token)
-            yield from page.jobs
-            if not page.next_page_token:
-                return
-            token = page.next_page_token
+        chosen = list(states)  # read once, used for every page
+        return calls.every_job(lambda token: self.jobs(limit=page_size, states=chosen, page_token=token))
 
     def cancel(self, job_id: str) -> Job:
         return wire.as_job(self._call("CancelJob", coordinator_pb2.CancelJobRequest(job_id=job_id), job_pb2.Job()))
