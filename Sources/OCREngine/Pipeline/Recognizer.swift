@@ -402,8 +402,8 @@ package final class Recognizer {
             var smallText = false
             if !settings.fast, !settings.detectOnly {
                 smallText = try costs.measure("find_text_height") { () throws(OCRError) in
-                    SmallText.enlargement(words: RawBlock.allWords(api.analyseLayout(symbols: false)), width: pix.width,
-                                          height: pix.height, maxPixels: configuration.maxPagePixels) != nil
+                    SmallText.isSmall(words: RawBlock.allWords(api.analyseLayout(symbols: false)), width: pix.width,
+                                      height: pix.height, maxPixels: configuration.maxPagePixels)
                 }
             }
             if settings.detectOnly {

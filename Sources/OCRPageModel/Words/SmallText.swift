@@ -4,12 +4,12 @@
 /// about 15 pixels tall (a shop receipt scanned at 100-150 dpi, a fax, a screenshot) the
 /// thresholded strokes break and merge: on the dev half of real receipts (scripts/accuracy/
 /// receipts.py), plain `tesseract` read 0.49 of the printed segments exactly, and 0.56 from the
-/// same scans enlarged 1.5 times. Larger text gains nothing from enlarging and some pages lose
-/// (an A4 scan at 200 dpi whose words are 21 px tall read nothing enlarged), so only small text
-/// is enlarged, by ``factor`` (twice lost segments on some receipts that 1.5 times gained). The
-/// heights are those of the words the layout analysis found (their boxes, before any
-/// recognition), which Tesseract keeps for the reading of a page that is not enlarged: deciding
-/// costs no extra work there.
+/// same scans enlarged 1.5 times (twice: 0.54). Larger text gains nothing from enlarging and some
+/// pages lose (an A4 scan at 200 dpi whose words are 21 px tall read nothing enlarged), so only
+/// small text is read again, enlarged by ``factor``, and the two readings are combined word by
+/// word: the enlarged reading alone lost up to 8 points on some low-resolution pages and faxes.
+/// The heights are those of the words the layout analysis found (their boxes, before any
+/// recognition), which Tesseract keeps for the first reading: deciding costs no extra work.
 package enum SmallText {
     /// Words at most this tall (median, in pixels) are small. (A clean 200-dpi scan of a table
     /// whose words are 16 px tall lost 5 points of its words enlarged; receipts at 15 px gained.)
@@ -23,16 +23,14 @@ package enum SmallText {
     /// Boxes under this height are specks.
     static let minimumHeight = 5
 
-    /// The factor to enlarge a page of `width` x `height` pixels by, given its layout analysis's
-    /// words; nil when its text is not small, or the enlarged page would exceed `maxPixels`.
-    package static func enlargement(words: [RawWord], width: Int, height: Int, maxPixels: UInt64) -> Double? {
+    /// Whether a page of `width` x `height` pixels, whose layout analysis found `words`, has small
+    /// text to read again enlarged (false also when the enlarged page would exceed `maxPixels`).
+    package static func isSmall(words: [RawWord], width: Int, height: Int, maxPixels: UInt64) -> Bool {
         let heights = words.map(\.rect)
             .filter { $0.height >= minimumHeight && Double($0.width) >= minimumAspect * Double($0.height) }
             .map { Double($0.height) }
             .sorted()
-        guard heights.count >= minimumWords else { return nil }
-        let median = heights[heights.count / 2]
-        guard median <= largestSmallHeight, Double(width) * Double(height) * factor * factor <= Double(maxPixels) else { return nil }
-        return factor
+        guard heights.count >= minimumWords else { return false }
+        return heights[heights.count / 2] <= largestSmallHeight && Double(width) * Double(height) * factor * factor <= Double(maxPixels)
     }
 }
