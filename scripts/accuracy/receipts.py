@@ -8,7 +8,8 @@ and Information Extraction), as corrected in github.com/zzzDavid/ICDAR-2019-SROI
 data/box: each printed text segment's box and transcript). The dataset is distributed for
 research, so nothing of it is copied into this repository: the script reads a clone (the
 library's `fetch`, or `git clone`) and prints figures. Receipts 000-059 are used, split into a
-dev and a held-out half by their names' hash (real_layout.half_of).
+dev and a held-out half by their names' hash (real_layout.half_of); `--receipts 60-119` takes
+others (a fresh set, for checking a choice made on those halves).
 
 A segment is read exactly when the recognised words whose boxes lie mostly in its box (each
 word given to the segment it overlaps most), in left-to-right order, equal its transcript
@@ -18,7 +19,7 @@ print, not transcribed) are left out. Segment CER: Levenshtein distance of those
 the transcript, both without white space, summed over the segments, over the transcripts'
 length (a segment with no words costs its whole length).
 
-    receipts.py BIN_DIR GIT_DIR [--half dev|heldout|all] [--levels fast,accurate] [--rapidocr] [--json]
+    receipts.py BIN_DIR GIT_DIR [--half dev|heldout|all] [--receipts 0-59] [--levels fast,accurate] [--rapidocr] [--json]
 """
 import argparse
 import json
@@ -33,7 +34,13 @@ import run  # noqa: E402
 import score  # noqa: E402
 from real_layout import half_of  # noqa: E402
 
-RECEIPTS = [f"{i:03d}" for i in range(60)]
+RECEIPTS = "0-59"
+
+
+def receipt_names(spec):
+    """"60-119" -> ["060", ..., "119"]."""
+    first, _, last = spec.partition("-")
+    return [f"{i:03d}" for i in range(int(first), int(last or first) + 1)]
 
 
 def git_show(git_dir, path):
@@ -98,6 +105,7 @@ def main():
     parser.add_argument("bin_dir")
     parser.add_argument("git_dir")
     parser.add_argument("--half", default="dev", choices=["dev", "heldout", "all"])
+    parser.add_argument("--receipts", default=RECEIPTS)
     parser.add_argument("--levels", default="fast,accurate")
     parser.add_argument("--rapidocr", action="store_true")
     parser.add_argument("--json", action="store_true")
@@ -106,7 +114,7 @@ def main():
     rapid = rapidocr_reader() if args.rapidocr else None
     rows = []
     with tempfile.TemporaryDirectory() as work:
-        for name in RECEIPTS:
+        for name in receipt_names(args.receipts):
             if args.half not in ("all", half_of(name)):
                 continue
             image = os.path.join(work, name + ".jpg")
