@@ -67,6 +67,15 @@ class Cluster:
                 process.kill()
 
 
+def curve_cluster(tmp: Path) -> "tuple[Cluster, bytes]":
+    """A coordinator with a CURVE key of its own (`ocr-coordinator keygen`), admitting any worker
+    that knows it, and no worker; and its public key (Z85)."""
+    keys = tmp / "coordinator.key"
+    subprocess.run([str(BIN / "ocr-coordinator"), "keygen", str(keys)], check=True, stdout=subprocess.DEVNULL)
+    cluster = Cluster(tmp / "curve", ["--curve-secret-key", str(keys), "--allow-any-worker"], engine=None)
+    return cluster, (tmp / "coordinator.key.pub").read_text().strip().encode()
+
+
 @pytest.fixture(scope="session")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     running = Cluster(tmp_path_factory.mktemp("cluster"), [])

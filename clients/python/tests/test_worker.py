@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import zmq
-from conftest import BIN, FIXTURES, Cluster
+from conftest import FIXTURES, Cluster, curve_cluster
 
 from ocr_cluster import Client, Options, PageCompleted
 from ocr_cluster.worker import Recognized, Task, Word, Worker
@@ -89,12 +89,7 @@ def test_a_worker_killed_mid_job_loses_nothing(cluster: Cluster, tmp_path: Path)
 
 
 def test_over_curve_only_a_worker_with_the_coordinators_key_joins(tmp_path: Path) -> None:
-    keys = tmp_path / "coordinator.key"
-    subprocess.run([str(BIN / "ocr-coordinator"), "keygen", str(keys)], check=True, stdout=subprocess.DEVNULL)
-    server_key = (tmp_path / "coordinator.key.pub").read_text().strip().encode()
-    cluster = Cluster(tmp_path / "curve", ["--curve-secret-key", str(keys), "--allow-any-worker",
-                                           "--client-endpoint", "tcp://127.0.0.1:*", "--worker-endpoint", "tcp://127.0.0.1:*"],
-                      engine=None)
+    cluster, server_key = curve_cluster(tmp_path)
     public, secret = zmq.curve_keypair()
     encrypted = Worker(cluster.workers_endpoint, lambda task: f"sealed {task.page_index}", engine_name="sealed",
                        curve=(server_key, secret, public))

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import List, Optional
 
 import pytest
 import zmq
-from conftest import BIN, FIXTURES, Cluster, free_port
+from conftest import FIXTURES, Cluster, curve_cluster, free_port
 
 from ocr_cluster import AsyncZMQClient, Event, Finished, OCRClusterError, Options, PageCompleted
 from ocr_cluster.worker import Worker
@@ -51,17 +50,16 @@ def test_the_calls_over_zeromq(cluster: Cluster) -> None:
             client.submit([FIXTURES / "text.png"], level="sloppy")
         assert option.value.code == "INVALID_ARGUMENT" and option.value.details["field"] == "level"
         long = client.submit([(f"p{i}.tif", (FIXTURES / "multipage.tif").read_bytes()) for i in range(5)], level="best")
+        # Without waiting: the pages done now, the others gaps, while the job runs on.
+        early = client.document(long.id, wait=False)
+        assert len(early.pages) == 15 and client.job(long.id).state in ("QUEUED", "RUNNING")
+        assert early.gaps == [p.page_index for p in early.pages if p.state != "OK"] and len(early.gaps) >= 12
         client.cancel(long.id)
         assert client.wait(long.id).state == "CANCELLED"
 
 
 def test_over_curve_with_the_coordinators_key(tmp_path: Path) -> None:
-    keys = tmp_path / "coordinator.key"
-    subprocess.run([str(BIN / "ocr-coordinator"), "keygen", str(keys)], check=True, stdout=subprocess.DEVNULL)
-    server_key = (tmp_path / "coordinator.key.pub").read_text().strip().encode()
-    cluster = Cluster(tmp_path / "curve", ["--curve-secret-key", str(keys), "--allow-any-worker",
-                                           "--client-endpoint", "tcp://127.0.0.1:*", "--worker-endpoint", "tcp://127.0.0.1:*"],
-                      engine=None)
+    cluster, server_key = curve_cluster(tmp_path)
     public, secret = zmq.curve_keypair()
     worker = Worker(cluster.workers_endpoint, lambda task: f"sealed {task.file}", engine_name="tesseract",
                     curve=(server_key, *zmq.curve_keypair()[::-1]))
@@ -108,6 +106,8 @@ def test_the_async_client_makes_the_same_calls_concurrently(cluster: Cluster) ->
                 await client.submit([("notes.txt", b"not an image")])
             assert bad.value.code == "INVALID_ARGUMENT" and bad.value.file == "notes.txt"
             long = await client.submit([(f"p{i}.tif", (FIXTURES / "multipage.tif").read_bytes()) for i in range(5)], level="best")
+            early = await client.document(long.id, wait=False)
+            assert len(early.pages) == 15 and len(early.gaps) >= 12 and (await client.job(long.id)).state in ("QUEUED", "RUNNING")
             await client.cancel(long.id)
             assert (await client.wait(long.id)).state == "CANCELLED"
     asyncio.run(run())

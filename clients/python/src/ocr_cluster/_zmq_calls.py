@@ -177,19 +177,30 @@ class Watch:
 
 
 class Merge:
-    """A document merged from a job's events (every page is replayed by WatchJob)."""
+    """A document merged from a job's events (every page done is replayed by WatchJob). With
+    `enough`, it has what it waits for once that many pages are in (the pages done when it was
+    asked: `document(wait=False)`); without, at the job's end."""
 
-    def __init__(self) -> None:
+    def __init__(self, job: Job, wait: bool) -> None:
         self.pages: Dict[int, Page] = {}
+        self.page_count = job.page_count
+        self.enough = None if wait else job.pages_done + job.pages_failed
 
-    def feed(self, event: Event) -> None:
+    @property
+    def complete(self) -> bool:
+        return self.enough is not None and len(self.pages) >= self.enough
+
+    def feed(self, event: Event) -> bool:
+        """Takes in `event`; True when the document has what it waits for."""
         if isinstance(event, PageCompleted):
             self.pages[event.page.page_index] = event.page
         elif isinstance(event, PageFailed):
             self.pages[event.page_index] = Page(event.page_index, "FAILED", error=event.error)
+        return isinstance(event, Finished) or self.complete
 
-    def document(self, page_count: int) -> Document:
-        ordered: List[Page] = [self.pages.get(i, Page(i, "MISSING")) for i in range(page_count)]
+    def document(self) -> Document:
+        """Every page in order; those not in (failed, or not done yet) are the gaps."""
+        ordered: List[Page] = [self.pages.get(i, Page(i, "MISSING")) for i in range(self.page_count)]
         return Document(ordered, [p.page_index for p in ordered if p.state != "OK"], [], {})
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from typing import AsyncIterator, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
+from typing import AsyncGenerator, AsyncIterator, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 import zmq
 import zmq.asyncio
@@ -151,7 +151,7 @@ class AsyncZMQClient:
             if wire.call_id_of(frames) == call_id:
                 return wire.reply(frames)
 
-    async def events(self, job_id: str, *, from_page: int = 0) -> AsyncIterator[Event]:
+    async def events(self, job_id: str, *, from_page: int = 0) -> AsyncGenerator[Event, None]:
         """As `ZMQClient.events`."""
         watch = wire.Watch(lowest=from_page)
         failures = 0
@@ -182,10 +182,16 @@ class AsyncZMQClient:
 
     async def document(self, job_id: str, *, wait: bool = True) -> Document:
         """As `ZMQClient.document`."""
-        merge = wire.Merge()
-        async for event in self.events(job_id):
-            merge.feed(event)
-        return merge.document((await self.job(job_id)).page_count)
+        merge = wire.Merge(await self.job(job_id), wait)
+        if not merge.complete:
+            events = self.events(job_id)
+            try:
+                async for event in events:
+                    if merge.feed(event):
+                        break
+            finally:
+                await events.aclose()  # closes the stream's socket now, not when collected
+        return merge.document()
 
     async def fetch(self, job_id: str, format: str = "txt", *, page: Optional[int] = None) -> bytes:
         if format != "txt":

@@ -167,11 +167,14 @@ class ZMQClient:
         return self.job(job_id)
 
     def document(self, job_id: str, *, wait: bool = True) -> Document:
-        """The document, merged here from the job's page results (all replayed by WatchJob)."""
-        merge = wire.Merge()
-        for event in self.events(job_id):
-            merge.feed(event)
-        return merge.document(self.job(job_id).page_count)
+        """The document, merged here from the job's page results (replayed by WatchJob), when the
+        job finishes; with `wait=False`, of the pages done now (the others are gaps)."""
+        merge = wire.Merge(self.job(job_id), wait)
+        if not merge.complete:
+            for event in self.events(job_id):
+                if merge.feed(event):
+                    break
+        return merge.document()
 
     def fetch(self, job_id: str, format: str = "txt", *, page: Optional[int] = None) -> bytes:
         if format != "txt":
