@@ -198,15 +198,18 @@ def report(work, half):
         parser = Tables()
         parser.feed(open(os.path.join(out, name + ".html")).read())
         found = parser.joined()
-        truths = [(table, truth_table(os.path.join(CORPUS, "truth", table))) for table in page["tables"]]
-        truths += [(page["document"], rows) for rows in page.get("truth_rows", [])]
+        truths = [(table, truth_table(os.path.join(CORPUS, "truth", table)), page["style"]) for table in page["tables"]]
+        truth_rows = page.get("truth_rows", [])
+        styles = page.get("truth_styles", [page["style"]] * len(truth_rows))  # a page's tables may differ in style
+        truths += [(f"{page['document']}-{i + 1}" if len(truth_rows) > 1 else page["document"], rows, style)
+                   for i, (rows, style) in enumerate(zip(truth_rows, styles))]
         page_words = set(words_of(re.sub(r"<[^>]*>", " ", open(os.path.join(out, name + ".html")).read())))
-        for table, truth in truths:
+        for table, truth, style in truths:
             truth = [[tuple(cell) for cell in row] for row in truth]
             scores = [(teds(truth, t), teds(truth, t, structure_only=True), i) for i, t in enumerate(found)]
             best = max(scores, default=(0.0, 0.0, None))
             read, exact = cell_text(truth, found[best[2]] if best[2] is not None else [], page_words)
-            rows.append({"page": name, "table": table, "style": page["style"], "variant": page["variant"], "half": page["half"],
+            rows.append({"page": name, "table": table, "style": style, "variant": page["variant"], "half": page["half"],
                          "teds": round(best[0], 3), "teds_struct": round(best[1], 3), "tables_found": len(found),
                          "cells_read": read, "cells_exact": exact})
     return rows
@@ -250,7 +253,7 @@ def summary(rows):
     read = sum(r["cells_read"] for r in rows)
     exact = sum(r["cells_exact"] for r in rows)
     lines.append(f"cell text exact, of the cells whose words were read: {exact / read if read else 1:.3f} ({exact} of {read})")
-    for source in ("camelot", "pubtabnet"):
+    for source in ("camelot", "pubtabnet", "icdar"):
         for group in ("ruled", "unruled"):
             lines += mean(f"  {source}, {group}", [r for r in rows if r["page"].startswith(source) and r["style"].split(",")[0] == group])
     styles = {"booktabs rules": lambda style: "booktabs" in style, "zebra-shaded rows": lambda style: "zebra" in style,
