@@ -67,16 +67,41 @@ struct RuledTables {
         return clusters.map { $0.reduce(0, +) / $0.count }
     }
 
+    /// Column boundaries without rules: the middles of the rivers the words of these lines
+    /// leave (an unruled table's rivers, `TableDetection.columns`, which a header may cross),
+    /// each taken inside the ruled column it lies in and kept where it is wider than a line is
+    /// high (a space between words never is) and most of the rows with words in that column
+    /// have words on both sides of it (the empty end of a ruled cell, or a header over its
+    /// cell, makes no column).
+    func unruledBoundaries(of lines: [PageLine], between ruled: [Int]) -> [Int] {
+        let detection = TableDetection(page: page)
+        let orders = Set(lines.map(\.order))
+        let rows = detection.visualRows(excluding: Set(page.lines.map(\.order)).subtracting(orders)).map(detection.withoutRules)
+        guard rows.count >= 2 else { return [] }
+        let columns = detection.columns(of: rows, crossings: max(1, rows.count / 5))
+        let centres = rows.map { $0.segments.flatMap(\.words).map { $0.box.x + $0.box.width / 2 } }
+        var boundaries: [Int] = []
+        for (left, right) in zip(columns, columns.dropFirst()) {
+            for (low, high) in zip(ruled, ruled.dropFirst()) where left.maxX < high && right.x > low {
+                let (start, end) = (max(left.maxX, low), min(right.x, high))
+                let middle = (start + end) / 2
+                let inColumn = centres.filter { $0.contains { $0 > low && $0 < high } }
+                let split = inColumn.filter { $0.contains { $0 > low && $0 < middle } && $0.contains { $0 > middle && $0 < high } }
+                if end - start >= page.bodyHeight, split.count >= 2, split.count * 2 >= inColumn.count {
+                    boundaries.append(middle)
+                }
+            }
+        }
+        return boundaries
+    }
+
     func table(_ horizontal: [PageBox], _ vertical: [PageBox]) -> TableDetection.Found? {
         let region = PageBox.union(horizontal + vertical)!
         // Row and column boundaries: the rules' centres, and the region's edges (a table often
         // has no outer vertical rules).
         let ys = boundaries(horizontal.map(\.midY) + [region.y, region.maxY])
-        let xs = boundaries(vertical.map { $0.x + $0.width / 2 } + [region.x, region.maxX])
-        guard ys.count >= 2, xs.count >= 3 || ys.count >= 3 else { return nil }
-        let rowCount = ys.count - 1, columnCount = xs.count - 1
-        // More rows or columns than a page can hold is hatching or a peer's nonsense, not a grid.
-        guard rowCount >= 1, columnCount >= 1, rowCount * columnCount >= 4, rowCount <= 300, columnCount <= 100 else { return nil }
+        let ruledXs = boundaries(vertical.map { $0.x + $0.width / 2 } + [region.x, region.maxX])
+        guard ys.count >= 2, ruledXs.count >= 3 || ys.count >= 3 else { return nil }
 
         // Which cell each of the table's lines' words goes in: lines whose centre is inside.
         let lines = page.lines.filter { line in
@@ -84,6 +109,15 @@ struct RuledTables {
             return cx >= region.x && cx <= region.maxX && cy >= region.y && cy <= region.maxY
         }
         guard !lines.isEmpty else { return nil }
+        let t = tolerance
+        // Columns the rules leave out (a frame with rules between the rows only, or some
+        // columns ruled and others not) are where the words leave rivers: boundaries without
+        // a rule, which a cell spans only where a word crosses them.
+        let unruled = unruledBoundaries(of: lines, between: ruledXs)
+        let xs = (ruledXs + unruled).sorted()
+        let rowCount = ys.count - 1, columnCount = xs.count - 1
+        // More rows or columns than a page can hold is hatching or a peer's nonsense, not a grid.
+        guard rowCount >= 1, columnCount >= 1, rowCount * columnCount >= 4, rowCount <= 300, columnCount <= 100 else { return nil }
         func index(_ value: Int, in bounds: [Int]) -> Int {
             let i = (bounds.lastIndex { $0 <= value } ?? 0)
             return min(max(0, i), bounds.count - 2)
@@ -95,9 +129,20 @@ struct RuledTables {
             while owner[i] != i { i = owner[i] }
             return i
         }
-        let t = tolerance
-        func vertRule(at x: Int, from top: Int, to bottom: Int) -> Bool {
+        func ruled(at x: Int, from top: Int, to bottom: Int) -> Bool {
             vertical.contains { abs(($0.x + $0.width / 2) - x) <= t && $0.y <= top + t * 2 && $0.maxY >= bottom - t * 2 }
+        }
+        // A boundary ruled in most rows is a grid line: a row where its rule is missing has a
+        // cell spanning it. One ruled in few rows (rules between the header's cells only) or in
+        // none (a river) divides every row, except where a word crosses it.
+        let gridLines = Set(xs.dropFirst().dropLast().filter { x in
+            (0..<rowCount).filter { ruled(at: x, from: ys[$0], to: ys[$0 + 1]) }.count * 2 >= rowCount
+        })
+        func vertRule(at x: Int, from top: Int, to bottom: Int) -> Bool {
+            if gridLines.contains(x) { return ruled(at: x, from: top, to: bottom) }
+            return !lines.contains { line in
+                line.words.contains { $0.box.midY >= top && $0.box.midY < bottom && $0.box.x < x && $0.box.maxX > x }
+            }
         }
         func horizRule(at y: Int, from left: Int, to right: Int) -> Bool {
             horizontal.contains { abs($0.midY - y) <= t && $0.x <= left + t * 2 && $0.maxX >= right - t * 2 }

@@ -161,7 +161,8 @@ struct TableDetection {
     /// spanning header may cross it: one row in ten); over four rows or more it may be as narrow
     /// as one and a half spaces (dense listings set their columns close, and a space inside a
     /// cell does not line up with the next row's).
-    func columns(of rows: [VisualRow]) -> [(x: Int, maxX: Int)] {
+    /// `crossings`: how many rows may cross a river (by default one in ten).
+    func columns(of rows: [VisualRow], crossings: Int? = nil) -> [(x: Int, maxX: Int)] {
         let words = rows.flatMap { $0.segments.flatMap(\.words) }
         guard let left = words.map(\.box.x).min(), let farthest = words.map(\.box.maxX).max(), farthest > left else { return [] }
         // A page is at most a few thousand pixels wide; boxes past 64k (a peer's nonsense) are cut.
@@ -174,7 +175,7 @@ struct TableDetection {
             }
             for x in covered.indices where covered[x] { crossing[x] += 1 }
         }
-        let allowed = rows.count / 10
+        let allowed = crossings ?? rows.count / 10
         let wide = max(2 * page.wordGap, page.bodyHeight / 2)
         let narrow = rows.count >= 4 ? max(page.wordGap * 3 / 2, page.bodyHeight / 4) : wide
         var columns: [(x: Int, maxX: Int)] = []

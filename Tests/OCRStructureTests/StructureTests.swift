@@ -200,6 +200,33 @@ import Testing
         #expect(table.headerRows == 1)
     }
 
+    @Test func rulesBetweenRowsOnlyTakeTheirColumnsFromTheWords() throws {
+        // A frame (x 180-1900) with a rule under every row and none between the columns, as
+        // statistical reports set them; "Sampled" is a header over the last two columns.
+        let found = elements { page in
+            page.paragraph(body, y: 200)
+            page.row([("Country", 200), ("Sampled", 1350)], y: 395)
+            page.row([("Austria", 200), ("92.9", 800), ("7.1", 1200), ("5,821", 1600)], y: 465)
+            page.row([("Belgium", 200), ("0", 800), ("100.0", 1200), ("5,906", 1600)], y: 535)
+            page.row([("Cyprus", 200), ("100.0", 800), ("0", 1200), ("17", 1600)], y: 605)
+            page.row([("Denmark", 200), ("10.0", 800), ("12.1", 1200), ("3,868", 1600)], y: 675)
+            for y in [380, 450, 520, 590, 660, 730] { page.rule(x: 180, y: y, length: 1720, horizontal: true) }
+            page.rule(x: 180, y: 380, length: 350, horizontal: false)
+            page.rule(x: 1900, y: 380, length: 350, horizontal: false)
+            page.paragraph(body, y: 900)
+        }
+        try #require(found.count == 3)
+        guard case .table(let table) = found[1] else {
+            Issue.record("no table in \(found)")
+            return
+        }
+        #expect(table.columnCount == 4)
+        #expect(table.rows.map { $0.map(\.text) } == [["Country", "", "Sampled"], ["Austria", "92.9", "7.1", "5,821"],
+                                                      ["Belgium", "0", "100.0", "5,906"], ["Cyprus", "100.0", "0", "17"],
+                                                      ["Denmark", "10.0", "12.1", "3,868"]])
+        #expect(table.rows[0].map(\.columnSpan) == [1, 1, 2])
+    }
+
     @Test func twoColumnsOfProseAreNotATable() {
         let left = ["Tesseract reads each column of this page", "as a block of its own, one after the", "other, which is the order a reader wants", "and the order this page should keep too."]
         let right = ["The right column starts at the same height", "as the left one does and goes on for", "just as many lines of ordinary running", "text, set in the same type as its neighbour."]
