@@ -54,8 +54,12 @@ struct TableDetection {
             }
             if let table = table(from: Array(rows[start..<end])) {
                 found.append(table)
+                start = end
+            } else {
+                // Not a table as a whole (a bulleted list run into the table under it): try again
+                // from the next row of cells after a row of one.
+                start = (start + 1..<end).first { rows[$0 - 1].segments.count < 2 && rows[$0].segments.count >= 2 } ?? end
             }
-            start = end
         }
         return found
     }

@@ -173,6 +173,23 @@ import Testing
         #expect(table.rows[2].map(\.text) == ["South", "", "17"])
     }
 
+    @Test func aBulletedListRightAboveATableDoesNotHideIt() throws {
+        // Each item's bullet stands a wide gap from its text, so the list's first lines look
+        // like rows of two cells, and the run of such rows reaches the table under it.
+        let found = elements { page in
+            page.row([("•", 200), ("higher correlation levels for the countries which show higher risk levels such as Greece,", 300)], y: 300)
+            page.row([("Portugal and Spain over the whole period; lower levels for the countries in the north;", 300)], y: 360)
+            page.row([("•", 200), ("lower correlation levels for all the countries considered in 2009 in comparison to", 300)], y: 420)
+            page.row([("the whole period levels, as well as for the fourth quarter of 2009 and the first of 2010.", 300)], y: 480)
+            page.row([("Differences", 200), ("Portugal", 900), ("Greece", 1300), ("Spain", 1700)], y: 560)
+            page.row([("Q4 2009", 200), ("0.17", 900), ("0.70", 1300), ("0.26", 1700)], y: 620)
+            page.row([("Q1 2010", 200), ("0.64", 900), ("0.72", 1300), ("0.56", 1700)], y: 680)
+        }
+        let table = try #require(found.compactMap { if case .table(let table) = $0 { table } else { nil } }.first)
+        #expect(table.rows.map { $0.map(\.text) } == [["Differences", "Portugal", "Greece", "Spain"], ["Q4 2009", "0.17", "0.70", "0.26"],
+                                                      ["Q1 2010", "0.64", "0.72", "0.56"]])
+    }
+
     @Test func aRuledGridIsATableAndAMissingRuleMakesASpan() {
         // 3 columns (x 180, 700, 1200, 1700) and 4 rows (y 380, 450, 520, 590, 660); the header
         // "Measured" spans the last two columns: no rule between them in the first row.
