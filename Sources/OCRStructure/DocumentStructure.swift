@@ -12,7 +12,12 @@ public enum DocumentStructure {
     /// The structure of `pages` (a job's recognised pages, any order; a page without words
     /// gives no elements).
     public static func analyze(_ pages: [Ocr_V1_PageResult]) -> [PageStructure] {
-        let measured = pages.map(PageLines.init)
+        // Lines Tesseract ran from a column of prose into a ruled table beside it are cut at
+        // the table's edge first, so that the table and the prose each get their own words.
+        let measured = pages.map { page in
+            let lines = PageLines(page)
+            return lines.cut(at: RuledTables(page: lines).gridRegions())
+        }
         let running = RunningText.find(in: measured)
         var pending: [(pageIndex: Int, elements: [(order: Int, element: ParagraphRoles.Element)], data: [DetectedData])] = []
         for (page, lines) in zip(pages, measured) {

@@ -15,6 +15,9 @@ struct PageLine: Sendable, Equatable {
     var order: Int
     /// Which of Tesseract's paragraphs it belongs to (page-wide index).
     var paragraph: Int
+    /// The part inside a ruled grid of a line Tesseract ran across the grid's edge (a table
+    /// row read on one line with the column of prose beside it): `PageLines.cut(at:)`.
+    var isCutFromProse = false
 
     var text: String { words.map(\.text).joined(separator: " ") }
 
@@ -82,6 +85,39 @@ struct PageLines: Sendable {
         pageHeight = Int(page.height)
         pageIndex = Int(page.pageIndex)
         rules = page.rules.map(PageBox.init)
+    }
+
+    /// These lines with each line that runs across the left or right edge of one of `regions`
+    /// (ruled grids) at its height cut there: the words inside the region become a line of
+    /// their own, right after the rest, marked `isCutFromProse`. Reading order is renumbered;
+    /// the page's measures stay those of the uncut lines.
+    func cut(at regions: [PageBox]) -> PageLines {
+        guard !regions.isEmpty else { return self }
+        var out: [PageLine] = []
+        for line in lines {
+            let region = regions.first { $0.y <= line.box.midY && line.box.midY <= $0.maxY }
+            guard let region else {
+                out.append(line)
+                continue
+            }
+            let inside = line.words.filter { region.x <= $0.box.midX && $0.box.midX <= region.maxX }
+            let outside = line.words.filter { !(region.x <= $0.box.midX && $0.box.midX <= region.maxX) }
+            guard !inside.isEmpty, !outside.isEmpty else {
+                out.append(line)
+                continue
+            }
+            for (words, isCut) in [(outside, false), (inside, true)] {
+                out.append(PageLine(words: words, box: PageBox.union(words.map(\.box))!, order: out.count, paragraph: line.paragraph,
+                                    isCutFromProse: isCut))
+            }
+        }
+        var cut = self
+        cut.lines = out.enumerated().map { index, line in
+            var line = line
+            line.order = index
+            return line
+        }
+        return cut
     }
 
     static func median(_ values: [Int]) -> Int? {

@@ -80,7 +80,9 @@ struct ParagraphRoles {
         for line in page.lines where !excluded.contains(line.order) {
             // A one-line heading that Tesseract put in one paragraph with the text under it:
             // the first line larger than the second by a tenth or more is a group of its own.
-            if let group = groups.last, let last = group.last, last.paragraph == line.paragraph, last.order + 1 == line.order,
+            // Consecutive: nothing between them but parts of lines cut off into a ruled grid.
+            if let group = groups.last, let last = group.last, last.paragraph == line.paragraph,
+               page.lines[(last.order + 1)..<line.order].allSatisfy(\.isCutFromProse),
                !(group.count == 1 && Self.isLarger(last.typeSize, than: line.typeSize)) {
                 groups[groups.count - 1].append(line)
             } else {

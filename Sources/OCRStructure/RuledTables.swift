@@ -22,6 +22,15 @@ struct RuledTables {
         return found
     }
 
+    /// Where the page's ruled grids are (a grid's rules' union), for cutting the lines
+    /// Tesseract ran across their edges (`PageLines.cut(at:)`).
+    func gridRegions() -> [PageBox] {
+        guard page.rules.count <= 2000 else { return [] }
+        let horizontal = page.rules.filter { $0.width > $0.height }
+        let vertical = page.rules.filter { $0.height >= $0.width }
+        return grids(horizontal, vertical).compactMap { PageBox.union($0.horizontal + $0.vertical) }
+    }
+
     /// Rules that touch each other, grouped (union-find over crossings): a grid needs two
     /// horizontal and two vertical rules at least.
     func grids(_ horizontal: [PageBox], _ vertical: [PageBox]) -> [(horizontal: [PageBox], vertical: [PageBox])] {

@@ -30,6 +30,8 @@ public struct PageBox: Sendable, Equatable, Hashable {
     public var maxY: Int { y + height }
     /// Vertical centre.
     public var midY: Int { y + height / 2 }
+    /// Horizontal centre.
+    var midX: Int { x + width / 2 }
 
     /// Whether the point is inside the box (right and bottom edges exclusive).
     public func contains(x px: Int, y py: Int) -> Bool {

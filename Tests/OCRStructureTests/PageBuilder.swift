@@ -49,6 +49,16 @@ struct PageBuilder {
         blocks.append(block)
     }
 
+    /// One paragraph (in a block of its own) of lines made elsewhere.
+    mutating func paragraph(of lines: [Ocr_V1_TextLine]) {
+        var paragraph = Ocr_V1_Paragraph()
+        paragraph.lines = lines
+        var block = Ocr_V1_Block()
+        block.type = .text
+        block.paragraphs = [paragraph]
+        blocks.append(block)
+    }
+
     static func line(_ text: String, x: Int, y: Int, height: Int) -> Ocr_V1_TextLine {
         var line = Ocr_V1_TextLine()
         var cursor = x

@@ -190,6 +190,31 @@ import Testing
                                                       ["Q1 2010", "0.64", "0.72", "0.56"]])
     }
 
+    @Test func aLineRunFromProseIntoARuledTableBesideItIsCutAtTheTable() throws {
+        // Tesseract reads a row of the table (x 1270-2070) and the prose line beside it as one
+        // line; the table takes its cells' words and the prose keeps its own, in one paragraph.
+        let prose = ["Although a recovery in the", "population of eagles has", "resulted in a status upgrade", "from endangered to threatened"]
+        let cells = [("Species", "Range"), ("Kingfisher", "29%"), ("Eagle", "34%"), ("Osprey", "20%")]
+        let found = elements { page in
+            page.paragraph(of: zip(prose, cells).enumerated().map { index, texts in
+                let y = 400 + index * 70
+                var line = PageBuilder.line(texts.0, x: 200, y: y, height: 40)
+                line.words += PageBuilder.line(texts.1.0, x: 1300, y: y, height: 40).words
+                line.words += PageBuilder.line(texts.1.1, x: 1750, y: y, height: 40).words
+                return line
+            })
+            for y in [380, 450, 520, 590, 660] { page.rule(x: 1270, y: y, length: 800, horizontal: true) }
+            for x in [1270, 1700, 2070] { page.rule(x: x, y: 380, length: 280, horizontal: false) }
+        }
+        try #require(found.count == 2)
+        #expect(found[0] == .paragraph(TextBlock(text: prose.joined(separator: " "), box: found[0].box)))
+        guard case .table(let table) = found[1] else {
+            Issue.record("no table in \(found)")
+            return
+        }
+        #expect(table.rows.map { $0.map(\.text) } == cells.map { [$0.0, $0.1] })
+    }
+
     @Test func aRuledGridIsATableAndAMissingRuleMakesASpan() {
         // 3 columns (x 180, 700, 1200, 1700) and 4 rows (y 380, 450, 520, 590, 660); the header
         // "Measured" spans the last two columns: no rule between them in the first row.
