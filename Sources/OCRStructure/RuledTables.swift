@@ -76,17 +76,45 @@ struct RuledTables {
         return clusters.map { $0.reduce(0, +) / $0.count }
     }
 
+    /// The visual rows (`TableDetection.visualRows`) of these lines, rules read as `|` left out.
+    func visualRows(of lines: [PageLine]) -> [TableDetection.VisualRow] {
+        let detection = TableDetection(page: page)
+        let others = Set(page.lines.map(\.order)).subtracting(lines.map(\.order))
+        return detection.visualRows(excluding: others).map(detection.withoutRules)
+    }
+
+    /// Row boundaries without rules: between the visual rows of a ruled row that holds
+    /// several, in a table where no more ruled rows hold one line than hold several (rules above
+    /// and under a table's body only), when every one of them has words in the first column and
+    /// another (a header's lines, wrapped in several cells at once, leave its first column
+    /// empty, and a cell's text wrapped onto a second line is in one column).
+    func unruledRows(of rows: [TableDetection.VisualRow], between ruled: [Int], columns xs: [Int]) -> [Int] {
+        let bands = zip(ruled, ruled.dropFirst()).map { top, bottom in rows.filter { $0.box.midY > top && $0.box.midY < bottom } }
+        // Where the rules do part most rows, a ruled row of several lines is one row.
+        guard bands.filter({ $0.count == 1 }).count <= bands.filter({ $0.count >= 2 }).count else { return [] }
+        var boundaries: [Int] = []
+        for band in bands {
+            guard band.count >= 2 else { continue }
+            let rowLike = band.allSatisfy { row in
+                let columns = Set(row.segments.flatMap(\.words).map { word in xs.lastIndex { $0 <= word.box.midX } ?? 0 })
+                return columns.contains(0) && columns.count >= 2
+            }
+            if rowLike {
+                boundaries += zip(band, band.dropFirst()).map { ($0.box.maxY + $1.box.y) / 2 }
+            }
+        }
+        return boundaries
+    }
+
     /// Column boundaries without rules: the middles of the rivers the words of these lines
     /// leave (an unruled table's rivers, `TableDetection.columns`, which a header may cross),
     /// each taken inside the ruled column it lies in and kept where it is wider than a line is
     /// high (a space between words never is) and most of the rows with words in that column
     /// have words on both sides of it (the empty end of a ruled cell, or a header over its
     /// cell, makes no column).
-    func unruledBoundaries(of lines: [PageLine], between ruled: [Int]) -> [Int] {
-        let detection = TableDetection(page: page)
-        let orders = Set(lines.map(\.order))
-        let rows = detection.visualRows(excluding: Set(page.lines.map(\.order)).subtracting(orders)).map(detection.withoutRules)
+    func unruledBoundaries(of rows: [TableDetection.VisualRow], between ruled: [Int]) -> [Int] {
         guard rows.count >= 2 else { return [] }
+        let detection = TableDetection(page: page)
         let columns = detection.columns(of: rows, crossings: max(1, rows.count / 5))
         let centres = rows.map { $0.segments.flatMap(\.words).map { $0.box.x + $0.box.width / 2 } }
         var boundaries: [Int] = []
@@ -105,15 +133,15 @@ struct RuledTables {
     }
 
     func table(_ horizontal: [PageBox], _ vertical: [PageBox]) -> TableDetection.Found? {
-        let region = PageBox.union(horizontal + vertical)!
+        var region = PageBox.union(horizontal + vertical)!
         // Row and column boundaries: the rules' centres, and the region's edges (a table often
         // has no outer vertical rules).
-        let ys = boundaries(horizontal.map(\.midY) + [region.y, region.maxY])
+        var ruledYs = boundaries(horizontal.map(\.midY) + [region.y, region.maxY])
         let ruledXs = boundaries(vertical.map { $0.x + $0.width / 2 } + [region.x, region.maxX])
-        guard ys.count >= 2, ruledXs.count >= 3 || ys.count >= 3 else { return nil }
+        guard ruledYs.count >= 2, ruledXs.count >= 3 || ruledYs.count >= 3 else { return nil }
 
         // Which cell each of the table's lines' words goes in: lines whose centre is inside.
-        let lines = page.lines.filter { line in
+        var lines = page.lines.filter { line in
             let cx = line.box.x + line.box.width / 2, cy = line.box.midY
             return cx >= region.x && cx <= region.maxX && cy >= region.y && cy <= region.maxY
         }
@@ -122,8 +150,30 @@ struct RuledTables {
         // Columns the rules leave out (a frame with rules between the rows only, or some
         // columns ruled and others not) are where the words leave rivers: boundaries without
         // a rule, which a cell spans only where a word crosses them.
-        let unruled = unruledBoundaries(of: lines, between: ruledXs)
+        var visualRows = visualRows(of: lines)
+        let unruled = unruledBoundaries(of: visualRows, between: ruledXs)
         let xs = (ruledXs + unruled).sorted()
+        // Rows right under the last rule that keep the table's columns, words in more than half
+        // of them and none across them (a total under a double rule, with no rule below it; not
+        // a note), are the table's.
+        let below = self.visualRows(of: page.lines.filter { $0.box.midY > region.maxY && region.x <= $0.box.midX && $0.box.midX <= region.maxX })
+        let ruledBottom = region.maxY
+        var bottom = region.maxY
+        for row in below.sorted(by: { $0.box.y < $1.box.y }) {
+            let columns = Set(row.segments.flatMap(\.words).map { word in xs.lastIndex { $0 <= word.box.midX } ?? 0 })
+            let crosses = row.segments.flatMap(\.words).contains { word in xs.dropFirst().dropLast().contains { word.box.x < $0 && word.box.maxX > $0 } }
+            guard row.box.y - bottom <= page.bodyHeight, row.segments.count >= 2, columns.count >= 2,
+                  columns.count * 2 > xs.count - 1, !crosses else { break }
+            bottom = row.box.maxY
+            visualRows.append(row)
+            lines += page.lines.filter { row.lineOrders.contains($0.order) }
+        }
+        if bottom > region.maxY {
+            region = region.union(PageBox(x: region.x, y: region.maxY, width: region.width, height: bottom - region.maxY))
+            ruledYs.append(bottom)
+        }
+        let unruledYs = unruledRows(of: visualRows, between: ruledYs, columns: xs)
+        let ys = (ruledYs + unruledYs).sorted()
         let rowCount = ys.count - 1, columnCount = xs.count - 1
         // More rows or columns than a page can hold is hatching or a peer's nonsense, not a grid.
         guard rowCount >= 1, columnCount >= 1, rowCount * columnCount >= 4, rowCount <= 300, columnCount <= 100 else { return nil }
@@ -148,13 +198,14 @@ struct RuledTables {
             (0..<rowCount).filter { ruled(at: x, from: ys[$0], to: ys[$0 + 1]) }.count * 2 >= rowCount
         })
         func vertRule(at x: Int, from top: Int, to bottom: Int) -> Bool {
-            if gridLines.contains(x) { return ruled(at: x, from: top, to: bottom) }
+            // (rows under the rules are divided as unruled ones are)
+            if gridLines.contains(x), bottom <= ruledBottom { return ruled(at: x, from: top, to: bottom) }
             return !lines.contains { line in
-                line.words.contains { $0.box.midY >= top && $0.box.midY < bottom && $0.box.x < x && $0.box.maxX > x }
+                line.words.contains { $0.box.midY >= top && $0.box.midY < bottom && $0.box.x < x && $0.box.maxX > x && $0.text != "|" }
             }
         }
         func horizRule(at y: Int, from left: Int, to right: Int) -> Bool {
-            horizontal.contains { abs($0.midY - y) <= t && $0.x <= left + t * 2 && $0.maxX >= right - t * 2 }
+            unruledYs.contains(y) || horizontal.contains { abs($0.midY - y) <= t && $0.x <= left + t * 2 && $0.maxX >= right - t * 2 }
         }
         for r in 0..<rowCount {
             for c in 0..<columnCount {

@@ -215,6 +215,34 @@ import Testing
         #expect(table.rows.map { $0.map(\.text) } == cells.map { [$0.0, $0.1] })
     }
 
+    @Test func rulesAroundTheBodyOnlyLeaveItsRowsToTheLinesAndATotalUnderThemIsTheTables() throws {
+        // Rules above the header, under it and under the body; one rule between the first
+        // column and the others, down to the last body row. "Fraction lost" wraps in its
+        // header cell; the total under the last rule has no rule below it, and the note under
+        // the total is no row.
+        let found = elements { page in
+            page.paragraph(body, y: 200)
+            page.row([("Freq.", 800), ("Mean", 1200), ("Fraction", 1600)], y: 390)
+            page.row([("lost", 1600)], y: 440)
+            page.row([("Kept the assets", 200), ("344", 800), ("12196", 1200), ("17.4%", 1600)], y: 510)
+            page.row([("Sold some", 200), ("53", 800), ("23518", 1200), ("22.5%", 1600)], y: 560)
+            page.row([("Sold all", 200), ("61", 800), ("9187", 1200), ("22.5%", 1600)], y: 610)
+            page.row([("Total", 200), ("458", 800), ("13153", 1200), ("18.7%", 1600)], y: 680)
+            page.row([("Source: the 2009 survey, weighted.", 200)], y: 740)
+            for y in [380, 495, 665] { page.rule(x: 180, y: y, length: 1700, horizontal: true) }
+            page.rule(x: 700, y: 380, length: 285, horizontal: false)
+            page.paragraph(body, y: 900)
+        }
+        try #require(found.count == 4)
+        guard case .table(let table) = found[1] else {
+            Issue.record("no table in \(found)")
+            return
+        }
+        #expect(table.rows.map { $0.map(\.text) } == [["", "Freq.", "Mean", "Fraction lost"], ["Kept the assets", "344", "12196", "17.4%"],
+                                                      ["Sold some", "53", "23518", "22.5%"], ["Sold all", "61", "9187", "22.5%"],
+                                                      ["Total", "458", "13153", "18.7%"]])
+    }
+
     @Test func aRuledGridIsATableAndAMissingRuleMakesASpan() {
         // 3 columns (x 180, 700, 1200, 1700) and 4 rows (y 380, 450, 520, 590, 660); the header
         // "Measured" spans the last two columns: no rule between them in the first row.
