@@ -86,8 +86,9 @@ struct RuledTables {
     /// Row boundaries without rules: between the visual rows of a ruled row that holds
     /// several, in a table where no more ruled rows hold one line than hold several (rules above
     /// and under a table's body only), when every one of them has words in the first column and
-    /// another (a header's lines, wrapped in several cells at once, leave its first column
-    /// empty, and a cell's text wrapped onto a second line is in one column).
+    /// in more than half of the columns (a header's lines, wrapped in several cells at once,
+    /// leave its first column empty; a row's cells wrapped onto a second line leave most of its
+    /// columns empty there).
     func unruledRows(of rows: [TableDetection.VisualRow], between ruled: [Int], columns xs: [Int]) -> [Int] {
         let bands = zip(ruled, ruled.dropFirst()).map { top, bottom in rows.filter { $0.box.midY > top && $0.box.midY < bottom } }
         // Where the rules do part most rows, a ruled row of several lines is one row.
@@ -97,7 +98,7 @@ struct RuledTables {
             guard band.count >= 2 else { continue }
             let rowLike = band.allSatisfy { row in
                 let columns = Set(row.segments.flatMap(\.words).map { word in xs.lastIndex { $0 <= word.box.midX } ?? 0 })
-                return columns.contains(0) && columns.count >= 2
+                return columns.contains(0) && columns.count >= 2 && columns.count * 2 > xs.count - 1
             }
             if rowLike {
                 boundaries += zip(band, band.dropFirst()).map { ($0.box.maxY + $1.box.y) / 2 }
