@@ -15,11 +15,14 @@ import OCRWire
         let loop: SocketLoop
         let endpoint: String
         let cancelled = Locked<[String]>([])
+        /// Calls of the never-ending watch the server has received.
+        let watching = Locked<Int>(0)
 
         init() throws {
             context = try ZMQContext()
             loop = SocketLoop(context: context, name: "test.rpc-server")
             let cancelled = self.cancelled
+            let watching = self.watching
             endpoint = try loop.start { control in
                 let server = try RPCServer(bind: "tcp://127.0.0.1:*", control: control,
                                            streamingMethods: [CoordinatorMethod.watchJob.rawValue])
@@ -31,6 +34,7 @@ import OCRWire
                     guard let request = call.request(as: WatchJobRequest.self) else { return }
                     if request.jobId == "forever" {
                         call.onCancel { cancelled.withLock { $0.append(call.method) } }
+                        watching.withLock { $0 += 1 }
                         return
                     }
                     for i in 0..<Int(request.fromPage) {
@@ -189,7 +193,9 @@ import OCRWire
         let task = Task {
             for try await _ in client.serverStream(CoordinatorMethod.watchJob.rawValue, request: request.serializedBytes()) {}
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // Cancelled once the server has the call (a fixed sleep lost that race on a busy machine:
+        // a call cancelled before it is sent has nothing to cancel on the server).
+        try await waitUntil { h.watching.withLock { $0 } == 1 }
         task.cancel()
         try await waitUntil { h.cancelled.withLock { $0 } == [CoordinatorMethod.watchJob.rawValue] }
     }

@@ -11,6 +11,12 @@ import Testing
         "plans for the coming year, which are set out in the sections below.",
     ]
 
+    /// The element at `index` when it is a table.
+    private func tableElement(at index: Int, in found: [StructureElement]) -> TableBlock? {
+        guard found.indices.contains(index), case .table(let table) = found[index] else { return nil }
+        return table
+    }
+
     private func elements(_ build: (inout PageBuilder) -> Void) -> [StructureElement] {
         var builder = PageBuilder()
         build(&builder)
@@ -208,10 +214,7 @@ import Testing
         }
         try #require(found.count == 2)
         #expect(found[0] == .paragraph(TextBlock(text: prose.joined(separator: " "), box: found[0].box)))
-        guard case .table(let table) = found[1] else {
-            Issue.record("no table in \(found)")
-            return
-        }
+        let table = try #require(tableElement(at: 1, in: found))
         #expect(table.rows.map { $0.map(\.text) } == cells.map { [$0.0, $0.1] })
     }
 
@@ -234,10 +237,7 @@ import Testing
             page.paragraph(body, y: 900)
         }
         try #require(found.count == 4)
-        guard case .table(let table) = found[1] else {
-            Issue.record("no table in \(found)")
-            return
-        }
+        let table = try #require(tableElement(at: 1, in: found))
         #expect(table.rows.map { $0.map(\.text) } == [["", "Freq.", "Mean", "Fraction lost"], ["Kept the assets", "344", "12196", "17.4%"],
                                                       ["Sold some", "53", "23518", "22.5%"], ["Sold all", "61", "9187", "22.5%"],
                                                       ["Total", "458", "13153", "18.7%"]])
@@ -286,10 +286,7 @@ import Testing
             page.paragraph(body, y: 900)
         }
         try #require(found.count == 3)
-        guard case .table(let table) = found[1] else {
-            Issue.record("no table in \(found)")
-            return
-        }
+        let table = try #require(tableElement(at: 1, in: found))
         #expect(table.columnCount == 4)
         #expect(table.rows.map { $0.map(\.text) } == [["Country", "", "Sampled"], ["Austria", "92.9", "7.1", "5,821"],
                                                       ["Belgium", "0", "100.0", "5,906"], ["Cyprus", "100.0", "0", "17"],
