@@ -97,7 +97,7 @@ struct RuledTables {
         for band in bands {
             guard band.count >= 2 else { continue }
             let rowLike = band.allSatisfy { row in
-                let columns = Set(row.segments.flatMap(\.words).map { word in xs.lastIndex { $0 <= word.box.midX } ?? 0 })
+                let columns = columnsHolding(row, xs)
                 return columns.contains(0) && columns.count >= 2 && columns.count * 2 > xs.count - 1
             }
             if rowLike {
@@ -105,6 +105,27 @@ struct RuledTables {
             }
         }
         return boundaries
+    }
+
+    /// Which of the columns between the boundaries `xs` the row's words are in.
+    func columnsHolding(_ row: TableDetection.VisualRow, _ xs: [Int]) -> Set<Int> {
+        Set(row.segments.flatMap(\.words).map { word in xs.lastIndex { $0 <= word.box.midX } ?? 0 })
+    }
+
+    /// The rows right under a grid's last rule that keep its columns (boundaries `xs`), with
+    /// words in more than half of them and none across them, each within a line of the one
+    /// above: a total under a double rule with no rule below it, not a note under the table.
+    func rowsBelow(_ region: PageBox, columns xs: [Int]) -> [TableDetection.VisualRow] {
+        let candidates = visualRows(of: page.lines.filter { $0.box.midY > region.maxY && region.x <= $0.box.midX && $0.box.midX <= region.maxX })
+        var rows: [TableDetection.VisualRow] = []
+        for row in candidates.sorted(by: { $0.box.y < $1.box.y }) {
+            let columns = columnsHolding(row, xs)
+            let crosses = row.segments.flatMap(\.words).contains { word in xs.dropFirst().dropLast().contains { word.box.x < $0 && word.box.maxX > $0 } }
+            guard row.box.y - (rows.last?.box.maxY ?? region.maxY) <= page.bodyHeight, row.segments.count >= 2, columns.count >= 2,
+                  columns.count * 2 > xs.count - 1, !crosses else { break }
+            rows.append(row)
+        }
+        return rows
     }
 
     /// Column boundaries without rules: the middles of the rivers the words of these lines
@@ -154,22 +175,11 @@ struct RuledTables {
         var visualRows = visualRows(of: lines)
         let unruled = unruledBoundaries(of: visualRows, between: ruledXs)
         let xs = (ruledXs + unruled).sorted()
-        // Rows right under the last rule that keep the table's columns, words in more than half
-        // of them and none across them (a total under a double rule, with no rule below it; not
-        // a note), are the table's.
-        let below = self.visualRows(of: page.lines.filter { $0.box.midY > region.maxY && region.x <= $0.box.midX && $0.box.midX <= region.maxX })
         let ruledBottom = region.maxY
-        var bottom = region.maxY
-        for row in below.sorted(by: { $0.box.y < $1.box.y }) {
-            let columns = Set(row.segments.flatMap(\.words).map { word in xs.lastIndex { $0 <= word.box.midX } ?? 0 })
-            let crosses = row.segments.flatMap(\.words).contains { word in xs.dropFirst().dropLast().contains { word.box.x < $0 && word.box.maxX > $0 } }
-            guard row.box.y - bottom <= page.bodyHeight, row.segments.count >= 2, columns.count >= 2,
-                  columns.count * 2 > xs.count - 1, !crosses else { break }
-            bottom = row.box.maxY
-            visualRows.append(row)
-            lines += page.lines.filter { row.lineOrders.contains($0.order) }
-        }
-        if bottom > region.maxY {
+        let below = rowsBelow(region, columns: xs)
+        if let bottom = below.last?.box.maxY {
+            visualRows += below
+            lines += page.lines.filter { line in below.contains { $0.lineOrders.contains(line.order) } }
             region = region.union(PageBox(x: region.x, y: region.maxY, width: region.width, height: bottom - region.maxY))
             ruledYs.append(bottom)
         }
