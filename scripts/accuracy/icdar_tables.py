@@ -99,7 +99,7 @@ def ruled(png, box_points, height_points):
     or more places (a rule is a few pixels wide: runs of neighbouring columns count once)."""
     from PIL import Image
     image = Image.open(png).convert("L")
-    scale = image.width / page_width_points(png, image)
+    scale = 300 / 72  # pixels per point: the clean pages are rendered at 300 dpi
     x1, y1, x2, y2 = box_points
     left, right = int(x1 * scale) - 10, int(x2 * scale) + 10
     top, bottom = int((height_points - y2) * scale), int((height_points - y1) * scale)
@@ -112,10 +112,6 @@ def ruled(png, box_points, height_points):
         rules += here and not previous
         previous = here
     return rules >= 2
-
-
-def page_width_points(png, image):
-    return image.width * 72 / 300  # pages are rendered at 300 dpi for this test
 
 
 def page_size(pdf, page):
