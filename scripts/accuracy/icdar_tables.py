@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A second real-table corpus, kept apart from the first: the ICDAR 2013 Table Competition's
-67 born-digital PDFs of EU and US government documents (Göbel et al., ICDAR 2013), as a clone of
+born-digital PDFs of EU and US government documents (Göbel et al., ICDAR 2013), as a clone of
 github.com/tabulapdf/tabula-java carries them (src/test/resources/technology/tabula/
 icdar2013-dataset). The dataset is distributed for research and not under a licence that lets
 us copy it, so nothing of it is committed: `build` reads a clone (the library's `fetch`, or
@@ -16,7 +16,8 @@ or more places), else "unruled". The halves are real_layout's, by document name.
     structure.py run BIN_DIR WORK [--half dev|heldout|all]
     structure.py report WORK [--half ...]
 
-`us-007` is left out: camelot's corpus (corpus/tables) holds the same page.
+`us-007` is left out: camelot's corpus (corpus/tables) holds the same page. So are the structure
+files whose PDF the clone lacks (eu-009b, us-011b, us-031b, us-035b: second parts of split documents).
 """
 import hashlib
 import json
