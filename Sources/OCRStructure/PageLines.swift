@@ -100,8 +100,8 @@ struct PageLines: Sendable {
                 out.append(line)
                 continue
             }
-            let inside = line.words.filter { region.x <= $0.box.midX && $0.box.midX <= region.maxX }
-            let outside = line.words.filter { !(region.x <= $0.box.midX && $0.box.midX <= region.maxX) }
+            func isInside(_ word: LineWord) -> Bool { region.x <= word.box.midX && word.box.midX <= region.maxX }
+            let inside = line.words.filter(isInside), outside = line.words.filter { !isInside($0) }
             guard !inside.isEmpty, !outside.isEmpty else {
                 out.append(line)
                 continue

@@ -8,13 +8,8 @@ struct RuledTables {
     var tolerance: Int { max(4, page.bodyHeight / 3) }
 
     func tables() -> [TableDetection.Found] {
-        // A page's tables have hundreds of rules at most; thousands are hatching or a peer's
-        // nonsense, and the crossings are counted pair by pair.
-        guard page.rules.count <= 2000 else { return [] }
-        let horizontal = page.rules.filter { $0.width > $0.height }
-        let vertical = page.rules.filter { $0.height >= $0.width }
         var found: [TableDetection.Found] = []
-        for group in grids(horizontal, vertical) {
+        for group in pageGrids() {
             if let table = table(group.horizontal, group.vertical), !found.contains(where: { $0.lineOrders.isDisjoint(with: table.lineOrders) == false }) {
                 found.append(table)
             }
@@ -25,10 +20,15 @@ struct RuledTables {
     /// Where the page's ruled grids are (a grid's rules' union), for cutting the lines
     /// Tesseract ran across their edges (`PageLines.cut(at:)`).
     func gridRegions() -> [PageBox] {
+        pageGrids().compactMap { PageBox.union($0.horizontal + $0.vertical) }
+    }
+
+    /// The page's rules grouped into grids (`grids`).
+    func pageGrids() -> [(horizontal: [PageBox], vertical: [PageBox])] {
+        // A page's tables have hundreds of rules at most; thousands are hatching or a peer's
+        // nonsense, and the crossings are counted pair by pair.
         guard page.rules.count <= 2000 else { return [] }
-        let horizontal = page.rules.filter { $0.width > $0.height }
-        let vertical = page.rules.filter { $0.height >= $0.width }
-        return grids(horizontal, vertical).compactMap { PageBox.union($0.horizontal + $0.vertical) }
+        return grids(page.rules.filter { $0.width > $0.height }, page.rules.filter { $0.height >= $0.width })
     }
 
     /// Rules that touch each other, grouped (union-find over crossings): a grid needs two
@@ -138,7 +138,7 @@ struct RuledTables {
         guard rows.count >= 2 else { return [] }
         let detection = TableDetection(page: page)
         let columns = detection.columns(of: rows, crossings: max(1, rows.count / 5))
-        let centres = rows.map { $0.segments.flatMap(\.words).map { $0.box.x + $0.box.width / 2 } }
+        let centres = rows.map { $0.segments.flatMap(\.words).map(\.box.midX) }
         var boundaries: [Int] = []
         for (left, right) in zip(columns, columns.dropFirst()) {
             for (low, high) in zip(ruled, ruled.dropFirst()) where left.maxX < high && right.x > low {

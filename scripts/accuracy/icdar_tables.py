@@ -65,7 +65,10 @@ def regions(structure_xml):
 
 
 def grid_box(cells):
+    """The cells' boxes' union; None when no cell has a box (then the table counts as unruled)."""
     boxes = [c[5] for c in cells if c[5]]
+    if not boxes:
+        return None
     return [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
 
 
@@ -144,7 +147,7 @@ def build(work, git_dir):
                 clean = os.path.join(out, f"icdar-{document}-p{page}-clean.png")
                 real_layout.render(pdf, page, 300, clean)
                 height = page_size(pdf, page)[1]
-                styles = ["ruled" if ruled(clean, box, height) else "unruled" for box, _ in tables]
+                styles = ["ruled" if box and ruled(clean, box, height) else "unruled" for box, _ in tables]
                 for variant in ("clean", degradation):
                     name = f"icdar-{document}-p{page}-{variant}"
                     image = clean
