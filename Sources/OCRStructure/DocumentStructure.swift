@@ -12,6 +12,9 @@ public enum DocumentStructure {
     /// The structure of `pages` (a job's recognised pages, any order; a page without words
     /// gives no elements).
     public static func analyze(_ pages: [Ocr_V1_PageResult]) -> [PageStructure] {
+        // Every rule holds on the page as it reads: a page the worker turned is analysed upright.
+        let frames = Dictionary(pages.map { (Int($0.pageIndex), UprightFrame($0)) }, uniquingKeysWith: { a, _ in a })
+        let pages = pages.map { frames[Int($0.pageIndex)]!.upright($0) }
         // Lines Tesseract ran from a column of prose into a ruled table beside it are cut at
         // the table's edge first, so that the table and the prose each get their own words.
         let measured = pages.map { page in
@@ -44,7 +47,8 @@ public enum DocumentStructure {
                 }
             }, detectedData: page.data)
         }
-        return ContinuedTables.marked(structures, widths: Dictionary(measured.map { ($0.pageIndex, $0.pageWidth) }, uniquingKeysWith: { a, _ in a }))
+        let widths = Dictionary(measured.map { ($0.pageIndex, $0.pageWidth) }, uniquingKeysWith: { a, _ in a })
+        return ContinuedTables.marked(structures, widths: widths).map { frames[$0.pageIndex]!.original($0) }
     }
 }
 

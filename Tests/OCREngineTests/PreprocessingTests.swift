@@ -59,6 +59,44 @@ extension EngineTests {
             }
         }
 
+        /// A page lying on its side is read upright at every level without `auto_rotate`: its
+        /// layout shows most lines running down it (SidewaysPage.swift), OSD says which way.
+        @Test(arguments: [("rot90.png", 90), ("rot270.png", 270)])
+        func aSidewaysPageIsReadUpright(name: String, degrees: Int) async throws {
+            for level in [RecognitionLevel.fast, .accurate] {
+                let result = try await recognize(Fixtures.page(name), RecognitionOptions.with { $0.level = level })
+                let cer = characterErrorRate(result.text, reference: Fixtures.text("text.txt"))
+                #expect(result.rotationDegrees == Int32(degrees), "\(level)")
+                #expect(cer < 0.02, "\(level): CER \(cer)")
+                #expect(try #require(result.timings?.steps).map(\.step).contains("check_sideways"))
+                checkBoxes(result)
+                // Boxes in the original image, where the lines stand upright.
+                let line = try #require(result.blocks.first?.paragraphs.first?.lines.first?.box)
+                #expect(line.height > 3 * line.width)
+            }
+            let upright = try await recognize(Fixtures.page("text.png"))
+            #expect(upright.rotationDegrees == 0)
+            #expect(try #require(upright.timings?.steps).map(\.step).contains("check_sideways") == false)
+        }
+
+        /// Without the `osd` model (or where OSD is unsure), reading a strip of the page each way
+        /// tells which way it lies.
+        @Test func aSidewaysPageIsTurnedByReadingWithoutOSD() async throws {
+            let models = FileManager.default.temporaryDirectory.appendingPathComponent("no-osd-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: models) }
+            let eng = URL(fileURLWithPath: EngineConfiguration.defaultTessdataPath).appendingPathComponent("eng.traineddata")
+            try FileManager.default.createSymbolicLink(at: models.appendingPathComponent("eng.traineddata"), withDestinationURL: eng)
+            let engine = EngineThread(name: "no-osd", configuration: EngineConfiguration(tessdataPath: models.path))
+            defer { engine.shutdown() }
+            for (name, degrees) in [("rot90.png", 90), ("rot270.png", 270)] {
+                let page = Fixtures.page(name)
+                let result = try await engine.run { r throws(OCRError) in try r.recognize(page) }
+                #expect(result.rotationDegrees == Int32(degrees), "\(name)")
+                #expect(characterErrorRate(result.text, reference: Fixtures.text("text.txt")) < 0.02, "\(name)")
+            }
+        }
+
         @Test func uprightPageIsNotRotated() async throws {
             var opts = RecognitionOptions()
             opts.autoRotate = true

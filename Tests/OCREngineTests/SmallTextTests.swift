@@ -32,7 +32,7 @@ extension EngineTests {
         @Test func fastReadsSmallTextAsItIs() async throws {
             let result = try await recognize(Fixtures.page("small-text.png"), RecognitionOptions.with { $0.level = .fast })
             let steps = try #require(result.timings?.steps).map(\.step)
-            #expect(!steps.contains("pass_enlarged") && !steps.contains("find_text_height"))
+            #expect(!steps.contains("pass_enlarged"))
         }
     }
 }

@@ -96,3 +96,56 @@ import OCRTestSupport
                 == [["Screening"]])
     }
 }
+
+/// A page lying on its side, told from its layout analysis (pure: lines with baselines in).
+@Suite struct SidewaysPageTests {
+    typealias Lines = TurnedLinesTests
+
+    /// Most of the text runs down the page: sideways, whatever the few lines across it.
+    @Test func aPageWhoseTextRunsDownItIsSideways() {
+        let columns = (0..<5).map { Lines.turned("garbled", left: 100 + 50 * $0, confidence: 0.2) }
+        #expect(SidewaysPage.isSideways(Lines.page(Array(Lines.rows.prefix(3)) + columns)))
+    }
+
+    /// A table's columns read turned, a margin stamp: a few lines down the page beside many
+    /// across it leave the page upright (TurnedLines' business).
+    @Test func aFewTurnedLinesAmongRowsLeaveThePageUpright() {
+        let columns = (0..<2).map { Lines.turned("PrPrPWOOD", left: 600 + 200 * $0, confidence: 0.1) }
+        #expect(!SidewaysPage.isSideways(Lines.page(Lines.rows + columns)))
+        #expect(!SidewaysPage.isSideways(Lines.page(Lines.rows)))
+        #expect(!SidewaysPage.isSideways([]))
+    }
+
+    /// Two long lines down an otherwise empty page are too little to turn it for.
+    @Test func fewerThanThreeTurnedLinesNeverTurnAPage() {
+        let columns = (0..<2).map { Lines.turned("Survey", left: 100 + 50 * $0, confidence: 0.9) }
+        #expect(!SidewaysPage.isSideways(Lines.page(columns)))
+        #expect(SidewaysPage.isSideways(Lines.page(columns + [Lines.turned("Survey", left: 300, confidence: 0.9)])))
+    }
+
+    static func words(_ texts: [(String, Bool)]) -> [RawWord] {
+        texts.map { RawWord(text: $0.0, confidence: 0.9, rect: Lines.rect(0, 0, 10, 10), fromDictionary: $0.1) }
+    }
+
+    /// Read upside down, a page gives many short words that are no words; its digits are as
+    /// confident as upright ones and do not count.
+    @Test func theWayWhoseWordsAreMoreOftenDictionaryWordsIsUpright() {
+        let upright = Self.words([("Rate", true), ("of", true), ("Accidental", true), ("Deaths", true), ("Suicides", true), ("Ponulation", false), ("1967", false), ("4999", false)])
+        let upsideDown = Self.words([("OTT", false), ("GpvSeT", false), ("rans", true), ("ewe", true), ("rancid", true), ("ZBGVEE", false),
+                                     ("veret", false), ("9986", false), ("60vesZ", false), ("soot", true)])
+        #expect(SidewaysPage.dictionaryShare(upright) > 0.6 && SidewaysPage.dictionaryShare(upsideDown) < 0.5)
+        #expect(SidewaysPage.uprightingTurns(clockwise: upright, counterclockwise: upsideDown) == 1)
+        #expect(SidewaysPage.uprightingTurns(clockwise: upsideDown, counterclockwise: upright) == 3)
+        // Digits alone, or nothing read: no way to tell, no turn.
+        let digits = Self.words([("1967", false), ("126762", false)])
+        #expect(SidewaysPage.uprightingTurns(clockwise: digits, counterclockwise: []) == nil)
+    }
+
+    /// OSD's clockwise degrees to the turns that undo them, a quarter either way only.
+    @Test func onlyAQuarterTurnEitherWayIsTaken() {
+        #expect(SidewaysPage.uprightingTurns(osdDegrees: 90) == 3)
+        #expect(SidewaysPage.uprightingTurns(osdDegrees: 270) == 1)
+        #expect(SidewaysPage.uprightingTurns(osdDegrees: 0) == nil)
+        #expect(SidewaysPage.uprightingTurns(osdDegrees: 180) == nil)
+    }
+}

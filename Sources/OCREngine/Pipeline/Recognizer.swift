@@ -352,37 +352,45 @@ package final class Recognizer {
                 }
             }
         }
-        // A photo whose page was not found but whose text lines converge (ConvergingLines.swift):
-        // the lines made parallel, the columns moved in from outside filled with the paper's gray.
-        if settings.pageDetection, geometry.photo == nil, pix.depth > 1, case let page = try reduce(pix),
-           let lines = try costs.measure("find_converging_lines", { () throws(OCRError) in try ConvergingLines.find(in: page) }) {
-            pix = try costs.measure("straighten_lines") { () throws(OCRError) in try pix.shiftedVertically(by: lines, fill: try pix.paperLevel()) }
-            geometry.lines = lines
-            result.dewarped = true
+        // The rest of preprocessing, from the page as turned: run again on the page turned a
+        // quarter when its layout shows it lying on its side (SidewaysPage.swift).
+        let asTurned = (pix: pix, geometry: geometry, dewarped: result.dewarped)
+        func preparedAfterTurn(_ turnedPix: Pix) throws(OCRError) -> Pix {
+            var pix = turnedPix
+            // A photo whose page was not found but whose text lines converge (ConvergingLines.swift):
+            // the lines made parallel, the columns moved in from outside filled with the paper's gray.
+            if settings.pageDetection, geometry.photo == nil, pix.depth > 1, case let page = try reduce(pix),
+               let lines = try costs.measure("find_converging_lines", { () throws(OCRError) in try ConvergingLines.find(in: page) }) {
+                pix = try costs.measure("straighten_lines") { () throws(OCRError) in try pix.shiftedVertically(by: lines, fill: try pix.paperLevel()) }
+                geometry.lines = lines
+                result.dewarped = true
+            }
+            if options.deskew, let skew = try costs.measure("find_skew", { () throws(OCRError) in try pix.findSkew() }),
+               abs(skew.degrees) >= 0.1, skew.confidence >= 3 {
+                pix = try costs.measure("deskew") { () throws(OCRError) in try pix.rotated(degrees: skew.degrees) }
+                geometry.skewDegrees = skew.degrees
+                result.skewDegrees = skew.degrees
+            }
+            // Uneven light (UnevenLighting.swift): not on a flattened photo (already evened out),
+            // nor when the caller chose a binarisation.
+            if result.pageQuad.isEmpty, options.binarization == .unspecified, pix.depth > 1, case let page = try reduce(pix),
+               try costs.measure("check_lighting", { () throws(OCRError) in try UnevenLighting.check(page) }) {
+                pix = try costs.measure("even_lighting") { () throws(OCRError) in try pix.backgroundNormalized() }
+            }
+            if settings.globalThreshold { pix = try pix.toBinary(threshold: 128) }
+            if let roi = options.regionOfInterest {
+                // Cropped here rather than with TessBaseAPISetRectangle: Tesseract 5.3's LSTM reads
+                // lines from the uncropped image with the rectangle's coordinates when the rectangle
+                // spans the full width, and returns garbage.
+                let r = geometry.toProcessed(roi)
+                guard r.width > 0, r.height > 0 else { throw OCRError(.invalidArgument, "region of interest is empty or outside the page") }
+                pix = try pix.cropped(r)
+                geometry.cropX = r.left
+                geometry.cropY = r.top
+            }
+            return pix
         }
-        if options.deskew, let skew = try costs.measure("find_skew", { () throws(OCRError) in try pix.findSkew() }),
-           abs(skew.degrees) >= 0.1, skew.confidence >= 3 {
-            pix = try costs.measure("deskew") { () throws(OCRError) in try pix.rotated(degrees: skew.degrees) }
-            geometry.skewDegrees = skew.degrees
-            result.skewDegrees = skew.degrees
-        }
-        // Uneven light (UnevenLighting.swift): not on a flattened photo (already evened out),
-        // nor when the caller chose a binarisation.
-        if result.pageQuad.isEmpty, options.binarization == .unspecified, pix.depth > 1, case let page = try reduce(pix),
-           try costs.measure("check_lighting", { () throws(OCRError) in try UnevenLighting.check(page) }) {
-            pix = try costs.measure("even_lighting") { () throws(OCRError) in try pix.backgroundNormalized() }
-        }
-        if settings.globalThreshold { pix = try pix.toBinary(threshold: 128) }
-        if let roi = options.regionOfInterest {
-            // Cropped here rather than with TessBaseAPISetRectangle: Tesseract 5.3's LSTM reads
-            // lines from the uncropped image with the rectangle's coordinates when the rectangle
-            // spans the full width, and returns garbage.
-            let r = geometry.toProcessed(roi)
-            guard r.width > 0, r.height > 0 else { throw OCRError(.invalidArgument, "region of interest is empty or outside the page") }
-            pix = try pix.cropped(r)
-            geometry.cropX = r.left
-            geometry.cropY = r.top
-        }
+        pix = try preparedAfterTurn(pix)
         let preprocessed = clock.now
         try checkStop()
 
@@ -397,14 +405,35 @@ package final class Recognizer {
             defer { api.clear() }
             try settings.apply(to: api)
             api.setImage(pix, dpi: dpi)
-            // Small text (SmallText.swift) is read again enlarged, below. The layout analysis
-            // that measures it is kept by Tesseract for the first reading, so it costs nothing more.
+            // The layout analysis, kept by Tesseract for the first reading (so it costs nothing
+            // more), tells a page lying on its side and small text (read again enlarged, below).
+            var layout: [RawBlock] = []
+            if !settings.detectOnly {
+                layout = try costs.measure("analyse_layout") { api.analyseLayout(symbols: false) }
+            }
+            if SidewaysPage.isSideways(layout), checksSideways(options, settings) {
+                let turns = try costs.measure("check_sideways") { () throws(OCRError) in
+                    try sidewaysTurns(of: asTurned.pix, dpi: dpi, api: api, settings: settings, monitorState)
+                }
+                if let turns {
+                    geometry = asTurned.geometry
+                    geometry.quarterTurns = (geometry.quarterTurns + turns) % 4
+                    result.rotationDegrees = Int32((4 - geometry.quarterTurns) % 4 * 90)
+                    result.dewarped = asTurned.dewarped
+                    result.skewDegrees = 0
+                    pix = try preparedAfterTurn(try asTurned.pix.rotatedOrth(turns))
+                }
+                // The check read with the api: the page is set again, turned or not.
+                try checkStop()
+                api.clear()
+                try settings.apply(to: api)
+                api.setImage(pix, dpi: dpi)
+                layout = try costs.measure("analyse_layout") { api.analyseLayout(symbols: false) }
+            }
             var smallText = false
             if !settings.fast, !settings.detectOnly {
-                smallText = try costs.measure("find_text_height") { () throws(OCRError) in
-                    SmallText.isSmall(words: RawBlock.allWords(api.analyseLayout(symbols: false)), width: pix.width,
-                                      height: pix.height, maxPixels: configuration.maxPagePixels)
-                }
+                smallText = SmallText.isSmall(words: RawBlock.allWords(layout), width: pix.width,
+                                              height: pix.height, maxPixels: configuration.maxPagePixels)
             }
             if settings.detectOnly {
                 blocks = try costs.measure("analyse_layout") { api.analyseLayout(symbols: options.reportCharacterBoxes) }
@@ -601,19 +630,50 @@ package final class Recognizer {
     /// band; it refused a real photo's right turn (88 on its side, 79 upright).
     private func keepsText(_ original: Pix, turned turns: Int, dpi: Int, api: TessAPI, settings: PageSettings,
                              _ monitorState: Monitor.State) throws(OCRError) -> Bool {
-        func sureCharacters(_ pix: Pix) throws(OCRError) -> Int {
-            api.clear()
-            defer { api.clear() }
-            try settings.apply(to: api)
-            api.setImage(pix, dpi: dpi)
-            guard api.recognize(try Monitor(state: monitorState)) else { return 0 }
-            return RawBlock.wordsWithText(api.results(choices: false)).filter { $0.confidence >= Self.sureConfidence }
-                .reduce(0) { $0 + $1.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count }
-        }
         let band = try original.cropped(RawRect(left: 0, top: original.height * 3 / 10, right: original.width, bottom: original.height * 7 / 10))
-        let before = try sureCharacters(band)
-        let after = try sureCharacters(try band.rotatedOrth(turns))
+        let before = try sureCharacters(band, dpi: dpi, api: api, settings: settings, monitorState)
+        let after = try sureCharacters(try band.rotatedOrth(turns), dpi: dpi, api: api, settings: settings, monitorState)
         return after > 0 && Double(after) >= Self.rotationKeep * Double(before)
+    }
+
+    /// The letters and digits of `pix` that Tesseract reads with a confidence of at least
+    /// ``sureConfidence``.
+    private func sureCharacters(_ pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> Int {
+        try read(pix, dpi: dpi, api: api, settings: settings, monitorState).filter { $0.confidence >= Self.sureConfidence }
+            .reduce(0) { $0 + $1.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count }
+    }
+
+    /// The words with text Tesseract reads on `pix` (the api is cleared before and after).
+    private func read(_ pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> [RawWord] {
+        api.clear()
+        defer { api.clear() }
+        try settings.apply(to: api)
+        api.setImage(pix, dpi: dpi)
+        guard api.recognize(try Monitor(state: monitorState)) else { return [] }
+        return RawBlock.wordsWithText(api.results(choices: false))
+    }
+
+    /// Whether the page's layout is checked for a page lying on its side: not where the caller
+    /// turned it already (`auto_rotate`), chose how to segment it, or cropped it to a region.
+    private func checksSideways(_ options: RecognitionOptions, _ settings: PageSettings) -> Bool {
+        !options.autoRotate && !settings.detectOnly && settings.psm == 3 && options.regionOfInterest == nil
+    }
+
+    /// The quarter turns clockwise (1 or 3) that make a page lying on its side upright (its
+    /// layout's lines run down it: SidewaysPage.swift), or nil to read it as it is. OSD says
+    /// which way when it is sure (``SidewaysPage/sureOrientation``); otherwise, or without the
+    /// `osd` model, the page is read turned each way, and the way whose words are more often
+    /// dictionary words wins (``SidewaysPage/dictionaryShare``). Two readings of extra work,
+    /// spent only then.
+    private func sidewaysTurns(of pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
+                               _ monitorState: Monitor.State) throws(OCRError) -> Int? {
+        if configuration.installedLanguages.contains("osd"), let (degrees, confidence) = try orientation(of: pix, dpi: dpi),
+           confidence >= SidewaysPage.sureOrientation, let turns = SidewaysPage.uprightingTurns(osdDegrees: degrees) {
+            return turns
+        }
+        let clockwise = try read(try pix.rotatedOrth(1), dpi: dpi, api: api, settings: settings, monitorState)
+        let counterclockwise = try read(try pix.rotatedOrth(3), dpi: dpi, api: api, settings: settings, monitorState)
+        return SidewaysPage.uprightingTurns(clockwise: clockwise, counterclockwise: counterclockwise)
     }
 
     /// The share of the unturned band's sure characters a turned band must keep to be turned.

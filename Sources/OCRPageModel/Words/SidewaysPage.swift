@@ -1,0 +1,74 @@
+/// A page lying on its side: the check every level makes after layout analysis.
+///
+/// A landscape table printed across a portrait page, or a page scanned a quarter turn off, is to
+/// Tesseract's layout analysis a page of vertical text lines. It reads such lines turned, and
+/// for a Latin script often the wrong way round ("Aeving yeedey" for "Survey Repeat"), and
+/// plain `tesseract` does the same. Most of such a page's text runs down it, which no upright
+/// page shows (a rotated column head or a margin stamp is a few short lines beside many across);
+/// the layout analysis that recognition runs anyway tells, before any word is read.
+/// Which way to turn it OSD says when it is sure, and reading says otherwise (``TurnedLines``
+/// reads a few turned lines of an upright page again; this turns the whole page).
+package enum SidewaysPage {
+    /// A line whose baseline is at least this many times longer down the page than across it
+    /// runs down it (as ``TurnedLines/steepness``).
+    package static let steepness = TurnedLines.steepness
+    /// At least this many lines run down the page.
+    package static let minimumTurnedLines = 3
+    /// OSD's orientation confidence from which its way is taken without reading. Chosen on the
+    /// dev half of the real-layout corpus turned a quarter each way (52 pages): OSD was wrong
+    /// twice, at 2.2 and 3.5, and right at 4.2 and above (BENCHMARKS.md, "Pages lying on their side").
+    package static let sureOrientation: Float = 4
+
+    /// Whether most of the text of `blocks` (a layout analysis, words with or without text)
+    /// runs down the page: the lines running down it are longer in all than those across it,
+    /// and there are at least ``minimumTurnedLines`` of them.
+    package static func isSideways(_ blocks: [RawBlock]) -> Bool {
+        var down = 0, across = 0, turnedLines = 0
+        for line in blocks.flatMap(\.paragraphs).flatMap(\.lines) where line.baseline.count == 4 {
+            let dx = abs(line.baseline[2] - line.baseline[0]), dy = abs(line.baseline[3] - line.baseline[1])
+            if dy > steepness * dx {
+                down += line.rect.height
+                turnedLines += 1
+            } else if dx > steepness * dy {
+                across += line.rect.width
+            }
+        }
+        return turnedLines >= minimumTurnedLines && down > across
+    }
+
+    /// The quarter turns clockwise (1 or 3) that make a page upright, from its words read
+    /// turned a quarter clockwise and a quarter counter-clockwise: the reading whose words are
+    /// more often dictionary words (``dictionaryShare``); nil when neither has a dictionary word.
+    package static func uprightingTurns(clockwise: [RawWord], counterclockwise: [RawWord]) -> Int? {
+        let (right, left) = (dictionaryShare(clockwise), dictionaryShare(counterclockwise))
+        guard max(right, left) > 0 else { return nil }
+        return right >= left ? 1 : 3
+    }
+
+    /// The share of the letters of words of three letters or more that are in dictionary words.
+    /// Read upright, 0.64-0.92 of them on the pages it was measured on; upside down, 0.10-0.35,
+    /// since Tesseract makes many short words of the glyphs turned ("OTT", "ewe", "rans"). The
+    /// number of sure letters does not tell (upside down, a numeric table gave more of them),
+    /// nor sure characters (digits upside down are read as confidently as upright).
+    package static func dictionaryShare(_ words: [RawWord]) -> Double {
+        var letters = 0, inDictionary = 0
+        for word in words {
+            let count = word.text.filter(\.isLetter).count
+            guard count >= 3 else { continue }
+            letters += count
+            if word.fromDictionary { inDictionary += count }
+        }
+        return letters == 0 ? 0 : Double(inDictionary) / Double(letters)
+    }
+
+    /// The quarter turns clockwise that make a page upright, from OSD's finding of how far it
+    /// is turned clockwise: only a quarter turn either way (a page whose lines run down it is
+    /// not upright or upside down, whatever OSD says); nil otherwise.
+    package static func uprightingTurns(osdDegrees: Int) -> Int? {
+        switch osdDegrees {
+        case 90: 3
+        case 270: 1
+        default: nil
+        }
+    }
+}
