@@ -149,3 +149,35 @@ import OCRTestSupport
         #expect(SidewaysPage.uprightingTurns(osdDegrees: 180) == nil)
     }
 }
+
+/// A reading doubtful enough to ask OSD whether the page is upside down (pure: words in).
+@Suite struct UpsideDownPageTests {
+    static func page(_ texts: [(String, Bool)]) -> [RawBlock] {
+        TurnedLinesTests.page([RawLine(rect: TurnedLinesTests.rect(0, 0, 100, 10), words: SidewaysPageTests.words(texts))])
+    }
+
+    static let garbage = page(Array(repeating: [("OTT", false), ("GpvSeT", false), ("rans", true), ("ZBGVEE", false), ("veret", false)], count: 3).flatMap { $0 })
+    static let prose = page(Array(repeating: [("The", true), ("committee", true), ("met", true), ("on", true), ("Tuesday", true)], count: 3).flatMap { $0 })
+
+    @Test func fewDictionaryWordsReadWithLowConfidenceAreDoubtful() {
+        #expect(UpsideDownPage.isDoubtful(Self.garbage, meanConfidence: 0.45))
+        #expect(UpsideDownPage.dictionaryShare(Self.garbage) < UpsideDownPage.dictionaryShare(Self.prose))
+    }
+
+    /// A confident reading, words from the dictionary, or too few letters to judge: not asked.
+    @Test func confidentOrWordyOrShortReadingsAreNot() {
+        #expect(!UpsideDownPage.isDoubtful(Self.garbage, meanConfidence: 0.8))
+        #expect(!UpsideDownPage.isDoubtful(Self.prose, meanConfidence: 0.45))
+        #expect(!UpsideDownPage.isDoubtful(Self.page([("OTT", false), ("GpvSeT", false), ("1967", false)]), meanConfidence: 0.3))
+    }
+
+    /// Read turned unless OSD is sure of another orientation (it said "upright" with
+    /// confidence 0.6 of a page upside down).
+    @Test func unlessOSDIsSureOfAnotherWayAPageMayBeUpsideDown() {
+        #expect(UpsideDownPage.mayBeUpsideDown(osd: nil))
+        #expect(UpsideDownPage.mayBeUpsideDown(osd: (180, 9)))
+        #expect(UpsideDownPage.mayBeUpsideDown(osd: (0, 0.58)))
+        #expect(!UpsideDownPage.mayBeUpsideDown(osd: (0, 6)))
+        #expect(!UpsideDownPage.mayBeUpsideDown(osd: (90, 12)))
+    }
+}

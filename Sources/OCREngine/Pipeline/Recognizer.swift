@@ -333,7 +333,8 @@ package final class Recognizer {
             result.rotationDegrees = Int32((4 - page.quarterTurns) % 4 * 90)
         }
         if options.autoRotate || settings.osdOnly {
-            if let (degrees, _) = try costs.measure("find_orientation", { () throws(OCRError) in try orientation(of: pix, dpi: dpi) }), degrees % 360 != 0 {
+            if let (degrees, confidence) = try costs.measure("find_orientation", { () throws(OCRError) in try orientation(of: pix, dpi: dpi) }),
+               confidence >= 1, degrees % 360 != 0 {
                 let turns = (4 - degrees / 90) % 4
                 let turned = try pix.rotatedOrth(turns)
                 // OSD's confidence does not tell a right turn from a wrong one (5-12 for the
@@ -411,24 +412,29 @@ package final class Recognizer {
             if !settings.detectOnly {
                 layout = try costs.measure("analyse_layout") { api.analyseLayout(symbols: false) }
             }
-            if SidewaysPage.isSideways(layout), checksSideways(options, settings) {
-                let turns = try costs.measure("check_sideways") { () throws(OCRError) in
-                    try sidewaysTurns(of: asTurned.pix, dpi: dpi, api: api, settings: settings, monitorState)
-                }
-                if let turns {
-                    geometry = asTurned.geometry
-                    geometry.quarterTurns = (geometry.quarterTurns + turns) % 4
-                    result.rotationDegrees = Int32((4 - geometry.quarterTurns) % 4 * 90)
-                    result.dewarped = asTurned.dewarped
-                    result.skewDegrees = 0
-                    pix = try preparedAfterTurn(try asTurned.pix.rotatedOrth(turns))
-                }
-                // The check read with the api: the page is set again, turned or not.
+            // The page set again turned `turns` quarters from the page as turned before (0: as it
+            // was), through the rest of preprocessing, and its layout analysed.
+            func turnPage(by turns: Int) throws(OCRError) {
+                geometry = asTurned.geometry
+                geometry.quarterTurns = (geometry.quarterTurns + turns) % 4
+                result.rotationDegrees = Int32((4 - geometry.quarterTurns) % 4 * 90)
+                result.dewarped = asTurned.dewarped
+                result.skewDegrees = 0
+                pix = try preparedAfterTurn(turns == 0 ? asTurned.pix : try asTurned.pix.rotatedOrth(turns))
                 try checkStop()
                 api.clear()
                 try settings.apply(to: api)
                 api.setImage(pix, dpi: dpi)
                 layout = try costs.measure("analyse_layout") { api.analyseLayout(symbols: false) }
+            }
+            var sideways = false
+            if SidewaysPage.isSideways(layout), checksSideways(options, settings) {
+                let turns = try costs.measure("check_sideways") { () throws(OCRError) in
+                    try sidewaysTurns(of: asTurned.pix, dpi: dpi, api: api, settings: settings, monitorState)
+                }
+                // The check read with the api: the page is set again, turned or not.
+                try turnPage(by: turns ?? 0)
+                sideways = turns != nil
             }
             var smallText = false
             if !settings.fast, !settings.detectOnly {
@@ -438,14 +444,34 @@ package final class Recognizer {
             if settings.detectOnly {
                 blocks = try costs.measure("analyse_layout") { api.analyseLayout(symbols: options.reportCharacterBoxes) }
             } else {
-                let monitor = try Monitor(state: monitorState)
-                let ok = try costs.measure("recognize") { api.recognize(monitor) }
-                try checkStop()
-                guard ok else { throw OCRError(.internal, "Tesseract failed to recognise the page") }
-                try costs.measure("read_results") { () throws(OCRError) in
-                    blocks = api.results(choices: settings.candidates > 1)
-                    text = api.text()
-                    meanConfidence = Float(api.meanConfidence()) / 100
+                func readPage() throws(OCRError) {
+                    let monitor = try Monitor(state: monitorState)
+                    let ok = try costs.measure("recognize") { api.recognize(monitor) }
+                    try checkStop()
+                    guard ok else { throw OCRError(.internal, "Tesseract failed to recognise the page") }
+                    try costs.measure("read_results") { () throws(OCRError) in
+                        blocks = api.results(choices: settings.candidates > 1)
+                        text = api.text()
+                        meanConfidence = Float(api.meanConfidence()) / 100
+                    }
+                }
+                try readPage()
+                // A page upside down reads as words that are no words (UpsideDownPage.swift):
+                // unless OSD is sure it is upright, it is read turned, and the reading more
+                // often in the dictionary kept.
+                if checksSideways(options, settings), !sideways, UpsideDownPage.isDoubtful(blocks, meanConfidence: meanConfidence) {
+                    let osd = configuration.installedLanguages.contains("osd")
+                        ? try costs.measure("find_orientation") { () throws(OCRError) in try orientation(of: asTurned.pix, dpi: dpi) } : nil
+                    if UpsideDownPage.mayBeUpsideDown(osd: osd) {
+                        let first = blocks
+                        try turnPage(by: 2)
+                        try readPage()
+                        if UpsideDownPage.dictionaryShare(blocks) <= UpsideDownPage.dictionaryShare(first) {
+                            // Read upright it was: back to the page as it was, and its reading.
+                            try turnPage(by: 0)
+                            try readPage()
+                        }
+                    }
                 }
                 // The page's ruling lines, for ruled tables: from the image as recognised, since
                 // Tesseract's line finder takes them out of its thresholded image.
@@ -681,7 +707,8 @@ package final class Recognizer {
     /// The word confidence that makes a word's characters sure, for ``rotationKeep``.
     static let sureConfidence: Float = 0.6
 
-    /// The orientation OSD finds (clockwise degrees the page is turned), if confident.
+    /// The orientation OSD finds (clockwise degrees the page is turned) and its confidence; nil
+    /// when it finds too little text to say.
     private func orientation(of pix: Pix, dpi: Int) throws(OCRError) -> (Int, Float)? {
         if osd == nil {
             guard configuration.installedLanguages.contains("osd") else {
@@ -695,7 +722,7 @@ package final class Recognizer {
         defer { osd.clear() }
         osd.setPageSegMode(0)  // PSM_OSD_ONLY
         osd.setImage(pix, dpi: dpi)
-        guard let found = osd.detectOrientation(), found.confidence >= 1 else { return nil }
+        guard let found = osd.detectOrientation() else { return nil }
         return found
     }
 
