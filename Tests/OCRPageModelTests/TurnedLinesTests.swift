@@ -141,6 +141,15 @@ import OCRTestSupport
         #expect(SidewaysPage.uprightingTurns(clockwise: digits, counterclockwise: []) == nil)
     }
 
+    /// A photo (a circuit board, its pins labelled down it) read either way is garbage read
+    /// with low confidence: not turned, whichever way has a chance dictionary word more.
+    @Test func aReadingWithoutConfidenceTurnsNothing() {
+        var unsure = Self.words([("rela", false), ("ew", false), ("PAL", true), ("vas", false), ("Pent", true)])
+        for i in unsure.indices { unsure[i].confidence = 0.35 }
+        #expect(!SidewaysPage.isConvincing(unsure))
+        #expect(SidewaysPage.uprightingTurns(clockwise: unsure, counterclockwise: Self.words([("mss", false)])) == nil)
+    }
+
     /// OSD's clockwise degrees to the turns that undo them, a quarter either way only.
     @Test func onlyAQuarterTurnEitherWayIsTaken() {
         #expect(SidewaysPage.uprightingTurns(osdDegrees: 90) == 3)
@@ -162,6 +171,13 @@ import OCRTestSupport
     @Test func fewDictionaryWordsReadWithLowConfidenceAreDoubtful() {
         #expect(UpsideDownPage.isDoubtful(Self.garbage, meanConfidence: 0.45))
         #expect(UpsideDownPage.dictionaryShare(Self.garbage) < UpsideDownPage.dictionaryShare(Self.prose))
+    }
+
+    /// The reading turned is kept only when it is confident and more often in the dictionary.
+    @Test func theTurnedReadingIsKeptOnlyWhenConfidentAndWordier() {
+        #expect(UpsideDownPage.keepsTurned(Self.prose, confidence: 0.9, over: Self.garbage))
+        #expect(!UpsideDownPage.keepsTurned(Self.prose, confidence: 0.4, over: Self.garbage))
+        #expect(!UpsideDownPage.keepsTurned(Self.garbage, confidence: 0.9, over: Self.prose))
     }
 
     /// A confident reading, words from the dictionary, or too few letters to judge: not asked.

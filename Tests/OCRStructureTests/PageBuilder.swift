@@ -59,6 +59,21 @@ struct PageBuilder {
         blocks.append(block)
     }
 
+    /// A ruled grid of 3 columns (x 180, 700, 1200, 1700) and 4 rows, 70 px apart from `top`,
+    /// whose header "Measured" spans the last two columns (no rule between them in the first
+    /// row): Site | Measured, then North, South and East with two figures each.
+    mutating func ruledSitesTable(top: Int) {
+        row([("Site", 200), ("Measured", 1000)], y: top + 15)
+        row([("North", 200), ("12.5", 720), ("13.1", 1220)], y: top + 85)
+        row([("South", 200), ("9.8", 720), ("10.4", 1220)], y: top + 155)
+        row([("East", 200), ("11.0", 720), ("11.7", 1220)], y: top + 225)
+        for y in stride(from: top, through: top + 280, by: 70) { rule(x: 180, y: y, length: 1520, horizontal: true) }
+        rule(x: 180, y: top, length: 280, horizontal: false)
+        rule(x: 700, y: top, length: 280, horizontal: false)
+        rule(x: 1200, y: top + 70, length: 210, horizontal: false)
+        rule(x: 1700, y: top, length: 280, horizontal: false)
+    }
+
     static func line(_ text: String, x: Int, y: Int, height: Int) -> Ocr_V1_TextLine {
         var line = Ocr_V1_TextLine()
         var cursor = x

@@ -244,19 +244,9 @@ import Testing
     }
 
     @Test func aRuledGridIsATableAndAMissingRuleMakesASpan() {
-        // 3 columns (x 180, 700, 1200, 1700) and 4 rows (y 380, 450, 520, 590, 660); the header
-        // "Measured" spans the last two columns: no rule between them in the first row.
         let found = elements { page in
             page.paragraph(body, y: 200)
-            page.row([("Site", 200), ("Measured", 1000)], y: 395)
-            page.row([("North", 200), ("12.5", 720), ("13.1", 1220)], y: 465)
-            page.row([("South", 200), ("9.8", 720), ("10.4", 1220)], y: 535)
-            page.row([("East", 200), ("11.0", 720), ("11.7", 1220)], y: 605)
-            for y in [380, 450, 520, 590, 660] { page.rule(x: 180, y: y, length: 1520, horizontal: true) }
-            page.rule(x: 180, y: 380, length: 280, horizontal: false)
-            page.rule(x: 700, y: 380, length: 280, horizontal: false)
-            page.rule(x: 1200, y: 450, length: 210, horizontal: false)
-            page.rule(x: 1700, y: 380, length: 280, horizontal: false)
+            page.ruledSitesTable(top: 380)
             page.paragraph(body, y: 800)
         }
         #expect(found.count == 3)

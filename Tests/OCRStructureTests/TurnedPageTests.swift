@@ -17,15 +17,7 @@ import Testing
         page.paragraph(["Annual Report"], y: 150, height: 90)
         page.paragraph(body, y: 300)
         page.paragraph(["• Apples from the orchard", "• Pears"], y: 480)
-        page.row([("Site", 200), ("Measured", 1000)], y: 715)
-        page.row([("North", 200), ("12.5", 720), ("13.1", 1220)], y: 785)
-        page.row([("South", 200), ("9.8", 720), ("10.4", 1220)], y: 855)
-        page.row([("East", 200), ("11.0", 720), ("11.7", 1220)], y: 925)
-        for y in [700, 770, 840, 910, 980] { page.rule(x: 180, y: y, length: 1520, horizontal: true) }
-        page.rule(x: 180, y: 700, length: 280, horizontal: false)
-        page.rule(x: 700, y: 700, length: 280, horizontal: false)
-        page.rule(x: 1200, y: 770, length: 210, horizontal: false)
-        page.rule(x: 1700, y: 700, length: 280, horizontal: false)
+        page.ruledSitesTable(top: 700)
         page.paragraph(body, y: 1100)
         return page
     }

@@ -108,6 +108,10 @@ package struct EngineConfiguration: Sendable {
 /// 5% of the CPU on the real-layout corpus and lost up to 9.5 points on two of its eight such
 /// pages (dense tables).
 ///
+/// **Orientation**, every level: a page lying on its side (its layout's lines run down it,
+/// ``SidewaysPage``) or upside down (its first reading doubtful, ``UpsideDownPage``) is turned
+/// and read upright without `auto_rotate`, the turn reported in `rotation_degrees`.
+///
 /// **Detect-only** pages (and `PSM_AUTO_ONLY`) run Tesseract's layout analysis alone: elements have
 /// boxes but no text and confidence 0; symbols (blob boxes) only with `report_character_boxes`.
 ///
@@ -428,7 +432,7 @@ package final class Recognizer {
                 layout = try costs.measure("analyse_layout") { api.analyseLayout(symbols: false) }
             }
             var sideways = false
-            if SidewaysPage.isSideways(layout), checksSideways(options, settings) {
+            if SidewaysPage.isSideways(layout), checksOrientation(options, settings) {
                 let turns = try costs.measure("check_sideways") { () throws(OCRError) in
                     try sidewaysTurns(of: asTurned.pix, dpi: dpi, api: api, settings: settings, monitorState)
                 }
@@ -459,14 +463,14 @@ package final class Recognizer {
                 // A page upside down reads as words that are no words (UpsideDownPage.swift):
                 // unless OSD is sure it is upright, it is read turned, and the reading more
                 // often in the dictionary kept.
-                if checksSideways(options, settings), !sideways, UpsideDownPage.isDoubtful(blocks, meanConfidence: meanConfidence) {
+                if checksOrientation(options, settings), !sideways, UpsideDownPage.isDoubtful(blocks, meanConfidence: meanConfidence) {
                     let osd = configuration.installedLanguages.contains("osd")
                         ? try costs.measure("find_orientation") { () throws(OCRError) in try orientation(of: asTurned.pix, dpi: dpi) } : nil
                     if UpsideDownPage.mayBeUpsideDown(osd: osd) {
                         let first = blocks
                         try turnPage(by: 2)
                         try readPage()
-                        if UpsideDownPage.dictionaryShare(blocks) <= UpsideDownPage.dictionaryShare(first) {
+                        if !UpsideDownPage.keepsTurned(blocks, confidence: meanConfidence, over: first) {
                             // Read upright it was: back to the page as it was, and its reading.
                             try turnPage(by: 0)
                             try readPage()
@@ -679,9 +683,9 @@ package final class Recognizer {
         return RawBlock.wordsWithText(api.results(choices: false))
     }
 
-    /// Whether the page's layout is checked for a page lying on its side: not where the caller
+    /// Whether the page is checked for lying on its side or upside down: not where the caller
     /// turned it already (`auto_rotate`), chose how to segment it, or cropped it to a region.
-    private func checksSideways(_ options: RecognitionOptions, _ settings: PageSettings) -> Bool {
+    private func checksOrientation(_ options: RecognitionOptions, _ settings: PageSettings) -> Bool {
         !options.autoRotate && !settings.detectOnly && settings.psm == 3 && options.regionOfInterest == nil
     }
 

@@ -38,11 +38,20 @@ package enum SidewaysPage {
 
     /// The quarter turns clockwise (1 or 3) that make a page upright, from its words read
     /// turned a quarter clockwise and a quarter counter-clockwise: the reading whose words are
-    /// more often dictionary words (``dictionaryShare``); nil when neither has a dictionary word.
+    /// more often dictionary words (``dictionaryShare``), when it reads as a page of text does
+    /// (``isConvincing``); nil otherwise (a photo of a circuit board, its pins labelled down
+    /// the board, is no page lying on its side).
     package static func uprightingTurns(clockwise: [RawWord], counterclockwise: [RawWord]) -> Int? {
         let (right, left) = (dictionaryShare(clockwise), dictionaryShare(counterclockwise))
-        guard max(right, left) > 0 else { return nil }
-        return right >= left ? 1 : 3
+        let (turns, words) = right >= left ? (1, clockwise) : (3, counterclockwise)
+        return max(right, left) > 0 && isConvincing(words) ? turns : nil
+    }
+
+    /// Whether a reading turned reads as a page of text does: a mean word confidence of at least
+    /// ``UpsideDownPage/doubtfulConfidence`` (upright pages of the dev half read at 0.70 and
+    /// above, upside down at 0.51 and below).
+    package static func isConvincing(_ words: [RawWord]) -> Bool {
+        !words.isEmpty && words.reduce(0) { $0 + $1.confidence } / Float(words.count) >= UpsideDownPage.doubtfulConfidence
     }
 
     /// The share of the letters of words of three letters or more that are in dictionary words.

@@ -38,6 +38,13 @@ package enum UpsideDownPage {
         return osd.degrees == 180 || osd.confidence < SidewaysPage.sureOrientation
     }
 
+    /// Whether the reading of the page turned upside down (`turned`, of mean word confidence
+    /// `confidence`) is kept over the first reading: it is no longer doubtful by its confidence,
+    /// and more often in the dictionary (a photo read both ways is garbage both ways).
+    package static func keepsTurned(_ turned: [RawBlock], confidence: Float, over first: [RawBlock]) -> Bool {
+        confidence >= doubtfulConfidence && dictionaryShare(turned) > dictionaryShare(first)
+    }
+
     /// ``SidewaysPage/dictionaryShare(_:)`` of a reading.
     package static func dictionaryShare(_ blocks: [RawBlock]) -> Double {
         SidewaysPage.dictionaryShare(RawBlock.wordsWithText(blocks))

@@ -519,7 +519,9 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     /// Resolution used for recognition.
     public var dpi: UInt32 = 0  // uint32 dpi = 6
     /// Clockwise rotation in degrees (0, 90, 180, 270) undone before recognition: a JPEG's EXIF
-    /// orientation (a phone's photo stored on its side) and auto_rotate's turn, together.
+    /// orientation (a phone's photo stored on its side), auto_rotate's turn, and the quarter turn
+    /// of a page the worker found lying on its side (its text lines running down it), together.
+    /// Boxes stay in the original image; a client finds the structure on the page turned upright.
     public var rotationDegrees: Int32 = 0  // int32 rotation_degrees = 7
     /// Skew angle in degrees that deskew corrected (positive: counter-clockwise). 0 if none.
     public var skewDegrees: Double = 0  // double skew_degrees = 8
