@@ -691,15 +691,18 @@ package final class Recognizer {
 
     /// The quarter turns clockwise (1 or 3) that make a page lying on its side upright (its
     /// layout's lines run down it: SidewaysPage.swift), or nil to read it as it is. OSD says
-    /// which way when it is sure (``SidewaysPage/sureOrientation``); otherwise, or without the
+    /// which way when it is sure (``SidewaysPage/sureOrientation``), and that it is upright
+    /// (a table whose columns of counts the layout took for vertical lines); otherwise, or without the
     /// `osd` model, the page is read turned each way, and the way whose words are more often
     /// dictionary words wins (``SidewaysPage/dictionaryShare``). Two readings of extra work,
     /// spent only then.
     private func sidewaysTurns(of pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
                                _ monitorState: Monitor.State) throws(OCRError) -> Int? {
+        // OSD sure of the page's orientation decides, upright included: a table whose columns
+        // of short numbers the layout took for lines running down the page is upright.
         if configuration.installedLanguages.contains("osd"), let (degrees, confidence) = try orientation(of: pix, dpi: dpi),
-           confidence >= SidewaysPage.sureOrientation, let turns = SidewaysPage.uprightingTurns(osdDegrees: degrees) {
-            return turns
+           confidence >= SidewaysPage.sureOrientation {
+            return SidewaysPage.uprightingTurns(osdDegrees: degrees)
         }
         let clockwise = try read(try pix.rotatedOrth(1), dpi: dpi, api: api, settings: settings, monitorState)
         let counterclockwise = try read(try pix.rotatedOrth(3), dpi: dpi, api: api, settings: settings, monitorState)
