@@ -4,9 +4,10 @@
 /// "GpvSeT"), with low confidence, and its layout looks like any page's (lines across it), so
 /// only the reading tells. Where a reading is doubtful in both ways (``isDoubtful``), OSD is
 /// asked; unless it is sure the page is upright or on its side (``mayBeUpsideDown``), the page
-/// is read turned, and the reading whose words are more often dictionary words is kept (OSD
-/// turned an upright table of digits upside down: BENCHMARKS.md, "Accuracy"; and said
-/// "upright" with confidence 0.6 of a page upside down).
+/// is read turned, and that reading is kept when its words are more often dictionary words and
+/// it is no longer doubtful by its confidence (``keepsTurned``; OSD turned an upright table of
+/// digits upside down: BENCHMARKS.md, "Accuracy"; and said "upright" with confidence 0.6 of a
+/// page upside down).
 package enum UpsideDownPage {
     /// A reading with a mean word confidence below this is doubtful (chosen on the dev half of
     /// the real-layout corpus: upright pages 0.70 and above, the same pages upside down 0.51 and
