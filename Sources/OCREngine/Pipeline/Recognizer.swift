@@ -416,8 +416,16 @@ package final class Recognizer {
             if !settings.detectOnly {
                 layout = try costs.measure("analyse_layout") { api.analyseLayout(symbols: false) }
             }
-            // The page set again turned `turns` quarters from the page as turned before (0: as it
-            // was), through the rest of preprocessing, and its layout analysed.
+            // `pix` given to Tesseract again (a check read other images with the api), its layout analysed.
+            func setPage() throws(OCRError) {
+                try checkStop()
+                api.clear()
+                try settings.apply(to: api)
+                api.setImage(pix, dpi: dpi)
+                layout = try costs.measure("analyse_layout") { api.analyseLayout(symbols: false) }
+            }
+            // The page turned `turns` quarters from the page as turned before (0: as it was),
+            // through the rest of preprocessing, and set again.
             func turnPage(by turns: Int) throws(OCRError) {
                 geometry = asTurned.geometry
                 geometry.quarterTurns = (geometry.quarterTurns + turns) % 4
@@ -425,19 +433,15 @@ package final class Recognizer {
                 result.dewarped = asTurned.dewarped
                 result.skewDegrees = 0
                 pix = try preparedAfterTurn(turns == 0 ? asTurned.pix : try asTurned.pix.rotatedOrth(turns))
-                try checkStop()
-                api.clear()
-                try settings.apply(to: api)
-                api.setImage(pix, dpi: dpi)
-                layout = try costs.measure("analyse_layout") { api.analyseLayout(symbols: false) }
+                try setPage()
             }
             var sideways = false
             if SidewaysPage.isSideways(layout), checksOrientation(options, settings) {
                 let turns = try costs.measure("check_sideways") { () throws(OCRError) in
                     try sidewaysTurns(of: asTurned.pix, dpi: dpi, api: api, settings: settings, monitorState)
                 }
-                // The check read with the api: the page is set again, turned or not.
-                try turnPage(by: turns ?? 0)
+                // The check read other images with the api: the page is set again, turned or as it is.
+                if let turns { try turnPage(by: turns) } else { try setPage() }
                 sideways = turns != nil
             }
             var smallText = false
@@ -692,10 +696,11 @@ package final class Recognizer {
     /// The quarter turns clockwise (1 or 3) that make a page lying on its side upright (its
     /// layout's lines run down it: SidewaysPage.swift), or nil to read it as it is. OSD says
     /// which way when it is sure (``SidewaysPage/sureOrientation``), and that it is upright
-    /// (a table whose columns of counts the layout took for vertical lines); otherwise, or without the
-    /// `osd` model, the page is read turned each way, and the way whose words are more often
-    /// dictionary words wins (``SidewaysPage/dictionaryShare``). Two readings of extra work,
-    /// spent only then.
+    /// (a table whose columns of counts the layout took for vertical lines); otherwise, or
+    /// without the `osd` model, the page is read turned each way, and the way whose words are
+    /// more often dictionary words wins when read with confidence
+    /// (``SidewaysPage/uprightingTurns(clockwise:counterclockwise:)``). Two readings of extra
+    /// work, spent only then.
     private func sidewaysTurns(of pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
                                _ monitorState: Monitor.State) throws(OCRError) -> Int? {
         // OSD sure of the page's orientation decides, upright included: a table whose columns
