@@ -374,6 +374,12 @@ package final class Pix {
         return (image, VerticalDisparity(step: step, columns: columns, rows: rows, samples: samples))
     }
 
+    /// The image with `size` pixels of white (paper) added on every side.
+    package func withWhiteBorder(_ size: Int) throws(OCRError) -> Pix {
+        let n = Int32(size)
+        return Pix(owning: try CheckC.nonNull(pixAddBlackOrWhiteBorder(raw, n, n, n, n, Int32(L_GET_WHITE_VAL)), "adding a white border"))
+    }
+
     /// The part of the image inside `r` (clipped to the image).
     package func cropped(_ r: RawRect) throws(OCRError) -> Pix {
         let box = try CheckC.nonNull(boxCreate(Int32(r.left), Int32(r.top), Int32(r.width), Int32(r.height)), "making a crop box")  // NULL if w/h < 1.

@@ -59,6 +59,18 @@ import OCRTestSupport
     }
 
     /// A word missing from the middle of a first-pass line goes into that line, in x order.
+    /// Without `addsWords` (numbers read again alone) the other passes only replace words the
+    /// first read: the same confident new word the default keeps is dropped.
+    @Test func withoutAddingWordsOnlyReplacementsAreKept() {
+        let first = RawPages.page([RawPages.word("total", 0), RawPages.word("12,5", 200, confidence: 0.3)])
+        let other = RawPages.page([RawPages.word("total", 0), RawPages.word("12.50", 200, confidence: 0.96)],
+                                  [RawPages.word("12.99", 0, 300, confidence: 0.93, dictionary: false)])
+        #expect(RawPages.texts(WordCombination().combine([first, other])).flatMap { $0 } == ["total", "12.50", "12.99"])
+        var replacing = WordCombination()
+        replacing.addsWords = false
+        #expect(RawPages.texts(replacing.combine([first, other])).flatMap { $0 } == ["total", "12.50"])
+    }
+
     @Test func aWordRecoveredInsideALineJoinsThatLine() {
         let first = RawPages.page([RawPages.word("big", 0), RawPages.word("dog", 200)])
         let other = RawPages.page([RawPages.word("big", 0), RawPages.word("red", 100), RawPages.word("dog", 200)])

@@ -26,6 +26,9 @@ enum BestLevel {
         /// The page enlarged ``SmallText/factor`` times, its words mapped back to the page's
         /// pixels: pages of small text, at every level but `fast`, before `best`'s passes.
         case enlarged
+        /// One text line (`--psm 7`) on a white border: a part of the page holding one number
+        /// the first pass was unsure of (``DoubtfulNumbers``).
+        case singleLine
 
         /// Its name in `Timings.steps`.
         var stepName: String {
@@ -36,6 +39,7 @@ enum BestLevel {
             case .otherEngine: "pass_other_engine"
             case .legacyWords: "pass_legacy_words"
             case .enlarged: "pass_enlarged"
+            case .singleLine: "pass_single_line"
             }
         }
     }
@@ -78,8 +82,11 @@ extension Recognizer {
     /// was read so far; cancellation throws. With `regions`, each pass reads only those parts of
     /// the page (``LostRegions``), each on its own, in the page's pixels; `knownLetters` when those
     /// regions are small and known to hold letters the first pass did not read
-    /// (``WordCombination/init(replacesWords:joinsDistantLines:overKnownLetters:)``).
-    func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], regions: [RawRect]? = nil, knownLetters: Bool = false, pix: Pix, dpi: Int,
+    /// (``WordCombination/init(replacesWords:joinsDistantLines:overKnownLetters:)``);
+    /// `combination`, when given, combines the readings instead of that default; `keepsRegion`,
+    /// when given, drops a region's reading it does not accept.
+    func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], regions: [RawRect]? = nil, knownLetters: Bool = false,
+                combination: WordCombination? = nil, keepsRegion: ((RawRect, [RawBlock]) -> Bool)? = nil, pix: Pix, dpi: Int,
                 options: RecognitionOptions,
                 settings: PageSettings, deadline: ContinuousClock.Instant?, cancellation: PageControl?,
                 costs: inout StepCosts) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
@@ -89,7 +96,7 @@ extension Recognizer {
             if pass == .legacyWords, !BestLevel.looksRunTogether(primary) { continue }
             if state.shouldStop() { break }
             guard let reading = try costs.measure(pass.stepName, { () throws(OCRError) in
-                try read(pass, in: regions, pix: pix, dpi: dpi, options: options, settings: settings, state)
+                try read(pass, in: regions, keepsRegion: keepsRegion, pix: pix, dpi: dpi, options: options, settings: settings, state)
             }) else { continue }
             if state.stopReason != nil { break }  // Cut short: its words are partial.
             readings.append(reading)
@@ -97,20 +104,23 @@ extension Recognizer {
         if state.stopReason == .cancelled { throw OCRError(.cancelled, "recognition was cancelled") }
         // Over regions (text lost), the readings only add words (elsewhere they are partial),
         // into the lines they lie on.
-        let combination = WordCombination(replacesWords: regions == nil, joinsDistantLines: regions != nil, overKnownLetters: knownLetters)
+        let combination = combination
+            ?? WordCombination(replacesWords: regions == nil, joinsDistantLines: regions != nil, overKnownLetters: knownLetters)
         let combined = try costs.measure("combine") { combination.combine(readings) }
         return (combined, readings.count)
     }
 
     /// One extra pass's words over `regions` of `pix` (the whole page when nil), or nil when the
     /// pass does not apply to this page or was stopped.
-    private func read(_ pass: BestLevel.Pass, in regions: [RawRect]?, pix: Pix, dpi: Int, options: RecognitionOptions,
+    private func read(_ pass: BestLevel.Pass, in regions: [RawRect]?, keepsRegion: ((RawRect, [RawBlock]) -> Bool)?, pix: Pix, dpi: Int,
+                      options: RecognitionOptions,
                       settings: PageSettings, _ state: Monitor.State) throws(OCRError) -> [RawBlock]? {
         guard let regions else { return try read(pass, pix: pix, dpi: dpi, options: options, settings: settings, state) }
         var blocks: [RawBlock] = []
         for region in regions {
             guard let part = try read(pass, pix: try pix.cropped(region), dpi: dpi, options: options, settings: settings, state) else { return nil }
-            blocks += part.map { $0.shifted(region.left, region.top) }
+            let placed = part.map { $0.shifted(region.left, region.top) }
+            if keepsRegion?(region, placed) ?? true { blocks += placed }
         }
         return blocks
     }
@@ -123,6 +133,7 @@ extension Recognizer {
         var image = pix
         var dpi = dpi
         var factor = 1.0  // The image read over the page's.
+        var border = 0  // White added around the image read, taken off its words' boxes.
         switch pass {
         case .backgroundNormalized: image = try pix.backgroundNormalized()
         case .medianFiltered: image = try pix.medianFiltered()
@@ -138,6 +149,12 @@ extension Recognizer {
             factor = SmallText.factor
             image = try pix.toGray().scaled(factor)
             dpi = Int((Double(dpi) * factor).rounded())
+        case .singleLine:
+            settings.psm = 7
+            // The recogniser reads a line cropped tight to its ink worse than one with paper
+            // around it, as on the page.
+            border = max(4, pix.height / 2)
+            image = try pix.withWhiteBorder(border)
         }
         let api: TessAPI
         do {
@@ -151,7 +168,7 @@ extension Recognizer {
         try settings.apply(to: api)
         api.setImage(image, dpi: dpi)
         guard api.recognize(try Monitor(state: state)) else { return nil }
-        let blocks = api.results(choices: settings.candidates > 1)
+        let blocks = api.results(choices: settings.candidates > 1).map { border == 0 ? $0 : $0.shifted(-border, -border) }
         return factor == 1 ? blocks : blocks.map { $0.mapped(scale: factor) }
     }
 }

@@ -537,6 +537,22 @@ package final class Recognizer {
                     }
                     blocks = reread
                 }
+                // Numbers the first reading was unsure of, each read again alone as one line
+                // (DoubtfulNumbers.swift): replacing words, never adding any.
+                if !settings.fast, ![7, 8, 10, 13].contains(settings.psm) {
+                    let numbers = DoubtfulNumbers.regions(in: blocks, width: pix.width, height: pix.height)
+                    if !numbers.isEmpty {
+                        var combination = WordCombination()
+                        combination.addsWords = false
+                        let firstWords = blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words)
+                        let refined = try refine(blocks, passes: [.singleLine], regions: numbers, combination: combination,
+                                                 keepsRegion: { DoubtfulNumbers.keeps($1, in: $0, over: firstWords) }, pix: pix, dpi: dpi,
+                                                 options: options, settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs)
+                        blocks = refined.blocks
+                        passes += refined.passes - 1
+                        meanConfidence = Self.meanWordConfidence(blocks)
+                    }
+                }
                 // Extra passes: `best` over a page it is unsure of, `accurate` over the parts of
                 // the page where text was lost (LostRegions.swift).
                 var extra: [BestLevel.Pass]?

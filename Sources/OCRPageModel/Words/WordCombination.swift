@@ -60,6 +60,9 @@ package struct WordCombination {
     /// Whether each word found where the first pass saw nothing must be plausible
     /// (``isPlausible(_:)``: a dictionary word or a number).
     package var newWordsPlausible = false
+    /// Whether words found where the first pass saw nothing may be added at all (false: other
+    /// passes only replace what it read, as numbers read again on their own do).
+    package var addsWords = true
 
     /// The combination with the default weights; `replacesWords` and `joinsDistantLines` as
     /// documented above. `overKnownLetters`: the other passes read small parts of the page known
@@ -221,6 +224,7 @@ package struct WordCombination {
         let nothing = emptyVote * Double(silent)
         let firstPassAmong = best.supporters.contains { $0.pass == 0 }
         let firstPassSilent = !proposals.contains { $0.supporters.contains { $0.pass == 0 } }
+        if firstPassSilent, !addsWords { return nil }
         if firstPassSilent, !isNewWordTrusted(best.supporters.map { (confidence: $0.confidence, words: $0.words.map(\.word)) }) { return nil }
         guard best.score > nothing || (best.score == nothing && firstPassAmong) else { return nil }
         // Run-together words: the same characters, split into more words, more of them
