@@ -65,9 +65,10 @@ package enum DoubtfulNumbers {
     static let smallestHeight = 12
 
     /// Whether `reading`, a region's new reading, may replace what the first pass read there
-    /// (the words of `first` centred in `region`): only when it keeps at least as many digits. Read alone, a crop of a rotated or tiny
-    /// number can come back as one stray digit ("135 20 0" as "2"); read right, a number split
-    /// at its separator or stuck to a speck keeps every digit.
+    /// (the words of `first` centred in `region`): only when it keeps at least as many digits.
+    /// Read alone, a crop of a rotated or tiny number can come back as one stray digit
+    /// ("135 20 0" as "2"); read right, a number split at its separator or stuck to a speck
+    /// keeps every digit.
     package static func keeps(_ reading: [RawBlock], in region: RawRect, over first: [RawWord]) -> Bool {
         let read = reading.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words)
         let there = first.filter {
