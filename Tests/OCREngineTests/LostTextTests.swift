@@ -56,6 +56,25 @@ import Testing
         #expect(try LostText.find(components: read + footer, words: words).margin.isEmpty)
     }
 
+    /// A transcript's column of line numbers left of the text, all dropped: in the margin (read
+    /// again on its own), and no sign that the page lost text, though it is a sixth of the
+    /// letters; a column of more letters than line numbers take is lost text.
+    @Test func aColumnOfLineNumbersIsLostInTheMargin() throws {
+        let lines = (0..<10).map { 100 + 40 * $0 }
+        let read = lines.flatMap { Self.letters(5, left: 200, top: $0) }
+        let words = lines.map { Self.word(Self.rect(200, $0, 75, 20)) }
+        let numbers = lines.flatMap { Self.letters(1, left: 100, top: $0) }
+        let found = try LostText.find(components: read + numbers, words: words)
+        #expect(found.share > LostText.minimumShare)
+        #expect(!found.isLost)
+        #expect(found.margin == numbers)
+        #expect(found.elsewhere.isEmpty)
+        let column = lines.flatMap { Self.letters(LostText.sideLetters / lines.count + 1, left: 1000, top: $0) }
+        let dropped = try LostText.find(components: read + column, words: words)
+        #expect(dropped.margin.isEmpty)
+        #expect(dropped.isLost)
+    }
+
     @Test func theCoverageGridAnswersLikeTheRectangles() {
         let rects = [Self.rect(5, 5, 30, 10), Self.rect(100, 17, 8, 40)]
         let grid = LostText.CoverageGrid(rects)

@@ -31,16 +31,3 @@ extension EngineTests {
         }
     }
 }
-
-extension EngineTests {
-    /// A page number alone under the text: Tesseract's layout analysis drops it (plain
-    /// `tesseract` too); `accurate` reads it on its own (LostText's margin letters).
-    @Suite struct MarginText {
-        @Test func aLonePageNumberIsRead() async throws {
-            let result = try await recognize(Fixtures.page("rendered/page-number.png"))
-            let lines = result.blocks.flatMap(\.paragraphs).flatMap(\.lines).map { $0.words.map(\.text).joined(separator: " ") }
-            #expect(lines.last == "2", "\(lines)")
-            #expect(lines.contains("references, just not simultaneous ones:"), "\(lines)")
-        }
-    }
-}

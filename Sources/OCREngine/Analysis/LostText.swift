@@ -47,17 +47,27 @@ enum LostText {
         var darkBoxes: [RawRect] = []
         /// The share of letters lost (0 when there are no letters).
         var share: Double { letters == 0 ? 0 : Double(lost.count) / Double(letters) }
-        /// Whether text was lost: at least ``minimumShare`` of the letters, or a dark box.
-        var isLost: Bool { share >= minimumShare || !darkBoxes.isEmpty }
-        /// The lost letters above every word or below every word, when they are at most
-        /// ``marginLetters``: a page number or a short running line, which Tesseract's layout
-        /// analysis drops when it stands alone ("2" centred under the text), plain `tesseract`
-        /// too. Read again on their own (``TurnedLines``' way: numbers and words only).
+        /// Whether text was lost outside the margins: at least ``minimumShare`` of the letters
+        /// in ``elsewhere``, or a dark box.
+        var isLost: Bool {
+            (letters > 0 && Double(elsewhere.count) / Double(letters) >= minimumShare) || !darkBoxes.isEmpty
+        }
+        /// The lost letters in the margins, read again on their own (``TurnedLines``' way:
+        /// numbers and words only): those above every word or below every word, when they are
+        /// at most ``marginLetters`` (a page number or a short running line, which Tesseract's
+        /// layout analysis drops when it stands alone, "2" centred under the text, plain
+        /// `tesseract` too); and those left or right of every word, when they are at most
+        /// ``sideLetters`` (a transcript's or a pleading's line numbers, dropped all together).
         var margin: [RawRect] = []
+        /// The lost letters not in ``margin``.
+        var elsewhere: [RawRect] { lost.filter { !margin.contains($0) } }
     }
 
-    /// At most this many lost letters in the margins are a page number or running line.
+    /// At most this many lost letters above or below the text are a page number or running line.
     static let marginLetters = 24
+    /// At most this many lost letters beside the text are a column of line numbers (1 to 28
+    /// take 47 digits); more is a column of text the layout analysis dropped, lost text.
+    static let sideLetters = 60
 
     /// The letters of `components` and those whose centres are in none of `words`' boxes; and
     /// the components a few letters tall with `inkShare` at least ``darkBoxInk`` that no word is in.
@@ -76,9 +86,12 @@ enum LostText {
         }
         let lost = letters.filter(unread)
         var margin: [RawRect] = []
-        if let top = words.map(\.rect.top).min(), let bottom = words.map(\.rect.bottom).max() {
-            margin = lost.filter { $0.bottom <= top || $0.top >= bottom }
-            if margin.count > marginLetters { margin = [] }
+        let rects = words.map(\.rect)
+        if let top = rects.map(\.top).min(), let bottom = rects.map(\.bottom).max(),
+           let left = rects.map(\.left).min(), let right = rects.map(\.right).max() {
+            let aboveOrBelow = lost.filter { $0.bottom <= top || $0.top >= bottom }
+            let beside = lost.filter { ($0.right <= left || $0.left >= right) && !aboveOrBelow.contains($0) }
+            margin = (aboveOrBelow.count <= marginLetters ? aboveOrBelow : []) + (beside.count <= sideLetters ? beside : [])
         }
         return Finding(letters: letters.count, lost: lost, darkBoxes: dark, margin: margin)
     }

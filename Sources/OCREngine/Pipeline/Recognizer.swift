@@ -525,9 +525,10 @@ package final class Recognizer {
                 if !settings.fast, let thresholded {
                     lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.find(thresholded: thresholded, blocks: blocks) }
                 }
-                // A page number or running line standing alone in a margin, dropped by the
-                // layout analysis: read on its own (numbers and words only).
-                if !settings.fast, settings.psm == 3, let found = lost, !found.isLost, !found.margin.isEmpty,
+                // A page number or running line standing alone in a margin, or a column of line
+                // numbers beside the text, dropped by the layout analysis: read on their own
+                // (numbers and words only).
+                if !settings.fast, settings.psm == 3, let found = lost, !found.margin.isEmpty,
                    let regions = LostRegions.regions(found.margin, width: pix.width, height: pix.height) {
                     let reread = try rereadKnownLetters(blocks, regions)
                     // Nothing added: Tesseract's own text stands (it is rebuilt only when words change).
@@ -564,7 +565,7 @@ package final class Recognizer {
                     // A 1 bpp page has no background to normalise: the pass would read the
                     // same pixels again.
                     extra = BestLevel.recoveryPasses.filter { pix.depth > 1 || $0 != .backgroundNormalized }
-                    regions = LostRegions.regions(lost.lost, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
+                    regions = LostRegions.regions(lost.elsewhere, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
                 }
                 if let extra {
                     let refined = try refine(blocks, passes: extra, regions: regions, pix: pix, dpi: dpi, options: options, settings: settings,
