@@ -96,13 +96,6 @@ enum LostText {
         return Finding(letters: letters.count, lost: lost, darkBoxes: dark, margin: margin)
     }
 
-    /// What `blocks` left unread of `thresholded` (Tesseract's 1 bpp image of the page).
-    static func find(thresholded: Pix, blocks: [RawBlock]) throws(OCRError) -> Finding {
-        try find(components: try thresholded.componentBoxes(), words: RawBlock.wordsWithText(blocks)) { box throws(OCRError) in
-            try thresholded.inkShare(in: box)
-        }
-    }
-
     /// Which points lie in some rectangle, answered from bands of rows: a page's thousands of
     /// letters against its thousands of words without comparing every pair.
     struct CoverageGrid {

@@ -487,9 +487,11 @@ package final class Recognizer {
                     try pix.rulingLines(minimumLength: max(40, pix.width / 40), maximumThickness: max(3, dpi / 25))
                 }
                 rules = lines.horizontal + lines.vertical
-                // Run-together words (WordSplitting.swift) and text the layout analysis dropped
-                // (LostText.swift), from the thresholded image, taken before `clear` forgets it.
+                // Run-together words (WordSplitting.swift), text the layout analysis dropped
+                // (LostText.swift) and dot leaders (DotLeaders.swift), from the thresholded image,
+                // taken before `clear` forgets it; its components found once.
                 let thresholded = api.thresholdedImage()
+                var components: [RawRect] = []
                 if !settings.fast, let thresholded {
                     let split = try costs.measure("word_gaps") { () throws(OCRError) in try splitRunTogetherWords(blocks, thresholded: thresholded, api: api) }
                     blocks = split.blocks
@@ -523,7 +525,12 @@ package final class Recognizer {
                 // After the turned lines: what their new reading missed is lost text too.
                 var lost: LostText.Finding?
                 if !settings.fast, let thresholded {
-                    lost = try costs.measure("lost_text") { () throws(OCRError) in try LostText.find(thresholded: thresholded, blocks: blocks) }
+                    lost = try costs.measure("lost_text") { () throws(OCRError) in
+                        components = try thresholded.componentBoxes()
+                        return try LostText.find(components: components, words: RawBlock.wordsWithText(blocks)) { box throws(OCRError) in
+                            try thresholded.inkShare(in: box)
+                        }
+                    }
                 }
                 // A page number or running line standing alone in a margin, or a column of line
                 // numbers beside the text, dropped by the layout analysis: read on their own
@@ -580,6 +587,12 @@ package final class Recognizer {
                     let ruled = try costs.measure("table_rules") { () throws(OCRError) in try droppingTableRules(blocks, page: pix) }
                     blocks = ruled.blocks
                     changedWords += ruled.changed
+                }
+                // Dot leaders read as dots, after every reading has been combined.
+                if !settings.fast, !components.isEmpty {
+                    let leaders = try costs.measure("dot_leaders") { () throws(OCRError) in DotLeaders.read(blocks, components: components) }
+                    blocks = leaders.blocks
+                    changedWords += leaders.changed
                 }
             }
         }

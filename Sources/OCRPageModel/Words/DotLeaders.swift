@@ -1,0 +1,176 @@
+/// Dot leaders ("Total ........ 12.5", a table of contents, a form's "Name ..........") and the
+/// dots that stand for an empty cell ("..."), read as the dots they are.
+///
+/// Tesseract takes a line's leader for letters sized to the line ("ccceeseeseeee", "on", "we",
+/// plain `tesseract` too), runs the word before it into it ("discharge......:eceeee") and
+/// leaves some of its dots in no word. The thresholded image says what they are: marks a
+/// fraction of the line's letters tall and wide, sitting on its baseline. A run of
+/// ``minimumRun`` or more such dots, alike and evenly spaced with nothing between them, is one
+/// leader word of that many dots, wherever Tesseract's words began and ended; the words it ran
+/// through keep their letters outside it. A word whose ink is only dots is read as those dots.
+package enum DotLeaders {
+    /// A dot is at most this share of the line's letter height, tall and wide.
+    static let dotSize = 0.3
+    /// ...and its bottom within this share of the letter height of the baseline.
+    static let baselineSlack = 0.2
+    /// A leader has this many dots or more ("etc..." keeps its ellipsis).
+    static let minimumRun = 4
+    /// Dots of a leader are at most this many letter heights apart (". . . ." too); a word this
+    /// close to a leader loses the full stops it read of it.
+    static let joiningGap = 1.0
+
+    /// `blocks` with their dot leaders read as dots, given `components` (the boxes of the
+    /// thresholded page's connected components, in the blocks' pixels), and how many words changed.
+    package static func read(_ blocks: [RawBlock], components: [RawRect]) -> (blocks: [RawBlock], changed: Int) {
+        let grid = ComponentGrid(components)
+        var blocks = blocks, changed = 0
+        for b in blocks.indices {
+            for p in blocks[b].paragraphs.indices {
+                for l in blocks[b].paragraphs[p].lines.indices {
+                    let line = blocks[b].paragraphs[p].lines[l]
+                    let (words, count) = read(line, grid: grid)
+                    blocks[b].paragraphs[p].lines[l].words = words
+                    changed += count
+                }
+            }
+        }
+        return (blocks, changed)
+    }
+
+    /// What a word's ink is made of, left to right.
+    enum Mark: Equatable {
+        case dot(RawRect)
+        case ink(RawRect)
+
+        var isDot: Bool { if case .dot = self { true } else { false } }
+        var rect: RawRect { switch self { case .dot(let r), .ink(let r): r } }
+    }
+
+    static func read(_ line: RawLine, grid: ComponentGrid) -> (words: [RawWord], changed: Int) {
+        // The line's letter height: the median of its words' (a leader read as letters is a
+        // sliver; a table's line may hold a word several rows tall).
+        let heights = line.words.filter { $0.text.contains { $0.isLetter || $0.isNumber } }.map(\.rect.height).sorted()
+        guard !heights.isEmpty, line.baseline.count == 4 else { return (line.words, 0) }
+        let letterHeight = Double(heights[heights.count / 2])
+        let (x1, y1, x2, y2) = (Double(line.baseline[0]), Double(line.baseline[1]), Double(line.baseline[2]), Double(line.baseline[3]))
+        func baseline(at x: Int) -> Double { x2 == x1 ? y1 : y1 + (y2 - y1) * (Double(x) - x1) / (x2 - x1) }
+        func mark(_ c: RawRect) -> Mark? {
+            let small = Double(max(c.width, c.height)) <= dotSize * letterHeight
+            if !small { return .ink(c) }
+            // A small mark off the baseline (a colon's upper dot, an i's dot, a speck) is neither.
+            let onBaseline = abs(Double(c.bottom) - baseline(at: (c.left + c.right) / 2)) <= baselineSlack * letterHeight
+            return onBaseline ? .dot(c) : nil
+        }
+        let gap = Int(joiningGap * letterHeight)
+
+        // The line's leaders: runs of dots with nothing else between them, wherever Tesseract's
+        // words begin and end (it often leaves a leader's first dots out of every word).
+        let marks = grid.centred(in: line.rect).sorted { $0.left < $1.left }.compactMap(mark)
+        var leaders: [[RawRect]] = []
+        var run: [RawRect] = []
+        for m in marks + [.ink(RawRect(left: Int.max, top: 0, right: Int.max, bottom: 0))] {
+            if m.isDot, run.last.map({ m.rect.left - $0.right <= gap }) ?? true {
+                run.append(m.rect)
+                continue
+            }
+            if run.count >= minimumRun, isEven(run) { leaders.append(run) }
+            run = m.isDot ? [m.rect] : []
+        }
+        let spans = leaders.map { ($0.first!.left, $0.last!.right) }
+
+        var out: [RawWord] = []
+        var changed = 0
+        for word in line.words {
+            let touched = spans.filter { $0.0 < word.rect.right && word.rect.left < $0.1 }
+            if !touched.isEmpty {
+                // The word's letters outside the leaders it runs into, without the full stops
+                // read into them.
+                out += pieces(of: word, outside: touched)
+                changed += 1
+            } else if spans.contains(where: { abs($0.0 - word.rect.right) <= gap || abs(word.rect.left - $0.1) <= gap }),
+                      let bare = withoutDots(word), bare.text != word.text {
+                out.append(bare)
+                changed += 1
+            } else {
+                let dots = grid.centred(in: word.rect).compactMap(mark)
+                if dots.count >= 2, dots.allSatisfy(\.isDot), word.text != String(repeating: ".", count: dots.count) {
+                    out.append(leader(dots.map(\.rect).sorted { $0.left < $1.left }, confidence: word.confidence))
+                    changed += 1
+                } else {
+                    out.append(word)
+                }
+            }
+        }
+        // Each leader goes before the first word right of it (the line's order is kept), as
+        // sure as its line.
+        for dots in leaders {
+            out.insert(leader(dots, confidence: line.confidence), at: out.firstIndex { $0.rect.left >= dots[0].left } ?? out.endIndex)
+        }
+        return (out, changed + leaders.count)
+    }
+
+    /// Whether `dots` are set as a leader's are: alike in size and evenly spaced (a broken
+    /// letter's specks are not).
+    static func isEven(_ dots: [RawRect]) -> Bool {
+        let pitches = zip(dots, dots.dropFirst()).map { Double($1.left - $0.left) }.sorted()
+        let heights = dots.map { Double($0.height) }.sorted()
+        let pitch = pitches[pitches.count / 2], height = heights[heights.count / 2]
+        let even = pitches.filter { (0.6 * pitch...1.4 * pitch).contains($0) }.count
+        let alike = heights.filter { (0.5 * height...2 * height).contains($0) }.count
+        return Double(even) >= 0.8 * Double(pitches.count) && Double(alike) >= 0.8 * Double(dots.count)
+    }
+
+    /// The parts of `word` whose symbols are centred outside `spans`, each without the full stops
+    /// at its ends (Tesseract reads a leader's first dots into the word before it).
+    static func pieces(of word: RawWord, outside spans: [(Int, Int)]) -> [RawWord] {
+        var parts: [[RawSymbol]] = [[]]
+        for symbol in word.symbols {
+            let x = (symbol.rect.left + symbol.rect.right) / 2
+            if spans.contains(where: { $0.0 <= x && x < $0.1 }) {
+                if !parts[parts.count - 1].isEmpty { parts.append([]) }
+            } else {
+                parts[parts.count - 1].append(symbol)
+            }
+        }
+        return parts.compactMap { part in
+            Self.word(of: Array(part.drop { $0.text == "." }.reversed().drop { $0.text == "." }.reversed()), from: word)
+        }
+    }
+
+    /// `word` without two or more full stops at its start or end (one is a full stop).
+    static func withoutDots(_ word: RawWord) -> RawWord? {
+        let symbols = word.symbols
+        let leading = symbols.prefix { $0.text == "." }.count, trailing = symbols.reversed().prefix { $0.text == "." }.count
+        guard leading >= 2 || trailing >= 2, leading < symbols.count else { return nil }
+        return Self.word(of: Array(symbols.dropFirst(leading >= 2 ? leading : 0).dropLast(trailing >= 2 ? trailing : 0)), from: word)
+    }
+
+    private static func word(of symbols: [RawSymbol], from word: RawWord) -> RawWord? {
+        guard !symbols.isEmpty else { return nil }
+        return RawWord(text: symbols.map(\.text).joined(), confidence: word.confidence, rect: WordCombination.bounds(symbols.map(\.rect))!,
+                       fromDictionary: word.fromDictionary, symbols: symbols)
+    }
+
+    private static func leader(_ dots: [RawRect], confidence: Float) -> RawWord {
+        return RawWord(text: String(repeating: ".", count: dots.count), confidence: confidence, rect: WordCombination.bounds(dots)!,
+                       symbols: dots.map { RawSymbol(text: ".", confidence: confidence, rect: $0) })
+    }
+
+    /// The components of a page, found by the rectangle their centre lies in.
+    struct ComponentGrid {
+        static let cell = 32
+        private let rows: [Int: [RawRect]]  // Band (centre y / cell) -> the components centred in it.
+
+        init(_ components: [RawRect]) {
+            rows = Dictionary(grouping: components) { ($0.top + $0.bottom) / 2 / Self.cell }
+        }
+
+        func centred(in rect: RawRect) -> [RawRect] {
+            guard rect.height > 0 else { return [] }
+            return (rect.top / Self.cell...(rect.bottom - 1) / Self.cell).flatMap { rows[$0] ?? [] }.filter {
+                let x = ($0.left + $0.right) / 2, y = ($0.top + $0.bottom) / 2
+                return x >= rect.left && x < rect.right && y >= rect.top && y < rect.bottom
+            }
+        }
+    }
+}

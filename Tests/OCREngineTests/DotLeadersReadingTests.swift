@@ -1,0 +1,41 @@
+import OCREngine
+import OCRWire
+import Testing
+
+extension EngineTests {
+    /// Rows of a real statistical table (camelot's `district_health.pdf`, page 1 at 300 dpi, six
+    /// rows of it), four labels followed by a dot leader: Tesseract reads the leaders as
+    /// letters ("ee eee eeeeteeeee", "....cccceccsceec") and runs labels into them ("Dirth.........",
+    /// "2.5 kg)........."), plain `tesseract` too. `accurate` reads them as dots (DotLeaders.swift).
+    @Suite struct DotLeadersReading {
+        static let page = "real/camelot/district_health-p1-leaders.png"
+
+        static func lines(_ result: PageResult) -> [[String]] {
+            result.blocks.flatMap(\.paragraphs).flatMap(\.lines).map { $0.words.map(\.text) }
+        }
+
+        @Test func leadersAreReadAsDots() async throws {
+            let result = try await recognize(Fixtures.page(Self.page))
+            #expect(try #require(result.timings?.steps).map(\.step).contains("dot_leaders"))
+            let words = result.words.map(\.text)
+            let leaders = words.filter { $0.count >= 5 && $0.allSatisfy { $0 == "." } }
+            #expect(leaders.count == 4, "\(Self.lines(result))")
+            // No word mixes letters and a leader's dots, and no leader is read as letters.
+            #expect(!words.contains { $0.contains("...") && $0.contains { $0.isLetter || $0.isNumber } }, "\(Self.lines(result))")
+            #expect(!words.contains { $0.count >= 8 && Set($0).isSubset(of: "cesoatn.") && $0.contains { $0.isLetter } }, "\(Self.lines(result))")
+            for label in ["birth", "kg)", "months"] {
+                #expect(words.contains(label), "\(label) in \(Self.lines(result))")
+            }
+            for number in ["4.7", "42.9", "38.8", "12.8"] {
+                #expect(words.contains(number), "\(number) in \(Self.lines(result))")
+            }
+        }
+
+        /// `fast` reads as Tesseract does, the leaders as letters.
+        @Test func fastReadsLeadersAsTesseractDoes() async throws {
+            let result = try await recognize(Fixtures.page(Self.page), RecognitionOptions.with { $0.level = .fast })
+            #expect(try #require(result.timings?.steps).map(\.step).contains("dot_leaders") == false)
+            #expect(result.words.map(\.text).contains { $0.contains("eeee") }, "\(Self.lines(result))")
+        }
+    }
+}

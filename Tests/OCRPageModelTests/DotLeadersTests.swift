@@ -1,0 +1,77 @@
+import OCRPageModel
+import Testing
+
+/// Dot leaders and dotted empty cells read as dots, from the thresholded page's components (pure:
+/// words and component boxes in).
+@Suite struct DotLeadersTests {
+    /// A word whose letters are 20 px wide, with a symbol each, at `left` on the line 100-130.
+    static func word(_ text: String, _ left: Int, top: Int = 100, bottom: Int = 130) -> RawWord {
+        let symbols = text.enumerated().map { i, c in
+            RawSymbol(text: String(c), confidence: 0.5, rect: RawRect(left: left + 20 * i, top: top, right: left + 20 * i + 18, bottom: bottom))
+        }
+        return RawWord(text: text, confidence: 0.5, rect: WordCombination.bounds(symbols.map(\.rect))!, symbols: symbols)
+    }
+
+    /// The ink of `word`'s letters: one 18 x 20 component each, on the baseline at 125.
+    static func letters(_ word: RawWord) -> [RawRect] {
+        word.symbols.map { RawRect(left: $0.rect.left, top: 105, right: $0.rect.right, bottom: 125) }
+    }
+
+    /// `count` dots 3 px square, `pitch` px apart from `left`, on the baseline.
+    static func dots(_ count: Int, from left: Int, pitch: Int = 10) -> [RawRect] {
+        (0..<count).map { RawRect(left: left + pitch * $0, top: 122, right: left + pitch * $0 + 3, bottom: 125) }
+    }
+
+    static func line(_ words: [RawWord]) -> [RawBlock] {
+        let rect = WordCombination.bounds(words.map(\.rect))!
+        let line = RawLine(confidence: 0.5, rect: rect, baseline: [rect.left, 125, rect.right, 125], words: words)
+        return [RawBlock(confidence: 0.5, rect: rect, type: .text, paragraphs: [RawParagraph(confidence: 0.5, rect: rect, lines: [line])])]
+    }
+
+    static func texts(_ blocks: [RawBlock]) -> [String] {
+        blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).map(\.text)
+    }
+
+    /// Tesseract's reading of "Total ...... 12.5": the leader's first dots read as full stops
+    /// into "Total" (their boxes on its last letter), the rest as a sliver of letters, some dots
+    /// in no word. Read: the word, one leader with every dot, the number with its decimal point.
+    @Test func aLeaderIsOneWordOfItsDots() {
+        var total = Self.word("Total", 0)
+        total.text = "Total......"
+        total.symbols += (0..<6).map { _ in RawSymbol(text: ".", confidence: 0.2, rect: RawRect(left: 99, top: 100, right: 100, bottom: 130)) }
+        let sliver = Self.word("ceeeceeee", 200, top: 122, bottom: 125)
+        let number = Self.word("12.5", 420)
+        let leader = Self.dots(30, from: 110)
+        let point = RawRect(left: 460, top: 122, right: 463, bottom: 125)
+        let components = Self.letters(total) + leader + Self.letters(number).filter { $0.left != 460 } + [point]
+        let read = DotLeaders.read(Self.line([total, sliver, number]), components: components)
+        #expect(Self.texts(read.blocks) == ["Total", String(repeating: ".", count: 30), "12.5"])
+        let words = read.blocks[0].paragraphs[0].lines[0].words
+        #expect(words[0].rect.right == 98 && words[1].rect == RawRect(left: 110, top: 122, right: 403, bottom: 125))
+        #expect(words[1].symbols.count == 30)
+        #expect(read.changed > 0)
+    }
+
+    /// Three dots standing for an empty cell, read as letters ("on"): three dots. An ellipsis
+    /// after a word, a colon (its upper dot off the baseline) and a dash are left alone.
+    @Test func dotsAloneAreDotsAndOtherMarksStay() {
+        let cell = Self.word("on", 600, top: 120, bottom: 126)
+        let etc = Self.word("etc...", 0), colon = Self.word(":", 300), dash = Self.word("-", 400)
+        let components = Self.dots(3, from: 602) + Self.letters(etc).prefix(3) + Self.dots(3, from: 62, pitch: 20)
+            + [RawRect(left: 302, top: 110, right: 305, bottom: 113), RawRect(left: 302, top: 122, right: 305, bottom: 125)]
+            + [RawRect(left: 400, top: 114, right: 412, bottom: 117)]
+        let read = DotLeaders.read(Self.line([etc, colon, dash, cell]), components: components)
+        #expect(Self.texts(read.blocks) == ["etc...", ":", "-", "..."])
+        #expect(read.changed == 1)
+    }
+
+    /// A sentence's full stops are dots between words: no leader.
+    @Test func fullStopsBetweenWordsAreNoLeader() {
+        let words = [Self.word("a.", 0), Self.word("b.", 60), Self.word("c.", 120), Self.word("d.", 180), Self.word("e.", 240)]
+        let components = words.flatMap { [RawRect(left: $0.rect.left, top: 105, right: $0.rect.left + 18, bottom: 125),
+                                          RawRect(left: $0.rect.left + 22, top: 122, right: $0.rect.left + 25, bottom: 125)] }
+        let read = DotLeaders.read(Self.line(words), components: components)
+        #expect(Self.texts(read.blocks) == ["a.", "b.", "c.", "d.", "e."])
+        #expect(read.changed == 0)
+    }
+}
