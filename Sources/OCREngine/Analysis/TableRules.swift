@@ -9,13 +9,17 @@ import OCRWire
 /// reads. The page still tells the two apart: a rule runs on above and below the text line, a
 /// bracket does not. So a bracket or bar at either end of a number, with no partner in the word,
 /// is dropped where the page shows an unbroken dark column through it from half a line above
-/// the word to half a line below.
+/// the word to half a line below; so is a word of bars alone ("|" between two cells).
 enum TableRules {
     /// Characters a rule is read as, at the end of a word and at its start.
     static let trailing: Set<Character> = [")", "]", "}", "|"]
     static let leading: Set<Character> = ["(", "[", "{", "|"]
     /// How far above and below the word a rule reaches, as a share of the word's height.
     static let reach = 0.5
+    /// A bracket's box at most this wide has no ink of its own: the LSTM emitted it for a rule
+    /// it saw before the word and boxed it on the next letter ("|Bhadrak", the rule 15 px left
+    /// of the "B"), so the rule is looked for up to a word height away, outside the word.
+    static let inklessWidth = 2
     /// A pixel darker than this is ink.
     static let inkLevel: UInt8 = 160
 
@@ -34,6 +38,12 @@ enum TableRules {
         }
         let isWord = core.contains(where: \.isLetter)
         return (isWord && first == "|", isWord && last == "|")
+    }
+
+    /// Whether `word` is nothing but bars ("|", "||"): a rule read as a word of its own, dropped
+    /// where the page shows the rule through it.
+    static func isBars(_ word: RawWord) -> Bool {
+        !word.text.isEmpty && word.text.allSatisfy { $0 == "|" }
     }
 
     /// Whether `grid` (a strip of the page around one end of a word, its rows from `reach`
@@ -65,22 +75,32 @@ extension Recognizer {
         for b in out.indices {
             for p in out[b].paragraphs.indices {
                 for l in out[b].paragraphs[p].lines.indices {
+                    var rules: [Int] = []  // Words that are only a rule read as bars.
                     for w in out[b].paragraphs[p].lines[l].words.indices {
                         var word = out[b].paragraphs[p].lines[l].words[w]
                         var ends = TableRules.suspectEnds(word)
-                        guard ends.leading || ends.trailing else { continue }
+                        let bars = TableRules.isBars(word)
+                        guard ends.leading || ends.trailing || bars else { continue }
                         let h = word.rect.height, reach = Int(TableRules.reach * Double(h))
                         let band = (top: max(0, word.rect.top - reach), bottom: min(page.height, word.rect.bottom + reach))
-                        func ruleNear(_ x: Int) throws(OCRError) -> Bool {
-                            let strip = RawRect(left: max(0, x - h / 3), top: band.top, right: min(page.width, x + h / 3), bottom: band.bottom)
+                        // Around `x`, and up to a word height outside the word from a bracket
+                        // without ink of its own (`outward`: -1 left, +1 right).
+                        func ruleNear(_ x: Int, inkless: Bool, outward: Int) throws(OCRError) -> Bool {
+                            let left = inkless && outward < 0 ? x - h : x - h / 3, right = inkless && outward > 0 ? x + h : x + h / 3
+                            let strip = RawRect(left: max(0, left), top: band.top, right: min(page.width, right), bottom: band.bottom)
                             guard strip.width > 0, strip.height > 0 else { return false }
                             return TableRules.hasRule(try page.cropped(strip).toGray().grayGrid())
                         }
+                        if bars {
+                            if try ruleNear((word.rect.left + word.rect.right) / 2, inkless: false, outward: 0) { rules.append(w) }
+                            continue
+                        }
                         // Several bars may stand for one rule ("|||TOTAL"): dropped while the rule is there.
                         while ends.trailing || ends.leading {
-                            if ends.trailing, try ruleNear(word.symbols[word.symbols.count - 1].rect.right) {
+                            let first = word.symbols[0].rect, last = word.symbols[word.symbols.count - 1].rect
+                            if ends.trailing, try ruleNear(last.right, inkless: last.width <= TableRules.inklessWidth, outward: 1) {
                                 word = TableRules.dropping(word.symbols.count - 1, of: word)
-                            } else if ends.leading, try ruleNear(word.symbols[0].rect.left) {
+                            } else if ends.leading, try ruleNear(first.left, inkless: first.width <= TableRules.inklessWidth, outward: -1) {
                                 word = TableRules.dropping(0, of: word)
                             } else {
                                 break
@@ -92,6 +112,8 @@ extension Recognizer {
                             changed += 1
                         }
                     }
+                    for w in rules.reversed() { out[b].paragraphs[p].lines[l].words.remove(at: w) }
+                    changed += rules.count
                 }
             }
         }
