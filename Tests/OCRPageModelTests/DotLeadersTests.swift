@@ -65,6 +65,17 @@ import Testing
         #expect(read.changed == 1)
     }
 
+    /// A dithered fax breaks a letter's bowl into specks on the baseline, a few pixels apart
+    /// ("Claim" read "Cl", "im" with the "a" between): no leader, and the word stays.
+    @Test func ditherSpecksAreNoLeader() {
+        let claim = Self.word("Claim", 0)
+        let specks = (0..<6).map { RawRect(left: 44 + 3 * $0, top: 123, right: 45 + 3 * $0, bottom: 124) }
+        let components = Self.letters(claim).filter { $0.left != 40 } + specks
+        let read = DotLeaders.read(Self.line([claim]), components: components)
+        #expect(Self.texts(read.blocks) == ["Claim"])
+        #expect(read.changed == 0)
+    }
+
     /// A sentence's full stops are dots between words: no leader.
     @Test func fullStopsBetweenWordsAreNoLeader() {
         let words = [Self.word("a.", 0), Self.word("b.", 60), Self.word("c.", 120), Self.word("d.", 180), Self.word("e.", 240)]

@@ -15,6 +15,10 @@ package enum DotLeaders {
     static let baselineSlack = 0.2
     /// A leader has this many dots or more ("etc..." keeps its ellipsis).
     static let minimumRun = 4
+    /// ...set at least this many letter heights apart, centre to centre (a full stop's advance
+    /// is a quarter of an em): a dithered fax breaks a letter's bowl into specks on the baseline
+    /// two or three pixels apart, a tenth of a letter height.
+    static let minimumPitch = 0.2
     /// Dots of a leader are at most this many letter heights apart (". . . ." too); a word this
     /// close to a leader loses the full stops it read of it.
     static let joiningGap = 1.0
@@ -73,7 +77,7 @@ package enum DotLeaders {
                 run.append(m.rect)
                 continue
             }
-            if run.count >= minimumRun, isEven(run) { leaders.append(run) }
+            if run.count >= minimumRun, isEven(run, letterHeight: letterHeight) { leaders.append(run) }
             run = m.isDot ? [m.rect] : []
         }
         let spans = leaders.map { ($0.first!.left, $0.last!.right) }
@@ -92,9 +96,11 @@ package enum DotLeaders {
                 out.append(bare)
                 changed += 1
             } else {
-                let dots = grid.centred(in: word.rect).compactMap(mark)
-                if dots.count >= 2, dots.allSatisfy(\.isDot), word.text != String(repeating: ".", count: dots.count) {
-                    out.append(leader(dots.map(\.rect).sorted { $0.left < $1.left }, confidence: word.confidence))
+                let marks = grid.centred(in: word.rect).compactMap(mark)
+                let dots = marks.map(\.rect).sorted { $0.left < $1.left }
+                if dots.count >= 2, marks.allSatisfy(\.isDot), isEven(dots, letterHeight: letterHeight),
+                   word.text != String(repeating: ".", count: dots.count) {
+                    out.append(leader(dots, confidence: word.confidence))
                     changed += 1
                 } else {
                     out.append(word)
@@ -109,12 +115,14 @@ package enum DotLeaders {
         return (out, changed + leaders.count)
     }
 
-    /// Whether `dots` are set as a leader's are: alike in size and evenly spaced (a broken
-    /// letter's specks are not).
-    static func isEven(_ dots: [RawRect]) -> Bool {
+    /// Whether `dots` (left to right, two or more) are set as a leader's are: alike in size,
+    /// evenly spaced and at least ``minimumPitch`` letter heights apart (a broken letter's
+    /// specks are not).
+    static func isEven(_ dots: [RawRect], letterHeight: Double) -> Bool {
         let pitches = zip(dots, dots.dropFirst()).map { Double($1.left - $0.left) }.sorted()
         let heights = dots.map { Double($0.height) }.sorted()
         let pitch = pitches[pitches.count / 2], height = heights[heights.count / 2]
+        guard pitch >= minimumPitch * letterHeight else { return false }
         let even = pitches.filter { (0.6 * pitch...1.4 * pitch).contains($0) }.count
         let alike = heights.filter { (0.5 * height...2 * height).contains($0) }.count
         return Double(even) >= 0.8 * Double(pitches.count) && Double(alike) >= 0.8 * Double(dots.count)
