@@ -31,16 +31,6 @@ extension EngineTests {
             }
         }
 
-        /// "within one hour Of birth": the "O" is as small as the line's "e"s and "n"s, and
-        /// `accurate` reads it in lower case (LetterCase.swift); `fast` reads "Of" as Tesseract does.
-        @Test func aSmallCapitalIsReadInLowerCase() async throws {
-            let accurate = try await recognize(Fixtures.page(Self.page)).words.map(\.text)
-            #expect(accurate.contains("of") && !accurate.contains("Of"), "\(accurate)")
-            #expect(accurate.contains("Children"), "\(accurate)")
-            let fast = try await recognize(Fixtures.page(Self.page), RecognitionOptions.with { $0.level = .fast }).words.map(\.text)
-            #expect(fast.contains("Of"), "\(fast)")
-        }
-
         /// `fast` reads as Tesseract does, the leaders as letters.
         @Test func fastReadsLeadersAsTesseractDoes() async throws {
             let result = try await recognize(Fixtures.page(Self.page), RecognitionOptions.with { $0.level = .fast })

@@ -594,12 +594,6 @@ package final class Recognizer {
                     blocks = leaders.blocks
                     changedWords += leaders.changed
                 }
-                // "Of", "With": capitals shaped as their small letters, read small where they are as small.
-                if !settings.fast {
-                    let cased = try costs.measure("letter_case") { () throws(OCRError) in LetterCase.read(blocks) }
-                    blocks = cased.blocks
-                    changedWords += cased.changed
-                }
             }
         }
         let recognized = clock.now

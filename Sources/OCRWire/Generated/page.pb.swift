@@ -472,7 +472,7 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// `check_lighting`, `lost_text`. Work: `flatten_photo`, `straighten_lines`, `deskew`,
     /// `even_lighting`, `recognize` (or `analyse_layout` for detect-only), `read_results`,
     /// `word_gaps`, `table_rules` (brackets that are a table's rules), `dot_leaders` (leaders read as
-    /// dots), `letter_case` (case from letter heights), the extra readings `pass_single_block`,
+    /// dots), the extra readings `pass_single_block`,
     /// `pass_background_normalized`, `pass_median_filtered`, `pass_other_engine`,
     /// `pass_legacy_words`, `pass_enlarged` (small text), `pass_single_line` (doubtful numbers, each
     /// alone), and `combine`. Readers must accept names not listed here.
