@@ -113,10 +113,13 @@ struct AccuracyTests {
             let steps = try #require(timings["steps"] as? [[String: Any]])
             return steps.compactMap { $0["step"] as? String }.filter { $0.hasPrefix("pass_") }
         }
-        #expect(try await passes("receipt") == ["pass_single_block", "pass_background_normalized"])
-        #expect(try await passes("receipt-bilevel") == ["pass_single_block"])
-        let bilevel = try await wordAccuracy("receipt-bilevel")
-        #expect(bilevel.ours >= bilevel.cli + 0.1, "accurate \(bilevel.ours), the CLI \(bilevel.cli)")
+        let gray = try await passes("receipt"), bilevel = try await passes("receipt-bilevel")
+        #expect(gray == ["pass_single_block", "pass_background_normalized"], "\(gray)")
+        // No background reading; the prices its lost-text reading found are numbers it is unsure
+        // of, read again one line each.
+        #expect(bilevel == ["pass_single_block", "pass_single_line"], "\(bilevel)")
+        let accuracy = try await wordAccuracy("receipt-bilevel")
+        #expect(accuracy.ours >= accuracy.cli + 0.1, "accurate \(accuracy.ours), the CLI \(accuracy.cli)")
     }
 
     /// Faded text under light falling off across the page: Tesseract's global threshold turns

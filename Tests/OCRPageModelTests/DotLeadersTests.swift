@@ -76,6 +76,18 @@ import Testing
         #expect(read.changed == 0)
     }
 
+    /// A word without symbols that spell it cannot be cut: it stays, and the leader beside it
+    /// is still read.
+    @Test func aWordWithoutSymbolsStays() {
+        var total = Self.word("Total", 0)
+        total.text = "Total...."
+        total.symbols = []
+        total.rect.right = 140
+        let components = Self.letters(Self.word("Total", 0)) + Self.dots(10, from: 110)
+        let read = DotLeaders.read(Self.line([total, Self.word("12.5", 420)]), components: components)
+        #expect(Self.texts(read.blocks) == ["Total....", "..........", "12.5"])
+    }
+
     /// A sentence's full stops are dots between words: no leader.
     @Test func fullStopsBetweenWordsAreNoLeader() {
         let words = [Self.word("a.", 0), Self.word("b.", 60), Self.word("c.", 120), Self.word("d.", 180), Self.word("e.", 240)]

@@ -86,6 +86,11 @@ package enum DotLeaders {
         var changed = 0
         for word in line.words {
             let touched = spans.filter { $0.0 < word.rect.right && word.rect.left < $0.1 }
+            // A word is cut by its symbols, which must spell it.
+            guard !word.symbols.isEmpty, word.symbols.map(\.text).joined() == word.text else {
+                out.append(word)
+                continue
+            }
             if !touched.isEmpty {
                 // The word's letters outside the leaders it runs into, without the full stops
                 // read into them.
@@ -160,7 +165,7 @@ package enum DotLeaders {
     }
 
     private static func leader(_ dots: [RawRect], confidence: Float) -> RawWord {
-        return RawWord(text: String(repeating: ".", count: dots.count), confidence: confidence, rect: WordCombination.bounds(dots)!,
+        RawWord(text: String(repeating: ".", count: dots.count), confidence: confidence, rect: WordCombination.bounds(dots)!,
                        symbols: dots.map { RawSymbol(text: ".", confidence: confidence, rect: $0) })
     }
 
