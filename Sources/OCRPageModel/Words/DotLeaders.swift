@@ -41,8 +41,8 @@ package enum DotLeaders {
         return (blocks, changed)
     }
 
-    /// What a word's ink is made of, left to right.
-    enum Mark: Equatable {
+    /// A mark of a line's ink: a dot on the baseline, or anything else there is to read.
+    enum Mark {
         case dot(RawRect)
         case ink(RawRect)
 
@@ -72,14 +72,15 @@ package enum DotLeaders {
         let marks = grid.centred(in: line.rect).sorted { $0.left < $1.left }.compactMap(mark)
         var leaders: [[RawRect]] = []
         var run: [RawRect] = []
-        for m in marks + [.ink(RawRect(left: Int.max, top: 0, right: Int.max, bottom: 0))] {
-            if m.isDot, run.last.map({ m.rect.left - $0.right <= gap }) ?? true {
-                run.append(m.rect)
-                continue
-            }
+        func endRun() {
             if run.count >= minimumRun, isEven(run, letterHeight: letterHeight) { leaders.append(run) }
-            run = m.isDot ? [m.rect] : []
+            run = []
         }
+        for m in marks {
+            if !m.isDot || run.last.map({ m.rect.left - $0.right > gap }) == true { endRun() }
+            if m.isDot { run.append(m.rect) }
+        }
+        endRun()
         let spans = leaders.map { ($0.first!.left, $0.last!.right) }
 
         var out: [RawWord] = []
