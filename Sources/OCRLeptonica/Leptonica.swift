@@ -250,26 +250,78 @@ package final class Pix {
         return withExtendedLifetime(self) { rects }
     }
 
-    /// The ruling lines of this image thresholded at mid-gray: dark strokes at least
-    /// `minimumLength` long and at most `maximumThickness` thick, horizontal ones kept by an
-    /// opening with a `minimumLength` x 1 brick and vertical ones by a 1 x `minimumLength` brick
-    /// (Leptonica's morphology: text strokes are shorter and go, rules stay), then boxed as
-    /// connected components. Found at half the resolution (a 2x2 block with any ink is ink, so
-    /// a one-pixel rule stays), a quarter of the work; the boxes are in this image's pixels.
+    /// The ruling lines of this image: dark strokes at least `minimumLength` long and at most
+    /// `maximumThickness` thick, horizontal ones kept by an opening with a `minimumLength` x 1
+    /// brick and vertical ones by a 1 x `minimumLength` brick (Leptonica's morphology: text
+    /// strokes are shorter and go, rules stay), then boxed as connected components. Ink is
+    /// what is darker than mid-gray; rules at least three times `minimumLength` long are also
+    /// looked for in what is darker than the paper by a tenth where mid-gray shows (nearly)
+    /// nothing around them (light-gray hairlines; there a blurred word's letters run together,
+    /// so shorter strokes, and strokes over dark letters, are not rules), and so are the
+    /// top and bottom edges of shaded bands that rules run down through (a ruled table's rows
+    /// told apart by shading), which become horizontal rules. Found at half the resolution (a
+    /// 2x2 block with any ink is ink, so a one-pixel rule stays), a quarter of the work; the
+    /// boxes are in this image's pixels.
     package func rulingLines(minimumLength: Int, maximumThickness: Int) throws(OCRError) -> (horizontal: [RawRect], vertical: [RawRect]) {
         // Too small to hold a rule, and to be halved (Leptonica refuses a 1-pixel image).
         guard width >= 4, height >= 4 else { return ([], []) }
-        let full = try toBinary(threshold: 128)
-        // pixReduceRankBinary2: a new image, or NULL on error.
-        let binary = Pix(owning: try CheckC.nonNull(pixReduceRankBinary2(full.raw, 1, nil), "reducing the page"))
-        func boxes(_ h: Int, _ v: Int) throws(OCRError) -> [RawRect] {
-            // pixOpenBrick: a new image, or NULL on error.
-            let opened = Pix(owning: try CheckC.nonNull(pixOpenBrick(nil, binary.raw, Int32(h), Int32(v)), "finding ruling lines"))
-            return try opened.connectedComponentBoxes(scale: 2)
-        }
         let length = max(2, minimumLength / 2)
-        let horizontal = try boxes(length, 1).filter { $0.bottom - $0.top <= maximumThickness }
-        let vertical = try boxes(1, length).filter { $0.right - $0.left <= maximumThickness }
+        func reduced(_ threshold: Int) throws(OCRError) -> Pix {
+            let full = try toBinary(threshold: threshold)
+            // pixReduceRankBinary2: a new image, or NULL on error.
+            return Pix(owning: try withExtendedLifetime(full) { () throws(OCRError) in
+                try CheckC.nonNull(pixReduceRankBinary2(full.raw, 1, nil), "reducing the page")
+            })
+        }
+        func opened(_ binary: Pix, across: Bool) throws(OCRError) -> Pix {
+            // pixOpenBrick: a new image, or NULL on error.
+            Pix(owning: try CheckC.nonNull(pixOpenBrick(nil, binary.raw, Int32(across ? length : 1), Int32(across ? 1 : length)), "finding ruling lines"))
+        }
+        func thickness(_ box: RawRect, across: Bool) -> Int { across ? box.bottom - box.top : box.right - box.left }
+        func extent(_ box: RawRect, across: Bool) -> Int { across ? box.right - box.left : box.bottom - box.top }
+        func overlaps(_ a: RawRect, _ b: RawRect) -> Bool { a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom }
+
+        let dark = try reduced(128)
+        var horizontal = try opened(dark, across: true).connectedComponentBoxes(scale: 2).filter { thickness($0, across: true) <= maximumThickness }
+        var vertical = try opened(dark, across: false).connectedComponentBoxes(scale: 2).filter { thickness($0, across: false) <= maximumThickness }
+        let paper = depth == 1 ? 255 : Int(try paperLevel())
+        let light = paper - 24 > 128 ? try reduced(paper - 24) : dark
+        let long = 3 * minimumLength
+        // A light rule is one the mid-gray image leaves (nearly) blank around: a word whose
+        // letters ran together in the light image is dark there.
+        func blankAtMidGray(_ rule: RawRect, across: Bool) throws(OCRError) -> Bool {
+            let near = max(2, maximumThickness / 3)  // (closer than a cell's padding)
+            let margin = across ? (0, near) : (near, 0)
+            let around = RawRect(left: (rule.left - margin.0) / 2, top: (rule.top - margin.1) / 2,
+                                 right: (rule.right + margin.0) / 2, bottom: (rule.bottom + margin.1) / 2)
+            return try dark.inkShare(in: around) < 0.1
+        }
+        if light !== dark {
+            // (at mid-gray a rule down a table is not joined to the shaded rows it crosses)
+            for rule in try opened(light, across: false).connectedComponentBoxes(scale: 2)
+            where thickness(rule, across: false) <= maximumThickness && extent(rule, across: false) >= long && !vertical.contains(where: { overlaps($0, rule) }) {
+                if try blankAtMidGray(rule, across: false) { vertical.append(rule) }
+            }
+        }
+        let lightAcross = try opened(light, across: true)
+        let wide = try lightAcross.connectedComponentBoxes(scale: 2).filter { extent($0, across: true) >= long }
+        for rule in wide where thickness(rule, across: true) <= maximumThickness && !horizontal.contains(where: { overlaps($0, rule) }) {
+            let clear = light === dark ? true : try blankAtMidGray(rule, across: true)
+            if clear { horizontal.append(rule) }
+        }
+        // A band thicker than a rule, at most an eighth of the page tall and nearly solid (the
+        // text on it is ink too) is shading, not a picture or a shadow; where rules run down
+        // through it (a table's columns are ruled) its edges part the table's rows. (Where
+        // only a frame is drawn, shading marks a header or sections, and the rows are the
+        // words' to tell.)
+        for band in wide where thickness(band, across: true) > maximumThickness && band.bottom - band.top <= height / 8 {
+            let inside = band.left + maximumThickness, insideRight = band.right - maximumThickness
+            guard vertical.contains(where: { $0.left > inside && $0.right < insideRight && $0.top < band.bottom && band.top < $0.bottom }) else { continue }
+            let inReduced = RawRect(left: band.left / 2, top: band.top / 2, right: band.right / 2, bottom: band.bottom / 2)
+            guard try lightAcross.inkShare(in: inReduced) >= 0.85 else { continue }
+            horizontal.append(RawRect(left: band.left, top: band.top, right: band.right, bottom: band.top + 2))
+            horizontal.append(RawRect(left: band.left, top: band.bottom - 2, right: band.right, bottom: band.bottom))
+        }
         return (horizontal, vertical)
     }
 

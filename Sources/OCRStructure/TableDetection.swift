@@ -37,20 +37,23 @@ struct TableDetection {
         var start = 0
         while start < rows.count {
             guard rows[start].segments.count >= 2 else { start += 1; continue }
-            // Extend over rows of two or more cells, letting up to two single-cell rows at a
-            // time in (a wrapped cell, a section and a subsection label) when a multi-cell row
-            // follows them.
+            // Extend over rows of two or more cells, letting single-cell rows in when a
+            // multi-cell row follows them: up to two at a time (a section and a subsection
+            // label), and any number of a cell's wrapped lines (`wrapsOn`).
             var end = start + 1
             func near(_ index: Int) -> Bool { rows[index].box.y - rows[index - 1].box.maxY <= 3 * page.bodyHeight }
-            while end < rows.count, near(end) {
-                if rows[end].segments.count >= 2 {
-                    end += 1
+            var probe = end, loose = 0
+            while probe < rows.count, near(probe) {
+                if rows[probe].segments.count >= 2 {
+                    probe += 1
+                    (end, loose) = (probe, 0)
                     continue
                 }
-                guard end + 1 < rows.count,
-                      let next = (end + 1...min(end + 2, rows.count - 1)).first(where: { rows[$0].segments.count >= 2 }),
-                      (end + 1...next).allSatisfy(near) else { break }
-                end = next + 1
+                if !wrapsOn(rows[probe], after: rows[probe - 1], width: PageBox.union(rows[start..<probe].map(\.box))!.width) {
+                    loose += 1
+                    if loose > 2 { break }
+                }
+                probe += 1
             }
             if let table = table(from: Array(rows[start..<end])) {
                 found.append(table)
@@ -62,6 +65,12 @@ struct TableDetection {
             }
         }
         return found
+    }
+
+    /// Whether a single-cell row goes on a cell of the row above: closer to it than half a
+    /// line, and narrower than half the rows above it (a table's wrapped cell, not prose).
+    func wrapsOn(_ row: VisualRow, after previous: VisualRow, width: Int) -> Bool {
+        row.segments.count == 1 && row.box.y - previous.box.maxY < page.bodyHeight / 2 && row.box.width * 2 < width
     }
 
     /// Lines grouped by height (overlapping by half the shorter), top to bottom, each cut at
@@ -116,13 +125,22 @@ struct TableDetection {
         var grid: [[TableCell]] = []
         var lineOrders = Set<Int>()
         var previous: VisualRow?
-        for row in rows {
+        let rowCells = rows.map { self.cells(of: $0, in: columns) }
+        // How far apart the table's rows are: the median gap above a row with a first cell and
+        // another (a wrapped cell's next line is closer to its first than rows are).
+        let rowGap = PageLines.median(rows.indices.dropFirst().filter { rowCells[$0].count >= 2 && rowCells[$0].first?.column == 0 }
+            .map { rows[$0].box.y - rows[$0 - 1].box.maxY })
+        for (row, cells) in zip(rows, rowCells) {
             lineOrders.formUnion(row.lineOrders)
-            let cells = self.cells(of: row, in: columns)
-            // A row closer to the last than half a line, without a first cell, continues the
-            // last row's cells (a cell's text wrapped onto a second line).
-            if let previous, !grid.isEmpty, cells.first?.column ?? 0 > 0,
-               row.box.y - previous.box.maxY < page.bodyHeight / 2,
+            let gap = row.box.y - (previous?.box.maxY ?? row.box.y)
+            // A row closer to the last than half a line continues the last row's cells (a cell's
+            // text wrapped onto a second line) when it has no first cell, or when it is much
+            // closer than the table's rows are to each other and goes on a cell with text
+            // (a label in the first column wrapped: the row is that one cell).
+            let wrapsWithFirstCell = cells.count == 1 && cells[0].column == 0 && rowGap.map { gap * 5 < $0 * 3 } == true
+                && cells.allSatisfy { cell in grid.last?.contains { $0.column == cell.column && !$0.text.isEmpty } == true }
+            if previous != nil, !grid.isEmpty, cells.first?.column ?? 0 > 0 || wrapsWithFirstCell,
+               gap < page.bodyHeight / 2,
                cells.allSatisfy({ cell in grid[grid.count - 1].contains { $0.column == cell.column && $0.columnSpan == cell.columnSpan } }) {
                 for cell in cells {
                     let index = grid[grid.count - 1].firstIndex { $0.column == cell.column }!

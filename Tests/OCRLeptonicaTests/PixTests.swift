@@ -44,6 +44,35 @@ import Testing
         #expect(try again.grayGrid() == (try page.grayGrid()))
     }
 
+    /// Rules in light gray and rows of a ruled table told apart by shading are found as a
+    /// table's rules; shading no rule runs down through parts no rows, a picture is not a band,
+    /// and the paper's own gray is no ink.
+    @Test func lightRulesAndShadedBandsAreRules() throws {
+        let (width, height) = (800, 800)
+        var pixels = [UInt8](repeating: 235, count: width * height)  // gray paper
+        func fill(_ rect: RawRect, _ value: UInt8) {
+            for y in rect.top..<rect.bottom { for x in rect.left..<rect.right { pixels[y * width + x] = value } }
+        }
+        fill(RawRect(left: 50, top: 100, right: 750, bottom: 102), 175)  // a light-gray hairline across
+        fill(RawRect(left: 600, top: 100, right: 602, bottom: 500), 175)  // and one down
+        fill(RawRect(left: 50, top: 200, right: 550, bottom: 240), 205)  // a shaded row
+        fill(RawRect(left: 400, top: 100, right: 403, bottom: 500), 0)  // a black rule down across it
+        fill(RawRect(left: 50, top: 510, right: 750, bottom: 540), 205)  // a shaded row no rule runs down through
+        fill(RawRect(left: 100, top: 580, right: 700, bottom: 790), 120)  // a picture, taller than a row
+        let page = try Pix.decode(Array("P5\n\(width) \(height)\n255\n".utf8) + pixels)
+        let lines = try page.rulingLines(minimumLength: 40, maximumThickness: 12)
+        func near(_ a: RawRect, _ b: RawRect) -> Bool {
+            abs(a.left - b.left) <= 2 && abs(a.right - b.right) <= 2 && abs(a.top - b.top) <= 2 && abs(a.bottom - b.bottom) <= 2
+        }
+        let across = [RawRect(left: 50, top: 100, right: 750, bottom: 102), RawRect(left: 50, top: 200, right: 550, bottom: 202),
+                      RawRect(left: 50, top: 238, right: 550, bottom: 240)]
+        #expect(lines.horizontal.count == across.count)
+        for rule in across { #expect(lines.horizontal.contains { near($0, rule) }, "\(rule) in \(lines.horizontal)") }
+        let down = [RawRect(left: 600, top: 100, right: 602, bottom: 500), RawRect(left: 400, top: 100, right: 403, bottom: 500)]
+        #expect(lines.vertical.count == down.count)
+        for rule in down { #expect(lines.vertical.contains { near($0, rule) }, "\(rule) in \(lines.vertical)") }
+    }
+
     @Test func corruptBytesAreInvalidArgument() {
         let error = #expect(throws: OCRError.self) { try Pix.decode(Array("P5\n120 80\n255\nshort".utf8)) }
         #expect(error?.code == .invalidArgument)

@@ -179,6 +179,41 @@ import Testing
         #expect(table.rows[2].map(\.text) == ["South", "", "17"])
     }
 
+    @Test func aCellsWrappedLinesStayInTheirCellHoweverManyInARow() throws {
+        // Rows stand 30 px apart; a number and a section label each wrap onto a second line 8 px
+        // under the first, so three lines of one cell follow each other: one table, not three.
+        let found = elements { page in
+            page.row([("Group", 200), ("Early", 900), ("Late", 1500)], y: 400)
+            page.row([("Manual-based", 200), ("1.38", 900), ("1.15", 1500)], y: 470)
+            page.row([("(4.79)", 900)], y: 518)
+            page.row([("Number of couples per", 200)], y: 588)
+            page.row([("facilitator: Mean (SD)", 200)], y: 636)
+            page.row([("Web-based", 200), ("0.53", 900), ("0.25", 1500)], y: 706)
+            page.row([("Overall", 200), ("0.95", 900), ("0.70", 1500)], y: 776)
+        }
+        let tables = found.compactMap { if case .table(let table) = $0 { table } else { nil } }
+        #expect(tables.count == 1)
+        let table = try #require(tables.first)
+        #expect(table.rows.map { $0.map(\.text) } == [["Group", "Early", "Late"], ["Manual-based", "1.38 (4.79)", "1.15"],
+                                                      ["Number of couples per facilitator: Mean (SD)", "", ""],
+                                                      ["Web-based", "0.53", "0.25"], ["Overall", "0.95", "0.70"]])
+    }
+
+    @Test func rowsSetCloseTogetherAreNotTakenForWrappedLines() throws {
+        // No padding between rows: a label row as close to the row above as any row is stays a
+        // row of its own.
+        let found = elements { page in
+            page.row([("Region", 200), ("Early", 900), ("Late", 1500)], y: 400)
+            page.row([("North", 200), ("12", 900), ("15", 1500)], y: 448)
+            page.row([("Islands", 200)], y: 496)
+            page.row([("East", 200), ("9", 900), ("11", 1500)], y: 544)
+            page.row([("West", 200), ("4", 900), ("7", 1500)], y: 592)
+        }
+        let table = try #require(found.compactMap { if case .table(let table) = $0 { table } else { nil } }.first)
+        #expect(table.rows.map { $0.map(\.text) } == [["Region", "Early", "Late"], ["North", "12", "15"], ["Islands", "", ""],
+                                                      ["East", "9", "11"], ["West", "4", "7"]])
+    }
+
     @Test func aBulletedListRightAboveATableDoesNotHideIt() throws {
         // Each item's bullet stands a wide gap from its text, so the list's first lines look
         // like rows of two cells, and the run of such rows reaches the table under it.

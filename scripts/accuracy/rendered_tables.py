@@ -1,8 +1,9 @@
 """Real tables, rendered as papers and reports print them: the twenty tables of PubTabNet's
 examples (corpus/pubtabnet; tables of PubMed Central articles with their HTML structure,
 spanning cells included, annotated by IBM under CDLA-Permissive-1.0) laid out by headless
-Chromium in four styles (ruled grid, booktabs rules, no rules, zebra-shaded rows), each table in
-two of them, in four typefaces at 9-11 pt; the three longest once more in large type across two
+Chromium in six styles (ruled grid, booktabs rules, no rules, zebra-shaded rows; light-gray
+hairline grid, a ruled frame with shaded body rows), each table in two of the first four and in
+both of the last two, in four typefaces at 9-11 pt; the three longest once more in large type across two
 pages with the header repeated (a table continued on the next page). Their truth is the
 annotation itself: rows of (text, colspan, rowspan).
 
@@ -18,6 +19,10 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "corpus", "pubtabnet", "PubTabNet_Examples.jsonl")
 STYLES = ["ruled", "booktabs", "unruled", "zebra"]
+# Two more ruled styles, each table printed in both too: rules in light gray
+# hairlines (a global threshold at mid-gray loses them with the letters' anti-aliasing), and a
+# frame with rules between the columns whose body rows are told apart by shading alone.
+RULED_STYLES = ["hairline", "shaded"]
 FONTS = [("Liberation Serif", 10), ("DejaVu Sans", 9), ("Liberation Sans", 10), ("Nimbus Roman", 11)]
 MULTIPAGE_ROWS = 28  # tables at least this long are also printed across two pages
 
@@ -27,6 +32,10 @@ CSS = {
                 " thead tr:last-child td { border-bottom: 1px solid #000; }",
     "unruled": "",
     "zebra": "tbody tr:nth-child(odd) td { background: #d9d9d9; } thead td { background: #b3b3b3; }",
+    "hairline": "td, th { border: 0.75px solid #a0a0a0; }",
+    "shaded": "table { border: 1px solid #000; } td { border-left: 1px solid #000; border-right: 1px solid #000; }"
+              " thead tr:last-child td { border-bottom: 1px solid #000; } thead td { background: #bfbfbf; }"
+              " tbody tr:nth-child(even) td { background: #dcdcdc; }",
 }
 
 
@@ -112,5 +121,10 @@ def renderings():
             out.append((f"pubtabnet-{name}-{style}", style, font, size, False, rows, table_html))
         if len(rows) >= MULTIPAGE_ROWS:
             out.append((f"pubtabnet-{name}-multipage", "booktabs", font, size, True, rows, table_html))
+    # (after the first four styles' renderings, so that theirs keep their degradations)
+    for index, (name, rows, table_html) in enumerate(sorted(tables())):
+        font, size = FONTS[index % len(FONTS)]
+        for style in RULED_STYLES:
+            out.append((f"pubtabnet-{name}-{style}", style, font, size, False, rows, table_html))
     return out
 

@@ -60,7 +60,8 @@ def build(work):
 
 
 STYLE_NAMES = {"ruled": "ruled", "booktabs": "unruled, booktabs rules", "unruled": "unruled",
-               "zebra": "unruled, zebra-shaded rows"}
+               "zebra": "unruled, zebra-shaded rows", "hairline": "ruled, light-gray hairlines",
+               "shaded": "ruled, shaded rows"}
 
 
 def build_rendered(out):
@@ -257,6 +258,7 @@ def summary(rows):
         for group in ("ruled", "unruled"):
             lines += mean(f"  {source}, {group}", [r for r in rows if r["page"].startswith(source) and r["style"].split(",")[0] == group])
     styles = {"booktabs rules": lambda style: "booktabs" in style, "zebra-shaded rows": lambda style: "zebra" in style,
+              "light-gray hairlines": lambda style: "hairline" in style,
               "ruled, shaded rows": lambda style: style.startswith("ruled, shaded rows"), "spanning": lambda style: "spanning" in style,
               "across pages": lambda style: " pages" in style, "financial": lambda style: "financial" in style}
     for label, test in styles.items():
