@@ -39,17 +39,20 @@ struct TableDetection {
             guard rows[start].segments.count >= 2 else { start += 1; continue }
             // Extend over rows of two or more cells, letting single-cell rows in when a
             // multi-cell row follows them: up to two at a time (a section and a subsection
-            // label), and any number of a cell's wrapped lines (`wrapsOn`).
+            // label), and, once two rows of cells have begun a table, any number of a cell's
+            // wrapped lines (`wrapsOn`; a caption's first line, "Table 3.  Actual and...", is
+            // a row of two cells whose second wraps).
             var end = start + 1
             func near(_ index: Int) -> Bool { rows[index].box.y - rows[index - 1].box.maxY <= 3 * page.bodyHeight }
-            var probe = end, loose = 0
+            var probe = end, loose = 0, rowsOfCells = 1
             while probe < rows.count, near(probe) {
                 if rows[probe].segments.count >= 2 {
                     probe += 1
                     (end, loose) = (probe, 0)
+                    rowsOfCells += 1
                     continue
                 }
-                if !wrapsOn(rows[probe], after: rows[probe - 1], width: PageBox.union(rows[start..<probe].map(\.box))!.width) {
+                if rowsOfCells < 2 || !wrapsOn(rows[probe], after: rows[probe - 1], width: PageBox.union(rows[start..<probe].map(\.box))!.width) {
                     loose += 1
                     if loose > 2 { break }
                 }

@@ -581,6 +581,23 @@ package final class Recognizer {
                     passes += refined.passes - 1
                     meanConfidence = Self.meanWordConfidence(blocks)
                 }
+                // A ruled table's short cells that every reading so far dropped (RuledCells.swift):
+                // each read again alone as one line, adding numbers and words only.
+                if !settings.fast, settings.psm == 3, lost != nil, !rules.isEmpty {
+                    let cells = try costs.measure("ruled_cells") { () throws(OCRError) -> [RawRect] in
+                        let stillLost = try LostText.find(components: components, words: RawBlock.wordsWithText(blocks)).lost
+                        return RuledCells.cells(around: stillLost, rules: rules)
+                    }
+                    if !cells.isEmpty {
+                        let reread = try refine(blocks, passes: [.singleLine], regions: cells, knownLetters: true, pix: pix, dpi: dpi,
+                                                options: options, settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs).blocks
+                        if Self.wordCount(reread) != Self.wordCount(blocks) {
+                            passes += 1
+                            meanConfidence = Self.meanWordConfidence(reread)
+                        }
+                        blocks = reread
+                    }
+                }
                 // Rules read as brackets (TableRules.swift), in the words as combined: the extra
                 // readings keep the rule, and would outvote a first pass cleaned before them.
                 if !settings.fast {

@@ -1,0 +1,40 @@
+import OCRPageModel
+
+/// The cells of a ruled grid that hold letters no reading took.
+///
+/// Tesseract's layout analysis drops short, isolated cells of a ruled table (a column of single
+/// digits, "8", "1", "0", one per cell): plain `tesseract` too, with the rules painted out, and
+/// the recovery passes over the region read them no better. Read alone, each cell reads right
+/// ("8" at psm 7). So a letter still outside every word after the other readings, with a rule
+/// above, below, left and right of it, makes the rectangle between those rules a region to
+/// read again as one line (numbers and words only, `WordCombination(overKnownLetters:)`).
+enum RuledCells {
+    /// A cell at most this many of its letter's heights tall is read as one line; a taller
+    /// "cell" is a frame around a block of text, not a table's cell.
+    static let maximumHeights = 3.5
+    /// At most this many cells are read again on a page: a budget in work, the same on a busy
+    /// machine as on an idle one (a page of ruled forms has a few dozen).
+    static let maximumCells = 200
+
+    /// The cells around `letters`, inside `rules` (horizontal ones wider than tall), each
+    /// inset from its rules by a pixel, top to bottom, without repeats, at most
+    /// ``maximumCells``.
+    static func cells(around letters: [RawRect], rules: [RawRect]) -> [RawRect] {
+        let horizontal = rules.filter { $0.width > $0.height }
+        let vertical = rules.filter { $0.width <= $0.height }
+        var cells: [RawRect] = []
+        for letter in letters {
+            let spansAcross = horizontal.filter { $0.left <= letter.left && $0.right >= letter.right }
+            let spansDown = vertical.filter { $0.top <= letter.top && $0.bottom >= letter.bottom }
+            guard let above = spansAcross.filter({ $0.bottom <= letter.top }).map(\.bottom).max(),
+                  let below = spansAcross.filter({ $0.top >= letter.bottom }).map(\.top).min(),
+                  let left = spansDown.filter({ $0.right <= letter.left }).map(\.right).max(),
+                  let right = spansDown.filter({ $0.left >= letter.right }).map(\.left).min() else { continue }
+            let cell = RawRect(left: left + 1, top: above + 1, right: right - 1, bottom: below - 1)
+            guard cell.width > 0, cell.height > 0, Double(cell.height) <= maximumHeights * Double(letter.height),
+                  !cells.contains(cell) else { continue }
+            cells.append(cell)
+        }
+        return Array(cells.sorted { ($0.top, $0.left) < ($1.top, $1.left) }.prefix(maximumCells))
+    }
+}
