@@ -469,13 +469,14 @@ public struct Ocr_V1_Timings: ProtoMessage {
 public struct Ocr_V1_StepCost: ProtoMessage {
     /// The step, in lower_snake_case. Checks: `reduce` (the reduced copy the checks read),
     /// `find_photo`, `find_orientation`, `check_turn`, `find_converging_lines`, `find_skew`,
-    /// `check_lighting`, `lost_text`. Work: `flatten_photo`, `straighten_lines`, `deskew`,
-    /// `even_lighting`, `recognize` (or `analyse_layout` for detect-only), `read_results`,
-    /// `word_gaps`, `table_rules` (brackets that are a table's rules), `dot_leaders` (leaders read as
-    /// dots), the extra readings `pass_single_block`,
-    /// `pass_background_normalized`, `pass_median_filtered`, `pass_other_engine`,
-    /// `pass_legacy_words`, `pass_enlarged` (small text), `pass_single_line` (doubtful numbers, each
-    /// alone), and `combine`. Readers must accept names not listed here.
+    /// `check_lighting`, `lost_text`, `ruled_cells` (a ruled grid's cells holding unread letters).
+    /// Work: `flatten_photo`, `straighten_lines`, `deskew`, `even_lighting`, `recognize` (or
+    /// `analyse_layout` for detect-only), `read_results`, `ruling_lines` (`PageResult.rules`),
+    /// `word_gaps`, `table_rules` (brackets that are a table's rules), `dot_leaders` (leaders read
+    /// as dots), the extra readings `pass_single_block`, `pass_background_normalized`,
+    /// `pass_median_filtered`, `pass_other_engine`, `pass_legacy_words`, `pass_enlarged` (small
+    /// text), `pass_single_line` (doubtful numbers and unread ruled cells, each alone), and
+    /// `combine`. Readers must accept names not listed here.
     public var step: String = ""  // string step = 1
     /// `cpu_us` (field 2).
     public var cpuUs: UInt64 = 0  // uint64 cpu_us = 2
