@@ -13,14 +13,24 @@ import Testing
 
     @Test func aLetterInACellMakesThatCellARegion() {
         let letter = RawRect(left: 320, top: 75, right: 340, bottom: 105)
-        #expect(RuledCells.cells(around: [letter], rules: Self.rules) == [RawRect(left: 304, top: 64, right: 499, bottom: 119)])
+        #expect(RuledCells.cells(around: [letter], rules: Self.rules) == [RawRect(left: 306, top: 66, right: 497, bottom: 117)])
     }
 
     @Test func twoLettersOfOneCellMakeOneRegionInReadingOrder() {
         let letters = [RawRect(left: 520, top: 15, right: 540, bottom: 45), RawRect(left: 320, top: 75, right: 340, bottom: 105),
                        RawRect(left: 350, top: 75, right: 370, bottom: 105)]
-        #expect(RuledCells.cells(around: letters, rules: Self.rules) == [RawRect(left: 504, top: 4, right: 699, bottom: 59),
-                                                                          RawRect(left: 304, top: 64, right: 499, bottom: 119)])
+        #expect(RuledCells.cells(around: letters, rules: Self.rules) == [RawRect(left: 506, top: 6, right: 697, bottom: 57),
+                                                                          RawRect(left: 306, top: 66, right: 497, bottom: 117)])
+    }
+
+    @Test func aWordOverABrokenRuleIsReadInOneCell() {
+        // The rule under the first row is broken at x 400-420: the word's letter over the break
+        // sees a cell down to the rule under the second row, overlapping its first letter's
+        // cell, and is read there once.
+        var rules = Self.rules.filter { $0.top != 60 || $0.width <= $0.height }
+        rules += [RawRect(left: 100, top: 60, right: 400, bottom: 63), RawRect(left: 420, top: 60, right: 700, bottom: 63)]
+        let letters = [RawRect(left: 330, top: 15, right: 350, bottom: 45), RawRect(left: 410, top: 15, right: 430, bottom: 45)]
+        #expect(RuledCells.cells(around: letters, rules: rules) == [RawRect(left: 306, top: 6, right: 497, bottom: 57)])
     }
 
     @Test func aLetterOutsideTheGridOrInAFrameAroundTextIsNoCell() {
@@ -48,6 +58,10 @@ extension EngineTests {
             for row in ["Mandarin 1 3 9 13", "Arabic 0 1 0 1", "Danish 0 0 1 1", "German 1 0 2 3", "Punjabi 3 2 1 6",
                         "Russian 1 2 3 6", "Tamil 1 0 0 1"] {
                 #expect(lines.contains(row), "\(row) in \(lines)")
+            }
+            // Each header read once, whatever cells its letters see.
+            for header in ["Infancy", "Early", "Late", "Total"] {
+                #expect(result.words.filter { $0.text == header }.count == (header == "Total" ? 2 : 1), "\(header) in \(result.text)")
             }
         }
 

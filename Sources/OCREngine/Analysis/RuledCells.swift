@@ -17,8 +17,8 @@ enum RuledCells {
     static let maximumCells = 200
 
     /// The cells around `letters`, inside `rules` (horizontal ones wider than tall), each
-    /// inset from its rules by a pixel, top to bottom, without repeats, at most
-    /// ``maximumCells``.
+    /// inset from its rules by an eighth of its letter's height (at least 2 pixels), top to
+    /// bottom, none overlapping another, at most ``maximumCells``.
     static func cells(around letters: [RawRect], rules: [RawRect]) -> [RawRect] {
         let horizontal = rules.filter { $0.width > $0.height }
         let vertical = rules.filter { $0.width <= $0.height }
@@ -30,9 +30,14 @@ enum RuledCells {
                   let below = spansAcross.filter({ $0.top >= letter.bottom }).map(\.top).min(),
                   let left = spansDown.filter({ $0.right <= letter.left }).map(\.right).max(),
                   let right = spansDown.filter({ $0.left >= letter.right }).map(\.left).min() else { continue }
-            let cell = RawRect(left: left + 1, top: above + 1, right: right - 1, bottom: below - 1)
+            // Clear of the rules' blurred edges, which a reading takes for a bar ("Auto|").
+            let inset = max(2, letter.height / 8)
+            let cell = RawRect(left: left + inset, top: above + inset, right: right - inset, bottom: below - inset)
+            // (a rule broken in two gives a word's letters different cells, overlapping: the
+            // first is read, once)
             guard cell.width > 0, cell.height > 0, Double(cell.height) <= maximumHeights * Double(letter.height),
-                  !cells.contains(cell) else { continue }
+                  !cells.contains(where: { $0.left < cell.right && cell.left < $0.right && $0.top < cell.bottom && cell.top < $0.bottom })
+            else { continue }
             cells.append(cell)
         }
         return Array(cells.sorted { ($0.top, $0.left) < ($1.top, $1.left) }.prefix(maximumCells))
