@@ -282,7 +282,8 @@ package final class Pix {
         func overlaps(_ a: RawRect, _ b: RawRect) -> Bool { a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom }
 
         let dark = try reduced(128)
-        var horizontal = try opened(dark, across: true).connectedComponentBoxes(scale: 2).filter { thickness($0, across: true) <= maximumThickness }
+        let darkAcross = try opened(dark, across: true)
+        var horizontal = try darkAcross.connectedComponentBoxes(scale: 2).filter { thickness($0, across: true) <= maximumThickness }
         var vertical = try opened(dark, across: false).connectedComponentBoxes(scale: 2).filter { thickness($0, across: false) <= maximumThickness }
         let paper = depth == 1 ? 255 : Int(try paperLevel())
         let light = paper - 24 > 128 ? try reduced(paper - 24) : dark
@@ -303,7 +304,7 @@ package final class Pix {
                 if try blankAtMidGray(rule, across: false) { vertical.append(rule) }
             }
         }
-        let lightAcross = try opened(light, across: true)
+        let lightAcross = light === dark ? darkAcross : try opened(light, across: true)
         let wide = try lightAcross.connectedComponentBoxes(scale: 2).filter { extent($0, across: true) >= long }
         for rule in wide where thickness(rule, across: true) <= maximumThickness && !horizontal.contains(where: { overlaps($0, rule) }) {
             let clear = light === dark ? true : try blankAtMidGray(rule, across: true)
