@@ -582,7 +582,8 @@ package final class Recognizer {
                     meanConfidence = Self.meanWordConfidence(blocks)
                 }
                 // A ruled table's short cells that every reading so far dropped (RuledCells.swift):
-                // each read again alone as one line, adding numbers and words only.
+                // each read again alone as one line, adding numbers and words only (where the
+                // lost-text guard found the thresholded image's components).
                 if !settings.fast, settings.psm == 3, lost != nil, !rules.isEmpty {
                     let cells = try costs.measure("ruled_cells") { () throws(OCRError) -> [RawRect] in
                         let stillLost = try LostText.find(components: components, words: RawBlock.wordsWithText(blocks)).lost
