@@ -311,13 +311,16 @@ package final class Pix {
             if clear { horizontal.append(rule) }
         }
         // A band thicker than a rule, at most an eighth of the page tall and nearly solid (the
-        // text on it is ink too) is shading, not a picture or a shadow; where rules run down
+        // text on it is ink too) is shading, not a picture or a shadow; where a rule runs down
         // through it (a table's columns are ruled) its edges part the table's rows. (Where
         // only a frame is drawn, shading marks a header or sections, and the rows are the
         // words' to tell.)
         for band in wide where thickness(band, across: true) > maximumThickness && band.bottom - band.top <= height / 8 {
             let inside = band.left + maximumThickness, insideRight = band.right - maximumThickness
-            guard vertical.contains(where: { $0.left > inside && $0.right < insideRight && $0.top < band.bottom && band.top < $0.bottom }) else { continue }
+            // (through it and on past both edges: the dark between a shaded row's light
+            // letters makes strips as tall as the row)
+            guard vertical.contains(where: { $0.left > inside && $0.right < insideRight && $0.top < band.top - maximumThickness
+                                                && $0.bottom > band.bottom + maximumThickness }) else { continue }
             let inReduced = RawRect(left: band.left / 2, top: band.top / 2, right: band.right / 2, bottom: band.bottom / 2)
             guard try lightAcross.inkShare(in: inReduced) >= 0.85 else { continue }
             horizontal.append(RawRect(left: band.left, top: band.top, right: band.right, bottom: band.top + 2))

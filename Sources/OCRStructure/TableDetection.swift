@@ -39,20 +39,22 @@ struct TableDetection {
             guard rows[start].segments.count >= 2 else { start += 1; continue }
             // Extend over rows of two or more cells, letting single-cell rows in when a
             // multi-cell row follows them: up to two at a time (a section and a subsection
-            // label), and, once two rows of cells have begun a table, any number of a cell's
-            // wrapped lines (`wrapsOn`; a caption's first line, "Table 3.  Actual and...", is
-            // a row of two cells whose second wraps).
+            // label), and, once two rows of cells have shown how far apart rows stand, any
+            // number of a cell's wrapped lines (`wrapsOn`; a caption's first line, "Table 3.
+            // Actual and...", is a row of two cells whose second wraps).
             var end = start + 1
             func near(_ index: Int) -> Bool { rows[index].box.y - rows[index - 1].box.maxY <= 3 * page.bodyHeight }
-            var probe = end, loose = 0, rowsOfCells = 1
+            var probe = end, loose = 0
+            var rowGaps: [Int] = []  // between rows of cells one right under the other
             while probe < rows.count, near(probe) {
                 if rows[probe].segments.count >= 2 {
+                    if rows[probe - 1].segments.count >= 2 { rowGaps.append(rows[probe].box.y - rows[probe - 1].box.maxY) }
                     probe += 1
                     (end, loose) = (probe, 0)
-                    rowsOfCells += 1
                     continue
                 }
-                if rowsOfCells < 2 || !wrapsOn(rows[probe], after: rows[probe - 1], width: PageBox.union(rows[start..<probe].map(\.box))!.width) {
+                if !wrapsOn(rows[probe], after: rows[probe - 1], under: rows[end - 1], rowGap: PageLines.median(rowGaps),
+                            width: PageBox.union(rows[start..<probe].map(\.box))!.width) {
                     loose += 1
                     if loose > 2 { break }
                 }
@@ -71,9 +73,15 @@ struct TableDetection {
     }
 
     /// Whether a single-cell row goes on a cell of the row above: closer to it than half a
-    /// line, and narrower than half the rows above it (a table's wrapped cell, not prose).
-    func wrapsOn(_ row: VisualRow, after previous: VisualRow, width: Int) -> Bool {
-        row.segments.count == 1 && row.box.y - previous.box.maxY < page.bodyHeight / 2 && row.box.width * 2 < width
+    /// line and than three fifths of the gap between the table's rows of cells (`rowGap`; a
+    /// table set without space between its rows tells no wrapped line from a note under it),
+    /// narrower than half the rows above it, and under at most one cell of the last row of
+    /// cells (`cells`): a table's wrapped cell stays in its column; a note under the table
+    /// runs across several.
+    func wrapsOn(_ row: VisualRow, after previous: VisualRow, under cells: VisualRow, rowGap: Int?, width: Int) -> Bool {
+        let gap = row.box.y - previous.box.maxY
+        return row.segments.count == 1 && gap < page.bodyHeight / 2 && rowGap.map { gap * 5 < $0 * 3 } == true
+            && row.box.width * 2 < width && cells.segments.filter { $0.box.x < row.box.maxX && row.box.x < $0.box.maxX }.count <= 1
     }
 
     /// Lines grouped by height (overlapping by half the shorter), top to bottom, each cut at
