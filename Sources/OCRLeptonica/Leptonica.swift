@@ -317,10 +317,12 @@ package final class Pix {
         // words' to tell.)
         for band in wide where thickness(band, across: true) > maximumThickness && band.bottom - band.top <= height / 8 {
             let inside = band.left + maximumThickness, insideRight = band.right - maximumThickness
-            // (through it and on past both edges: the dark between a shaded row's light
-            // letters makes strips as tall as the row)
-            guard vertical.contains(where: { $0.left > inside && $0.right < insideRight && $0.top < band.top - maximumThickness
-                                                && $0.bottom > band.bottom + maximumThickness }) else { continue }
+            // (through it and on past an edge: the dark between a shaded row's light letters
+            // makes strips as tall as the row, and no taller)
+            guard vertical.contains(where: { rule in
+                rule.left > inside && rule.right < insideRight && rule.top < band.bottom && band.top < rule.bottom
+                    && (rule.top < band.top - maximumThickness || rule.bottom > band.bottom + maximumThickness)
+            }) else { continue }
             let inReduced = RawRect(left: band.left / 2, top: band.top / 2, right: band.right / 2, bottom: band.bottom / 2)
             guard try lightAcross.inkShare(in: inReduced) >= 0.85 else { continue }
             horizontal.append(RawRect(left: band.left, top: band.top, right: band.right, bottom: band.top + 2))
