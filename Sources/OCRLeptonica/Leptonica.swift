@@ -266,8 +266,10 @@ package final class Pix {
         // Too small to hold a rule, and to be halved (Leptonica refuses a 1-pixel image).
         guard width >= 4, height >= 4 else { return ([], []) }
         let length = max(2, minimumLength / 2)
+        // Gray once (a colour page's conversion is most of the work), thresholded twice.
+        let gray = depth == 1 ? self : try gray8()
         func reduced(_ threshold: Int) throws(OCRError) -> Pix {
-            let full = try toBinary(threshold: threshold)
+            let full = try gray.toBinary(threshold: threshold)
             // pixReduceRankBinary2: a new image, or NULL on error.
             return Pix(owning: try withExtendedLifetime(full) { () throws(OCRError) in
                 try CheckC.nonNull(pixReduceRankBinary2(full.raw, 1, nil), "reducing the page")
@@ -285,7 +287,7 @@ package final class Pix {
         let darkAcross = try opened(dark, across: true)
         var horizontal = try darkAcross.connectedComponentBoxes(scale: 2).filter { thickness($0, across: true) <= maximumThickness }
         var vertical = try opened(dark, across: false).connectedComponentBoxes(scale: 2).filter { thickness($0, across: false) <= maximumThickness }
-        let paper = depth == 1 ? 255 : Int(try paperLevel())
+        let paper = depth == 1 ? 255 : Int(try gray.paperLevel())
         let light = paper - 24 > 128 ? try reduced(paper - 24) : dark
         let long = 3 * minimumLength
         // A light rule is one the mid-gray image leaves (nearly) blank around: a word whose
