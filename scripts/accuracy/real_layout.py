@@ -20,6 +20,7 @@ import json
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -66,7 +67,12 @@ def degrade(kind, png, seed):
     image = Image.open(png).convert("L")
     if kind == "scan":
         image = image.filter(ImageFilter.GaussianBlur(0.7))
-        noise = Image.effect_noise(image.size, 10)
+        # Gaussian noise around mid-gray, sigma 10, as PIL's effect_noise makes it but from the
+        # seeded generator (effect_noise draws from C's rand(), unseeded): uniform bytes through
+        # the normal distribution's quantiles.
+        quantiles = statistics.NormalDist(128, 10)
+        table = [max(0, min(255, round(quantiles.inv_cdf((u + 0.5) / 256)))) for u in range(256)]
+        noise = Image.frombytes("L", image.size, rng.randbytes(image.size[0] * image.size[1])).point(table)
         image = Image.blend(image, noise, 0.12)
         out = png[:-4] + ".jpg"
         image.save(out, quality=55, dpi=(200, 200))
