@@ -281,7 +281,9 @@ package final class Pix {
         }
         func thickness(_ box: RawRect, across: Bool) -> Int { across ? box.bottom - box.top : box.right - box.left }
         func extent(_ box: RawRect, across: Bool) -> Int { across ? box.right - box.left : box.bottom - box.top }
-        func overlaps(_ a: RawRect, _ b: RawRect) -> Bool { a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom }
+        func halved(_ rect: RawRect) -> RawRect {  // (into the reduced images' pixels)
+            RawRect(left: rect.left / 2, top: rect.top / 2, right: rect.right / 2, bottom: rect.bottom / 2)
+        }
 
         let dark = try reduced(128)
         let darkAcross = try opened(dark, across: true)
@@ -294,23 +296,22 @@ package final class Pix {
         // letters ran together in the light image is dark there.
         func blankAtMidGray(_ rule: RawRect, across: Bool) throws(OCRError) -> Bool {
             let near = max(2, maximumThickness / 3)  // (closer than a cell's padding)
-            let margin = across ? (0, near) : (near, 0)
-            let around = RawRect(left: (rule.left - margin.0) / 2, top: (rule.top - margin.1) / 2,
-                                 right: (rule.right + margin.0) / 2, bottom: (rule.bottom + margin.1) / 2)
-            return try dark.inkShare(in: around) < 0.1
+            let (dx, dy) = across ? (0, near) : (near, 0)
+            let around = RawRect(left: rule.left - dx, top: rule.top - dy, right: rule.right + dx, bottom: rule.bottom + dy)
+            return try dark.inkShare(in: halved(around)) < 0.1
         }
         if light !== dark {
             // (at mid-gray a rule down a table is not joined to the shaded rows it crosses)
             for rule in try opened(light, across: false).connectedComponentBoxes(scale: 2)
-            where thickness(rule, across: false) <= maximumThickness && extent(rule, across: false) >= long && !vertical.contains(where: { overlaps($0, rule) }) {
+            where thickness(rule, across: false) <= maximumThickness && extent(rule, across: false) >= long && !vertical.contains(where: { $0.overlaps(rule) }) {
                 if try blankAtMidGray(rule, across: false) { vertical.append(rule) }
             }
         }
         let lightAcross = light === dark ? darkAcross : try opened(light, across: true)
         let wide = try lightAcross.connectedComponentBoxes(scale: 2).filter { extent($0, across: true) >= long }
-        for rule in wide where thickness(rule, across: true) <= maximumThickness && !horizontal.contains(where: { overlaps($0, rule) }) {
-            let clear = light === dark ? true : try blankAtMidGray(rule, across: true)
-            if clear { horizontal.append(rule) }
+        // (on a 1 bpp page the light image is the dark one: every thin one is in `horizontal`)
+        for rule in wide where thickness(rule, across: true) <= maximumThickness && !horizontal.contains(where: { $0.overlaps(rule) }) {
+            if try blankAtMidGray(rule, across: true) { horizontal.append(rule) }
         }
         // A band thicker than a rule, at most an eighth of the page tall and nearly solid (the
         // text on it is ink too) is shading, not a picture or a shadow; where a rule runs down
@@ -325,8 +326,7 @@ package final class Pix {
                 rule.left > inside && rule.right < insideRight && rule.top < band.bottom && band.top < rule.bottom
                     && (rule.top < band.top - maximumThickness || rule.bottom > band.bottom + maximumThickness)
             }) else { continue }
-            let inReduced = RawRect(left: band.left / 2, top: band.top / 2, right: band.right / 2, bottom: band.bottom / 2)
-            guard try lightAcross.inkShare(in: inReduced) >= 0.85 else { continue }
+            guard try lightAcross.inkShare(in: halved(band)) >= 0.85 else { continue }
             horizontal.append(RawRect(left: band.left, top: band.top, right: band.right, bottom: band.top + 2))
             horizontal.append(RawRect(left: band.left, top: band.bottom - 2, right: band.right, bottom: band.bottom))
         }

@@ -80,8 +80,14 @@ struct TableDetection {
     /// runs across several.
     func wrapsOn(_ row: VisualRow, after previous: VisualRow, under cells: VisualRow, rowGap: Int?, width: Int) -> Bool {
         let gap = row.box.y - previous.box.maxY
-        return row.segments.count == 1 && gap < page.bodyHeight / 2 && rowGap.map { gap * 5 < $0 * 3 } == true
+        return row.segments.count == 1 && gap < page.bodyHeight / 2 && Self.isWrapGap(gap, rowGap: rowGap)
             && row.box.width * 2 < width && cells.segments.filter { $0.box.x < row.box.maxX && row.box.x < $0.box.maxX }.count <= 1
+    }
+
+    /// Whether `gap` is much closer than the gap between a table's rows (under three fifths of
+    /// `rowGap`): a cell's wrapped line, not a row of its own. Without a row gap, never.
+    static func isWrapGap(_ gap: Int, rowGap: Int?) -> Bool {
+        rowGap.map { gap * 5 < $0 * 3 } ?? false
     }
 
     /// Lines grouped by height (overlapping by half the shorter), top to bottom, each cut at
@@ -148,9 +154,9 @@ struct TableDetection {
             // text wrapped onto a second line) when it has no first cell, or when it is much
             // closer than the table's rows are to each other and goes on a cell with text
             // (a label in the first column wrapped: the row is that one cell).
-            let wrapsWithFirstCell = cells.count == 1 && cells[0].column == 0 && rowGap.map { gap * 5 < $0 * 3 } == true
-                && cells.allSatisfy { cell in grid.last?.contains { $0.column == cell.column && !$0.text.isEmpty } == true }
-            if previous != nil, !grid.isEmpty, cells.first?.column ?? 0 > 0 || wrapsWithFirstCell,
+            let wrapsWithFirstCell = cells.count == 1 && cells[0].column == 0 && Self.isWrapGap(gap, rowGap: rowGap)
+                && grid.last?.contains { $0.column == 0 && !$0.text.isEmpty } == true
+            if !grid.isEmpty, cells.first?.column ?? 0 > 0 || wrapsWithFirstCell,
                gap < page.bodyHeight / 2,
                cells.allSatisfy({ cell in grid[grid.count - 1].contains { $0.column == cell.column && $0.columnSpan == cell.columnSpan } }) {
                 for cell in cells {

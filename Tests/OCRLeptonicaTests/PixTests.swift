@@ -46,7 +46,7 @@ import Testing
 
     /// Rules in light gray and rows of a ruled table told apart by shading are found as a
     /// table's rules; shading no rule runs down through parts no rows, a picture is not a band,
-    /// and the paper's own gray is no ink.
+    /// a blurred word is no light rule, and the paper's own gray is no ink.
     @Test func lightRulesAndShadedBandsAreRules() throws {
         let (width, height) = (800, 800)
         var pixels = [UInt8](repeating: 235, count: width * height)  // gray paper
@@ -59,6 +59,10 @@ import Testing
         fill(RawRect(left: 400, top: 100, right: 403, bottom: 500), 0)  // a black rule down across it
         fill(RawRect(left: 50, top: 510, right: 750, bottom: 540), 205)  // a shaded row no rule runs down through
         fill(RawRect(left: 100, top: 580, right: 700, bottom: 790), 120)  // a picture, taller than a row
+        // A blurred word: dark letters whose feet run together in light gray, a long thin light
+        // stroke with dark letters on it, no rule.
+        for x in stride(from: 420, to: 590, by: 20) { fill(RawRect(left: x, top: 300, right: x + 12, bottom: 330), 0) }
+        fill(RawRect(left: 420, top: 328, right: 590, bottom: 330), 190)
         let page = try Pix.decode(Array("P5\n\(width) \(height)\n255\n".utf8) + pixels)
         let lines = try page.rulingLines(minimumLength: 40, maximumThickness: 12)
         func near(_ a: RawRect, _ b: RawRect) -> Bool {

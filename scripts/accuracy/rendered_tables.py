@@ -3,8 +3,8 @@ examples (corpus/pubtabnet; tables of PubMed Central articles with their HTML st
 spanning cells included, annotated by IBM under CDLA-Permissive-1.0) laid out by headless
 Chromium in six styles (ruled grid, booktabs rules, no rules, zebra-shaded rows; light-gray
 hairline grid, a ruled frame with shaded body rows), each table in two of the first four and in
-both of the last two, in four typefaces at 9-11 pt; the three longest once more in large type across two
-pages with the header repeated (a table continued on the next page). Their truth is the
+both of the last two, in four typefaces at 9-11 pt; the three longest once more in large type
+across two pages with the header repeated (a table continued on the next page). Their truth is the
 annotation itself: rows of (text, colspan, rowspan).
 
 The content and structure are real; the page layout is ours (one table and its caption on a
@@ -19,9 +19,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "corpus", "pubtabnet", "PubTabNet_Examples.jsonl")
 STYLES = ["ruled", "booktabs", "unruled", "zebra"]
-# Two more ruled styles, each table printed in both too: rules in light gray
-# hairlines (a global threshold at mid-gray loses them with the letters' anti-aliasing), and a
-# frame with rules between the columns whose body rows are told apart by shading alone.
+# Two more ruled styles, each table printed in both: light-gray hairline rules (a threshold at
+# mid-gray loses them), and a frame with column rules whose body rows are told apart by shading
+# alone.
 RULED_STYLES = ["hairline", "shaded"]
 FONTS = [("Liberation Serif", 10), ("DejaVu Sans", 9), ("Liberation Sans", 10), ("Nimbus Roman", 11)]
 MULTIPAGE_ROWS = 28  # tables at least this long are also printed across two pages

@@ -36,7 +36,7 @@ enum RuledCells {
             // (a rule broken in two gives a word's letters different cells, overlapping: the
             // first is read, once)
             guard cell.width > 0, cell.height > 0, Double(cell.height) <= maximumHeights * Double(letter.height),
-                  !cells.contains(where: { $0.left < cell.right && cell.left < $0.right && $0.top < cell.bottom && cell.top < $0.bottom })
+                  !cells.contains(where: { $0.overlaps(cell) })
             else { continue }
             cells.append(cell)
         }

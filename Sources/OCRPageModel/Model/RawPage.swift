@@ -11,6 +11,11 @@ package struct RawRect: Equatable, Sendable {
     package var width: Int { right - left }
     package var height: Int { bottom - top }
 
+    /// Whether this rectangle and `other` share any pixel.
+    package func overlaps(_ other: RawRect) -> Bool {
+        left < other.right && other.left < right && top < other.bottom && other.top < bottom
+    }
+
     package init(left: Int, top: Int, right: Int, bottom: Int) {
         self.left = left; self.top = top; self.right = right; self.bottom = bottom
     }
