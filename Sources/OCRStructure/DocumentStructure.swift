@@ -34,6 +34,7 @@ public enum DocumentStructure {
             var elements = ParagraphRoles(page: lines).elements(excluding: inTables)
             elements += tables.map { ($0.order, .done(.table($0.table))) }
             elements.sort { $0.order < $1.order }
+            elements = NoteRoles(page: lines, targets: tables.map(\.table.box) + lines.figures, excludedLines: taken).relabeled(elements)
             if let header = repeated.header(in: lines) { elements.insert((-1, .done(.pageHeader(header))), at: 0) }
             if let footer = repeated.footer(in: lines) { elements.append((Int.max, .done(.pageFooter(footer)))) }
             pending.append((Int(page.pageIndex), elements, DataDetection.find(in: lines)))

@@ -53,6 +53,8 @@ struct PageLines: Sendable {
     var pageIndex: Int
     /// The page's ruling lines (`PageResult.rules`).
     var rules: [PageBox]
+    /// Where Tesseract found pictures (its image blocks): what a figure's caption is next to.
+    var figures: [PageBox]
 
     init(_ page: Ocr_V1_PageResult) {
         var lines: [PageLine] = []
@@ -85,6 +87,7 @@ struct PageLines: Sendable {
         pageHeight = Int(page.height)
         pageIndex = Int(page.pageIndex)
         rules = page.rules.map(PageBox.init)
+        figures = page.blocks.filter { $0.type == .image }.compactMap { $0.box.map(PageBox.init) }
     }
 
     /// These lines with each line that runs across the left or right edge of one of `regions`

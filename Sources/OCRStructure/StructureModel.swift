@@ -86,12 +86,17 @@ public enum StructureElement: Sendable, Equatable {
     case pageHeader(TextBlock)
     /// Text repeated at the bottom of the job's pages (or a page number there).
     case pageFooter(TextBlock)
+    /// A table's or figure's caption (`Table 2: ...`, `Figure 3. ...`), next to what it names.
+    case caption(TextBlock)
+    /// A note at the foot of the page or under a table (`1 See ...`, `* ...`, `Source: ...`),
+    /// its marker kept at the start of its text.
+    case footnote(TextBlock)
 
     /// Where it is on its page.
     public var box: PageBox {
         switch self {
         case .heading(let h): h.box
-        case .paragraph(let p), .pageHeader(let p), .pageFooter(let p): p.box
+        case .paragraph(let p), .pageHeader(let p), .pageFooter(let p), .caption(let p), .footnote(let p): p.box
         case .list(let l): l.box
         case .table(let t): t.box
         }

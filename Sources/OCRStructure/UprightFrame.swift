@@ -39,6 +39,7 @@ struct UprightFrame {
         }
         page.rules = page.rules.map(turn)
         for b in page.blocks.indices {
+            if let box = page.blocks[b].box { page.blocks[b].box = turn(box) }
             for p in page.blocks[b].paragraphs.indices {
                 for l in page.blocks[b].paragraphs[p].lines.indices {
                     for w in page.blocks[b].paragraphs[p].lines[l].words.indices {
@@ -64,6 +65,8 @@ struct UprightFrame {
             case .paragraph(let block): return .paragraph(original(block))
             case .pageHeader(let block): return .pageHeader(original(block))
             case .pageFooter(let block): return .pageFooter(original(block))
+            case .caption(let block): return .caption(original(block))
+            case .footnote(let block): return .footnote(original(block))
             case .list(var list):
                 list.box = original(list.box)
                 list.items = list.items.map { item in

@@ -65,6 +65,26 @@ struct DocumentStructureTests {
         }
     }
 
+    /// A table's caption above it and its source under it, and two footnotes in small type at
+    /// the foot of the page under a short rule: the caption is the table's `caption` in HTML
+    /// and in italics in Markdown, the notes are footnotes, the prose naming the table is not.
+    @Test func captionsAndFootnotesAreSetApart() async throws {
+        let png = try await Self.renderedReport("notes")
+        let html = try await runAsync([Binaries.path("ocr-submit"), "--local", "--workers", "1", "--quiet", "--format", "html", png.path])
+        try #require(html.status == 0, "\(html.stderr)")
+        let document = try XMLDocument(xmlString: html.stdout.replacingOccurrences(of: "<!DOCTYPE html>", with: ""))
+        func texts(_ path: String) throws -> [String] { try document.nodes(forXPath: path).map { $0.stringValue ?? "" } }
+        #expect(try texts("//table/caption") == ["Table 2: Water drawn by source, in megalitres"], "\(html.stdout)")
+        #expect(try texts("//aside[@role='doc-footnote']") == [
+            "Source: plant meter readings, checked monthly.", "1 The intake was rebuilt in 2019 after the flood of that spring.",
+            "2 The study is due to report in the second half of next year.",
+        ], "\(html.stdout)")
+        #expect(try texts("//p").first?.hasPrefix("Table 2 sets out the water") == true, "\(html.stdout)")
+        let markdown = try await runAsync([Binaries.path("ocr-submit"), "--local", "--workers", "1", "--quiet", "--format", "markdown", png.path])
+        try #require(markdown.status == 0, "\(markdown.stderr)")
+        #expect(markdown.stdout.contains("\n*Table 2: Water drawn by source, in megalitres*\n"), "\(markdown.stdout)")
+    }
+
     /// A table drawn with borders, its header spanning two rows and two columns: the worker's
     /// ruling lines give the grid, and the spans come from the rules that are not there.
     @Test func aRuledTableKeepsItsSpans() async throws {

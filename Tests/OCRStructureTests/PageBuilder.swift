@@ -49,6 +49,16 @@ struct PageBuilder {
         blocks.append(block)
     }
 
+    /// A picture: an image block with no text, as Tesseract reports one.
+    mutating func picture(x: Int, y: Int, width: Int, height: Int) {
+        var block = Ocr_V1_Block()
+        block.type = .image
+        block.box = Ocr_V1_BoundingBox.with {
+            $0.x = Int32(x); $0.y = Int32(y); $0.width = UInt32(width); $0.height = UInt32(height)
+        }
+        blocks.append(block)
+    }
+
     /// One paragraph (in a block of its own) of lines made elsewhere.
     mutating func paragraph(of lines: [Ocr_V1_TextLine]) {
         var paragraph = Ocr_V1_Paragraph()

@@ -404,7 +404,7 @@ import Testing
     private static func text(_ element: StructureElement) -> String {
         switch element {
         case .heading(let h): h.text
-        case .paragraph(let p), .pageHeader(let p), .pageFooter(let p): p.text
+        case .paragraph(let p), .pageHeader(let p), .pageFooter(let p), .caption(let p), .footnote(let p): p.text
         case .list(let l): l.items.map { $0.marker + " " + $0.text }.joined(separator: " ")
         case .table(let t): t.rows.flatMap { $0.map(\.text) }.joined(separator: " ")
         }

@@ -14,15 +14,15 @@ import OCRWire
 ///
 /// The document's structure (``Document/structure``) types the blocks, as hOCR's floats: the
 /// blocks of a running header are one `ocr_header`, of a running footer one `ocr_footer` (an
-/// `ocr_pageno` when it is the page number), and the blocks of a table one `ocr_table`,
-/// each with the element's `bbox` and holding the blocks' paragraphs; other blocks stay
-/// `ocr_carea`.
+/// `ocr_pageno` when it is the page number), the blocks of a table one `ocr_table`, of a
+/// caption one `ocr_caption`, each with the element's `bbox` and holding the blocks'
+/// paragraphs; other blocks stay `ocr_carea` (hOCR has no class for a footnote).
 enum HOCRRenderer {
     static func render(_ document: Document, characterBoxes: Bool = false) -> String {
         let structures = Dictionary(document.structure.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
         var capabilities = ["ocr_page", "ocr_carea", "ocr_par", "ocr_line", "ocrx_word", "ocrp_wconf"]
         let floats = Set(structures.values.flatMap { $0.elements.compactMap(floatClass) })
-        capabilities += ["ocr_header", "ocr_footer", "ocr_pageno", "ocr_table"].filter(floats.contains)
+        capabilities += ["ocr_header", "ocr_footer", "ocr_pageno", "ocr_table", "ocr_caption"].filter(floats.contains)
         if characterBoxes { capabilities.append("ocrx_cinfo") }
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -64,12 +64,14 @@ enum HOCRRenderer {
         out += "   <!-- \(comment) -->\n  </div>\n"
     }
 
-    /// The hOCR float class of a structure element: running text and tables; nil for the rest.
+    /// The hOCR float class of a structure element: running text, tables and captions; nil for
+    /// the rest.
     private static func floatClass(_ element: StructureElement) -> String? {
         switch element {
         case .pageHeader: "ocr_header"
         case .pageFooter(let footer): footer.isPageNumber ? "ocr_pageno" : "ocr_footer"
         case .table: "ocr_table"
+        case .caption: "ocr_caption"
         default: nil
         }
     }

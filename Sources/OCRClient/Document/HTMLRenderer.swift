@@ -3,7 +3,9 @@ import OCRStructure
 
 /// `DocumentFormat.html`: the document's structure as semantic HTML5 (also well-formed XML):
 /// one `section` per page, `header` and `footer` for its running text, `h1`-`h6`, `p`, `ul` and
-/// `ol` (nested lists inside their parent item), `table` with `thead`, `th`, `td`, `colspan`.
+/// `ol` (nested lists inside their parent item), `table` with `thead`, `th`, `td`, `colspan`,
+/// a table's caption as its `caption`, other captions as a `figure`'s `figcaption`, footnotes
+/// as `aside role="doc-footnote"`.
 /// Every element carries its page (`data-page`, from 1) and its box in the page image's pixels
 /// (`data-bbox="x y width height"`, top-left origin), so a reader can point back at the scan.
 /// A failed or missing page is an empty `section` with `data-status` naming why.
@@ -29,8 +31,14 @@ enum HTMLRenderer {
             case .recognized(let result):
                 out += "<section class=\"page\" data-page=\"\(number)\" data-file=\"\(xmlEscaped(result.file))\" data-file-page=\"\(result.filePage)\""
                 out += " data-width=\"\(result.width)\" data-height=\"\(result.height)\">\n"
-                for element in structures[Int(result.pageIndex)]?.elements ?? [] {
-                    out += render(element, page: number) + "\n"
+                let elements = structures[Int(result.pageIndex)]?.elements ?? []
+                let captions = tableCaptions(elements)
+                for (index, element) in elements.enumerated() where !captions.values.contains(where: { $0.index == index }) {
+                    if case .table(let table) = element, let caption = captions[index] {
+                        out += self.table(table, caption: caption, attributes: { attributes(number, $0) }) + "\n"
+                    } else {
+                        out += render(element, page: number) + "\n"
+                    }
                 }
                 out += "</section>\n"
             case .failed(_, let error):
@@ -53,6 +61,10 @@ enum HTMLRenderer {
             return "<header\(at(header.box))>\(xmlEscaped(header.text, attribute: false))</header>"
         case .pageFooter(let footer):
             return "<footer\(at(footer.box))>\(xmlEscaped(footer.text, attribute: false))</footer>"
+        case .caption(let caption):
+            return "<figure\(at(caption.box))><figcaption>\(xmlEscaped(caption.text, attribute: false))</figcaption></figure>"
+        case .footnote(let note):
+            return "<aside role=\"doc-footnote\"\(at(note.box))>\(xmlEscaped(note.text, attribute: false))</aside>"
         case .list(let list):
             return self.list(list, at: at)
         case .table(let table):
@@ -80,8 +92,32 @@ enum HTMLRenderer {
         return render(list.items[...], box: list.box)
     }
 
-    static func table(_ table: TableBlock, attributes at: (PageBox?) -> String) -> String {
+    /// The caption each table has, by the table's position in `elements`: the caption right
+    /// before it in reading order and above it, else the one right after it and below it.
+    static func tableCaptions(_ elements: [StructureElement]) -> [Int: (index: Int, text: TextBlock, below: Bool)] {
+        var captions: [Int: (index: Int, text: TextBlock, below: Bool)] = [:]
+        var taken: Set<Int> = []
+        for (index, element) in elements.enumerated() {
+            guard case .table(let table) = element else { continue }
+            if index > 0, !taken.contains(index - 1), case .caption(let caption) = elements[index - 1], caption.box.midY < table.box.y {
+                captions[index] = (index - 1, caption, false)
+                taken.insert(index - 1)
+            } else if index + 1 < elements.count, case .caption(let caption) = elements[index + 1], caption.box.midY > table.box.maxY {
+                captions[index] = (index + 1, caption, true)
+                taken.insert(index + 1)
+            }
+        }
+        return captions
+    }
+
+    /// A `table`, with its caption first (shown below the table when it is below on the page).
+    static func table(_ table: TableBlock, caption: (index: Int, text: TextBlock, below: Bool)? = nil,
+                      attributes at: (PageBox?) -> String) -> String {
         var out = "<table\(at(table.box))\(table.continuesPreviousPage ? " data-continues=\"previous-page\"" : "")>"
+        if let caption {
+            let side = caption.below ? " style=\"caption-side: bottom\"" : ""
+            out += "<caption\(side)\(at(caption.text.box))>\(xmlEscaped(caption.text.text, attribute: false))</caption>"
+        }
         for (index, row) in table.rows.enumerated() {
             let header = index < table.headerRows
             if index == 0 { out += header ? "<thead>" : "<tbody>" }

@@ -3,7 +3,8 @@ import OCRStructure
 
 /// `DocumentFormat.markdown`: GitHub-flavoured Markdown of the document's structure, for search
 /// and language models: `#` headings, paragraphs, `-` and `1.` lists (nested by two or three
-/// spaces), pipe tables (an HTML table where cells span, which GitHub renders too). Running
+/// spaces), pipe tables (an HTML table where cells span, which GitHub renders too), captions in
+/// italics, footnotes as paragraphs where they are on the page (their marker first). Running
 /// headers and footers are left out; each page after the first starts with an HTML comment
 /// naming it (`<!-- page 2 -->`), and a page that failed or is missing is such a comment too.
 /// A table that goes on across a page break is one table (its repeated header once), with the
@@ -42,8 +43,10 @@ enum MarkdownRenderer {
         switch element {
         case .heading(let heading):
             return String(repeating: "#", count: heading.level) + " " + inline(heading.text)
-        case .paragraph(let paragraph):
+        case .paragraph(let paragraph), .footnote(let paragraph):
             return escapedLineStart(inline(paragraph.text))
+        case .caption(let caption):
+            return "*" + inline(caption.text) + "*"
         case .list(let list):
             var number = 0
             return list.items.map { item in

@@ -8,7 +8,7 @@ import OCRWire
 ///
 /// Mapping: each paragraph is a `TextRegion` in reading order (listed in
 /// `ReadingOrder/OrderedGroup`), its `type` from the document's structure (`heading`, `header`,
-/// `footer`, `page-number`, else `paragraph`), then `TextLine` (with its `Baseline`), `Word` and, when the
+/// `footer`, `page-number`, `caption`, `footnote`, else `paragraph`), then `TextLine` (with its `Baseline`), `Word` and, when the
 /// symbols have boxes, `Glyph`; every level has its `Coords` (the box's four corners, pixels) and a
 /// `TextEquiv` (`conf` 0...1 where the engine gave one; lines join their words with spaces,
 /// regions their lines with newlines). Image blocks are `ImageRegion`s, separators
@@ -134,13 +134,16 @@ enum PAGERenderer {
     }
 
     /// PAGE's type of the text region at `box`: that of the structure's element its centre is
-    /// in (a heading, a running header, a running footer or page number), else a paragraph.
+    /// in (a heading, a running header, a running footer or page number, a caption, a
+    /// footnote), else a paragraph.
     private static func regionType(_ box: PixelBox, _ structure: PageStructure?) -> String {
         let element = structure?.elements.first { $0.box.contains(x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2) }
         switch element {
         case .heading?: return "heading"
         case .pageHeader?: return "header"
         case .pageFooter(let footer)?: return footer.isPageNumber ? "page-number" : "footer"
+        case .caption?: return "caption"
+        case .footnote?: return "footnote"
         default: return "paragraph"
         }
     }

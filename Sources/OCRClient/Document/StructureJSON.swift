@@ -3,7 +3,7 @@ import OCRStructure
 
 /// A page's structure in `DocumentFormat.json` (each recognised page's `"structure"`): its
 /// elements in reading order, each `{"type": ..., "box": {x, y, width, height}, ...}` with
-/// `type` one of `heading` (`level`, `text`), `paragraph`, `pageHeader`, `pageFooter` (`text`),
+/// `type` one of `heading` (`level`, `text`), `paragraph`, `pageHeader`, `pageFooter`, `caption`, `footnote` (`text`),
 /// `list` (`ordered`, `items`: `{marker, text, level, box}`), `table` (`columns`, `headerRows`,
 /// `continuesPreviousPage`, `rows`: arrays of `{text, column, columnSpan, rowSpan, box}`, `box`
 /// null for an empty cell).
@@ -22,6 +22,10 @@ enum StructureJSON {
             text("pageHeader", block)
         case .pageFooter(let block):
             text("pageFooter", block)
+        case .caption(let block):
+            text("caption", block)
+        case .footnote(let block):
+            text("footnote", block)
         case .list(let list):
             .object([("type", .string("list")), ("ordered", .bool(list.isOrdered)), ("box", json(list.box)),
                      ("items", .array(list.items.map { item in

@@ -136,7 +136,7 @@ extension DocumentObservation {
                 title = title ?? t
                 paragraphs.append(t)
                 transcripts.append(heading.text)
-            case .paragraph(let block):
+            case .paragraph(let block), .caption(let block), .footnote(let block):
                 paragraphs.append(text(block.text, block.box))
                 transcripts.append(block.text)
             case .list(let list):

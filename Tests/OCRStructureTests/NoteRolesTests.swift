@@ -1,0 +1,125 @@
+@testable import OCRStructure
+import OCRTestSupport
+import OCRWire
+import Testing
+
+/// Captions and footnotes on pages drawn for the purpose (rules, not figures: those are measured
+/// on real documents, BENCHMARKS.md).
+@Suite struct NoteRolesTests {
+    private let body = [
+        "The committee met on Tuesday to review the annual figures and the",
+        "plans for the coming year, which are set out in the sections below.",
+    ]
+
+    private func elements(_ build: (inout PageBuilder) -> Void) -> [StructureElement] {
+        var builder = PageBuilder()
+        build(&builder)
+        return DocumentStructure.analyze([builder.page])[0].elements
+    }
+
+    /// Each element's role and text, to compare in one expectation.
+    private func roles(_ found: [StructureElement]) -> [String] {
+        found.map { element in
+            switch element {
+            case .heading(let h): "heading: " + h.text
+            case .paragraph(let p): "paragraph: " + p.text
+            case .caption(let p): "caption: " + p.text
+            case .footnote(let p): "footnote: " + p.text
+            case .pageHeader(let p): "header: " + p.text
+            case .pageFooter(let p): "footer: " + p.text
+            case .list(let l): "list: " + l.items.map(\.text).joined(separator: " / ")
+            case .table(let t): "table: \(t.rows.count)x\(t.columnCount)"
+            }
+        }
+    }
+
+    @Test func aTablesCaptionAboveAndItsSourceBelowAreSetApartFromProseNamingIt() {
+        let found = elements { page in
+            page.paragraph(["Table 2 shows the figures for each region of the company."], y: 200)
+            page.paragraph(["Table 2: Sales by region"], y: 330)
+            page.row([("Region", 200), ("2024", 900), ("2025", 1500)], y: 420)
+            page.row([("North", 200), ("120", 900), ("130", 1500)], y: 490)
+            page.row([("South", 200), ("80", 900), ("95", 1500)], y: 560)
+            page.row([("East", 200), ("60", 900), ("75", 1500)], y: 630)
+            page.paragraph(["Source: company accounts, 2025."], y: 720, height: 30)
+            page.paragraph(body, y: 900)
+        }
+        #expect(roles(found) == [
+            "paragraph: Table 2 shows the figures for each region of the company.",
+            "caption: Table 2: Sales by region", "table: 4x3", "footnote: Source: company accounts, 2025.",
+            "paragraph: " + body.joined(separator: " "),
+        ])
+    }
+
+    /// (A caption-like line away from any table or picture stays what it was: here a heading.)
+    @Test func aCaptionThatDoesNotSetItsNumberOffMustStandByATableOrPicture() {
+        let found = elements { page in
+            page.paragraph(body, y: 200)
+            page.paragraph(["Figure 3 Average Rainfall"], y: 400)
+            page.paragraph(body, y: 600)
+            page.picture(x: 200, y: 900, width: 1400, height: 600)
+            page.paragraph(["Figure 4 Average Rainfall by Month"], y: 1540)
+            page.paragraph(["Figure 5 shows the months in the middle of the year."], y: 1700)
+            page.paragraph(["EXHIBIT 2 Regional Offices"], y: 1900)
+            page.paragraph(["Exhibit B"], y: 2100)
+        }
+        #expect(roles(found) == [
+            "paragraph: " + body.joined(separator: " "), "heading: Figure 3 Average Rainfall",
+            "paragraph: " + body.joined(separator: " "), "caption: Figure 4 Average Rainfall by Month",
+            "paragraph: Figure 5 shows the months in the middle of the year.",
+            "caption: EXHIBIT 2 Regional Offices", "caption: Exhibit B",
+        ])
+    }
+
+    @Test func smallMarkedNotesAtTheFootOfThePageAreFootnotesAndGoOnTogether() {
+        let found = elements { page in
+            page.paragraph(body, y: 200)
+            page.paragraph(["3 This small line stands above the body text and is no note."], y: 400, height: 30)
+            page.paragraph(body + body, y: 600)
+            page.paragraph(["1 See the annual report for 2024 for the figures.", "They are the same."], y: 3000, height: 30, gap: 12)
+            page.paragraph(["2 Figures are rounded to the nearest thousand."], y: 3100, height: 30)
+            page.paragraph(["and so are the totals beside them."], y: 3150, height: 30)
+            page.paragraph(["12 annual report of the committee"], x: 40, y: 3420, height: 30)
+        }
+        #expect(roles(found) == [
+            "paragraph: " + body.joined(separator: " "),
+            "paragraph: 3 This small line stands above the body text and is no note.",
+            "paragraph: " + (body + body).joined(separator: " "),
+            "footnote: 1 See the annual report for 2024 for the figures. They are the same.",
+            "footnote: 2 Figures are rounded to the nearest thousand.", "footnote: and so are the totals beside them.",
+            "paragraph: 12 annual report of the committee",
+        ])
+    }
+
+    @Test func notesOfBodySizeOrAwayFromTheFootAreNotFootnotes() {
+        let found = elements { page in
+            page.paragraph(body, y: 200)
+            page.paragraph(["Note: the figures below are provisional and may change."], y: 400)
+            page.paragraph(body, y: 600)
+            page.paragraph(["* Marked items are estimates made by the committee."], y: 3000)
+        }
+        #expect(roles(found) == [
+            "paragraph: " + body.joined(separator: " "), "paragraph: Note: the figures below are provisional and may change.",
+            "paragraph: " + body.joined(separator: " "), "list: Marked items are estimates made by the committee.",
+        ])
+    }
+
+    @Test(arguments: [
+        ("2", false), ("3.1", false), ("4-1", false), ("A", false), ("A1", false), ("ES-1", false), ("IV", false), ("12b", false),
+        ("2:", true), ("6.10.", true), ("SA3.", true), ("1)", true),
+    ])
+    func captionNumbers(token: String, setOff: Bool) {
+        #expect(NoteRoles.captionNumber(token) == setOff)
+    }
+
+    @Test(arguments: ["shows", "x2", "", "Ab12", "1.2.3.4.5.6", "ABCD-1"])
+    func notCaptionNumbers(token: String) {
+        #expect(NoteRoles.captionNumber(token) == nil)
+    }
+
+    @Test(arguments: [("1", true), ("12", true), ("*", true), ("†", true), ("(2)", true), ("[3]", true), ("a", true), ("1See", true),
+                      ("¹Data", true), ("1234", false), ("The", false), ("A", false), ("3D", false), ("2x", false)])
+    func noteMarkers(token: String, isMarker: Bool) {
+        #expect(NoteRoles.isNoteMarker(token) == isMarker)
+    }
+}
