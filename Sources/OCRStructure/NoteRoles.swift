@@ -27,9 +27,16 @@ struct NoteRoles {
     func relabeled(_ elements: [(order: Int, element: ParagraphRoles.Element)]) -> [(order: Int, element: ParagraphRoles.Element)] {
         var out: [(order: Int, element: ParagraphRoles.Element)] = []
         var lastFootnote: PageBox?  // the footnote just before, when the last element was one
-        for (order, element) in elements {
+        for (start, element) in elements {
+            var order = start
             switch element {
-            case .done(.paragraph(let block)):
+            case .done(.paragraph(let whole)):
+                // A caption Tesseract ran on from the paragraph above it starts a line of it.
+                var block = whole
+                if let (before, caption) = splitAtCaption(whole) {
+                    out.append((before.order, .done(.paragraph(before.text))))
+                    (order, block) = (caption.order, caption.text)
+                }
                 if isCaption(block) {
                     out.append((order, .done(.caption(block))))
                     lastFootnote = nil
@@ -62,20 +69,37 @@ struct NoteRoles {
     /// Words that name what a caption is of, lower-cased, any trailing full stop dropped.
     static let captionLabels: Set<String> = [
         "table", "figure", "fig", "chart", "exhibit", "graph", "map", "plate", "scheme", "diagram", "illustration",
-        "listing", "tabla", "figura", "cuadro", "gráfico", "grafico", "tableau", "graphique", "tabelle", "abbildung", "abb",
+        "listing", "box", "tabla", "figura", "cuadro", "gráfico", "grafico", "tableau", "graphique", "tabelle", "abbildung", "abb",
     ]
+
+    /// `Table`, `FIGURE`, `Fig.`: one of ``captionLabels`` in any case.
+    static func isCaptionLabel(_ word: String) -> Bool {
+        captionLabels.contains((word.hasSuffix(".") ? String(word.dropLast()) : word).lowercased())
+    }
 
     func isCaption(_ block: TextBlock) -> Bool {
         let words = block.text.split(separator: " ").map(String.init)
         guard words.count >= 2, words.count <= 120 else { return false }
-        let label = words[0].hasSuffix(".") ? String(words[0].dropLast()) : words[0]
-        guard Self.captionLabels.contains(label.lowercased()), let numberSetOff = Self.captionNumber(words[1]) else { return false }
+        guard Self.isCaptionLabel(words[0]), let numberSetOff = Self.captionNumber(words[1]) else { return false }
         let setOff = numberSetOff || words.count >= 3 && [":", "-", "–", "—", "|", "."].contains(words[2])
-        let capitals = label.count >= 3 && label.allSatisfy(\.isUppercase)
+        let capitals = words[0].count >= 3 && words[0].allSatisfy { $0.isUppercase || $0 == "." }
         // Not set off, it names a table beside it as a title does ("Table 6.10 Private Label
         // Penetration"), not as a sentence does ("Table 2-1 takes the analysis ...").
         let titled = words.count >= 3 && words[2].first?.isLowercase != true
         return setOff || capitals || words.count == 2 || titled && isBeside(block.box)
+    }
+
+    /// `block` cut before a line other than its first that starts a caption with its number set
+    /// off (`Table 6.5: ...`): the paragraph before, the caption from there on.
+    private func splitAtCaption(_ block: TextBlock) -> (before: (order: Int, text: TextBlock), caption: (order: Int, text: TextBlock))? {
+        let lines = lines(in: block.box)
+        guard lines.count >= 2,
+              let cut = lines.indices.dropFirst().first(where: { index in
+                  let words = lines[index].words.map(\.text)
+                  return words.count >= 3 && Self.isCaptionLabel(words[0]) && Self.captionNumber(words[1]) == true
+              }) else { return nil }
+        let before = Array(lines[..<cut]), caption = Array(lines[cut...])
+        return ((before[0].order, ParagraphRoles.textBlock(before)), (caption[0].order, ParagraphRoles.textBlock(caption)))
     }
 
     /// Whether `token` is a caption's number set off by what follows it: `2`, `3.1`, `4-1`, `A`,
@@ -123,7 +147,11 @@ struct NoteRoles {
     /// apart at most).
     func isFootnote(_ block: TextBlock, after previous: PageBox?) -> Bool {
         guard let first = block.text.split(separator: " ").first.map(String.init) else { return false }
-        if Self.isNoteLabel(first), isUnder(block.box) || isSmall(block.box) && isAtFoot(block.box) { return true }
+        if Self.isNoteLabel(first) {
+            // Under a table, or stacked under a note that is (`Source:`, then `Note:`).
+            let stacked = previous.map { block.box.y - $0.maxY <= page.bodyHeight * 3 / 2 } ?? false
+            if isUnder(block.box) || stacked || isSmall(block.box) && isAtFoot(block.box) { return true }
+        }
         guard isSmall(block.box) else { return false }
         // A note is words: a marker before numbers is a chart's axis read as text.
         let letters = block.text.filter(\.isLetter).count, others = block.text.filter { !$0.isLetter && !$0.isWhitespace }.count
