@@ -47,6 +47,15 @@ struct NoteRoles {
                     out.append((order, element))
                     lastFootnote = nil
                 }
+            case .done(.table(let table)):
+                // A caption set in line with the columns is read as the table's first row.
+                if let (caption, rest) = Self.captionRow(of: table) {
+                    out.append((order, .done(.caption(caption))))
+                    out.append((order, .done(.table(rest))))
+                } else {
+                    out.append((order, element))
+                }
+                lastFootnote = nil
             case .heading(let candidate) where isCaption(TextBlock(text: candidate.text, box: candidate.box)):
                 out.append((order, .done(.caption(TextBlock(text: candidate.text, box: candidate.box)))))
                 lastFootnote = nil
@@ -87,6 +96,35 @@ struct NoteRoles {
         // Penetration"), not as a sentence does ("Table 2-1 takes the analysis ...").
         let titled = words.count >= 3 && words[2].first?.isLowercase != true
         return setOff || capitals || words.count == 2 || titled && isBeside(block.box)
+    }
+
+    /// `table` without its first row when that row is a caption with its number set off
+    /// (`Table 14. Actual and projected numbers ...` across the columns), and the caption; the
+    /// columns only the caption was in go with it. Nil when the first row is no caption or the
+    /// table would keep fewer than two rows.
+    static func captionRow(of table: TableBlock) -> (caption: TextBlock, rest: TableBlock)? {
+        guard table.rows.count >= 3, let first = table.rows.first else { return nil }
+        let words = first.map(\.text).filter { !$0.isEmpty }.joined(separator: " ").split(separator: " ").map(String.init)
+        guard words.count >= 2, isCaptionLabel(words[0]), captionNumber(words[1]) == true || words[0].allSatisfy(\.isUppercase),
+              first.allSatisfy({ $0.rowSpan == 1 }), let box = PageBox.union(first.compactMap(\.box)) else { return nil }
+        let rows = Array(table.rows.dropFirst())
+        let used = (0..<table.columnCount).filter { column in
+            rows.contains { $0.contains { !$0.text.isEmpty && $0.column <= column && column < $0.column + $0.columnSpan } }
+        }
+        guard !used.isEmpty else { return nil }
+        let trimmed = rows.map { row in
+            row.compactMap { cell -> TableCell? in
+                let covered = used.filter { cell.column <= $0 && $0 < cell.column + cell.columnSpan }
+                guard let start = covered.first, let index = used.firstIndex(of: start) else { return nil }
+                var cell = cell
+                (cell.column, cell.columnSpan) = (index, covered.count)
+                return cell
+            }
+        }
+        let rest = TableBlock(rows: trimmed, headerRows: max(0, table.headerRows - 1), columnCount: used.count,
+                              box: PageBox.union(trimmed.flatMap { $0.compactMap(\.box) }) ?? table.box,
+                              continuesPreviousPage: table.continuesPreviousPage)
+        return (TextBlock(text: words.joined(separator: " "), box: box), rest)
     }
 
     /// `block` cut before a line other than its first that starts a caption with its number set

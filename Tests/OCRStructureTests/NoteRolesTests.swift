@@ -52,6 +52,32 @@ import Testing
     }
 
     /// (A caption-like line away from any table or picture stays what it was: here a heading.)
+    @Test func aCaptionReadAsATablesFirstRowIsTakenOutOfIt() throws {
+        let table = TableBlock(rows: [
+            [TableCell(text: "Table 14.", column: 0, box: PageBox(x: 200, y: 100, width: 200, height: 40)),
+             TableCell(text: "Graduates", column: 1, box: PageBox(x: 600, y: 100, width: 200, height: 40)),
+             TableCell(text: "", column: 2, box: nil),
+             TableCell(text: "by region", column: 3, box: PageBox(x: 1400, y: 100, width: 180, height: 40))],
+            [TableCell(text: "Region", column: 0, box: PageBox(x: 200, y: 200, width: 120, height: 40)),
+             TableCell(text: "2024", column: 1, box: PageBox(x: 600, y: 200, width: 80, height: 40)),
+             TableCell(text: "2025", column: 2, box: PageBox(x: 1000, y: 200, width: 80, height: 40)),
+             TableCell(text: "", column: 3, box: nil)],
+            [TableCell(text: "North", column: 0, box: PageBox(x: 200, y: 270, width: 100, height: 40)),
+             TableCell(text: "120", column: 1, box: PageBox(x: 600, y: 270, width: 60, height: 40)),
+             TableCell(text: "130", column: 2, box: PageBox(x: 1000, y: 270, width: 60, height: 40)),
+             TableCell(text: "", column: 3, box: nil)],
+        ], headerRows: 2, columnCount: 4, box: PageBox(x: 200, y: 100, width: 1380, height: 210))
+        let (caption, rest) = try #require(NoteRoles.captionRow(of: table))
+        #expect(caption == TextBlock(text: "Table 14. Graduates by region", box: PageBox(x: 200, y: 100, width: 1380, height: 40)))
+        #expect(rest.columnCount == 3)
+        #expect(rest.headerRows == 1)
+        #expect(rest.rows.map { $0.map(\.text) } == [["Region", "2024", "2025"], ["North", "120", "130"]])
+        #expect(rest.box == PageBox(x: 200, y: 200, width: 880, height: 110))
+        var plain = table
+        plain.rows[0][0].text = "Table"
+        #expect(NoteRoles.captionRow(of: plain) == nil)
+    }
+
     @Test func aCaptionThatDoesNotSetItsNumberOffMustStandByATableOrPicture() {
         let found = elements { page in
             page.paragraph(body, y: 200)
