@@ -128,13 +128,17 @@ struct NoteRoles {
     }
 
     /// `block` cut before a line other than its first that starts a caption with its number set
-    /// off (`Table 6.5: ...`): the paragraph before, the caption from there on.
+    /// off (`Table 6.5: ...`) after a line that ends a sentence: the paragraph before, the
+    /// caption from there on.
     private func splitAtCaption(_ block: TextBlock) -> (before: (order: Int, text: TextBlock), caption: (order: Int, text: TextBlock))? {
         let lines = lines(in: block.box)
         guard lines.count >= 2,
               let cut = lines.indices.dropFirst().first(where: { index in
+                  // Not where a sentence runs on over the line break ("... to look like" /
+                  // "Listing 13-19. This still ...").
                   let words = lines[index].words.map(\.text)
-                  return words.count >= 3 && Self.isCaptionLabel(words[0]) && Self.captionNumber(words[1]) == true
+                  return lines[index - 1].words.last?.text.last.map { ".:;!?)".contains($0) } == true
+                      && words.count >= 3 && Self.isCaptionLabel(words[0]) && Self.captionNumber(words[1]) == true
               }) else { return nil }
         let before = Array(lines[..<cut]), caption = Array(lines[cut...])
         return ((before[0].order, ParagraphRoles.textBlock(before)), (caption[0].order, ParagraphRoles.textBlock(caption)))

@@ -52,6 +52,19 @@ import Testing
     }
 
     /// (A caption-like line away from any table or picture stays what it was: here a heading.)
+    @Test func aCaptionRunOnFromTheParagraphAboveIsCutOffButASentenceIsNot() {
+        let found = elements { page in
+            page.paragraph(["The figures are set out below for each of the three", "regions, North and South.",
+                            "Table 6.5: Sales by region"], y: 200)
+            page.paragraph(["The new signature of the function looks like", "Listing 13-19. This still does not compile, because",
+                            "the body has not been changed yet."], y: 600)
+        }
+        #expect(roles(found) == [
+            "paragraph: The figures are set out below for each of the three regions, North and South.", "caption: Table 6.5: Sales by region",
+            "paragraph: The new signature of the function looks like Listing 13-19. This still does not compile, because the body has not been changed yet.",
+        ])
+    }
+
     @Test func aCaptionReadAsATablesFirstRowIsTakenOutOfIt() throws {
         let table = TableBlock(rows: [
             [TableCell(text: "Table 14.", column: 0, box: PageBox(x: 200, y: 100, width: 200, height: 40)),
