@@ -56,9 +56,20 @@ struct NoteRoles {
                     out.append((order, element))
                 }
                 lastFootnote = nil
-            case .heading(let candidate) where isCaption(TextBlock(text: candidate.text, box: candidate.box)):
-                out.append((order, .done(.caption(TextBlock(text: candidate.text, box: candidate.box)))))
-                lastFootnote = nil
+            case .heading(let candidate):
+                // A caption set in bold, or a table's `Source: ...` standing alone in title case.
+                let block = TextBlock(text: candidate.text, box: candidate.box)
+                let labelled = candidate.text.split(separator: " ").first.map { Self.isNoteLabel(String($0)) } ?? false
+                if isCaption(block) {
+                    out.append((order, .done(.caption(block))))
+                    lastFootnote = nil
+                } else if labelled, isFootnote(block, after: lastFootnote) {
+                    out.append((order, .done(.footnote(block))))
+                    lastFootnote = block.box
+                } else {
+                    out.append((order, element))
+                    lastFootnote = nil
+                }
             case .done(.list(let list)) where isSmall(list.box) && isAtFoot(list.box):
                 // Notes numbered `1.` or `(a)` read as a list: each item its own note.
                 for (index, item) in list.items.enumerated() {
@@ -189,30 +200,32 @@ struct NoteRoles {
     /// apart at most).
     func isFootnote(_ block: TextBlock, after previous: PageBox?) -> Bool {
         guard let first = block.text.split(separator: " ").first.map(String.init) else { return false }
-        if Self.isNoteLabel(first) {
-            // Under a table, or stacked under a note that is (`Source:`, then `Note:`).
-            let stacked = previous.map { block.box.y - $0.maxY <= page.bodyHeight * 3 / 2 } ?? false
-            if isUnder(block.box) || stacked || isSmall(block.box) && isAtFoot(block.box) { return true }
-        }
-        guard isSmall(block.box) else { return false }
+        // Stacked under a note: `Source:` under `Note:`, the second of a table's numbered notes.
+        let stacked = previous.map { block.box.y - $0.maxY <= page.bodyHeight * 3 / 2 } ?? false
+        if Self.isNoteLabel(first), isUnder(block.box) || stacked || isSmall(block.box) && isAtFoot(block.box) { return true }
         // A note is words: a marker before numbers is a chart's axis read as text.
         let letters = block.text.filter(\.isLetter).count, others = block.text.filter { !$0.isLetter && !$0.isWhitespace }.count
-        if Self.isNoteMarker(first), letters > others {
+        let marked = Self.isNoteMarker(first) && letters > others
+        // A table's notes are often set as large as its cells, which may be most of the page.
+        if marked, isUnder(block.box) || stacked { return true }
+        guard isSmall(block.box) else { return false }
+        if marked {
             // A running footer led by its page number stands out left of the body's text.
-            return isUnder(block.box) || isAtFoot(block.box) && block.box.x >= bodyLeft - page.bodyHeight
+            return isAtFoot(block.box) && block.box.x >= bodyLeft - page.bodyHeight
         }
         guard let previous else { return false }
         return block.box.y - previous.maxY <= page.bodyHeight && isAtFoot(block.box)
     }
 
-    /// The notes of a footnote paragraph: a new one at each line that starts with a marker where
-    /// the first line starts (Tesseract reads the notes at a page's foot as one paragraph).
+    /// The notes of a footnote paragraph: a new one at each line that starts with a marker or a
+    /// label where the first line starts (Tesseract reads the notes at a page's foot as one paragraph).
     private func notes(in block: TextBlock, order: Int) -> [(order: Int, note: TextBlock)] {
         let lines = lines(in: block.box)
         guard let first = lines.first else { return [(order, block)] }
         var groups: [[PageLine]] = []
         for line in lines {
-            if groups.isEmpty || abs(line.box.x - first.box.x) <= page.bodyHeight / 2 && Self.isNoteMarker(line.words[0].text) {
+            let starts = Self.isNoteMarker(line.words[0].text) || Self.isNoteLabel(line.words[0].text)
+            if groups.isEmpty || abs(line.box.x - first.box.x) <= page.bodyHeight / 2 && starts {
                 groups.append([line])
             } else {
                 groups[groups.count - 1].append(line)
@@ -228,9 +241,10 @@ struct NoteRoles {
     }
 
     /// `1`, `12`, `*`, `**`, `†`, `‡`, `§`, `a`, `(2)`, `[3]`, `1.`, `a)`, or a marker run into
-    /// the note's first word (`1See`, `*Excludes`, `¹Data`).
+    /// the note's first word (`1See`, `*Excludes`, `¹Data`, `2A`). Tesseract reads a small
+    /// raised `1` as `‘`, `'` or `™`, and a raised `3` as `°`: those are markers too.
     static func isNoteMarker(_ token: String) -> Bool {
-        let symbols: Set<Character> = ["*", "†", "‡", "§", "¶", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹", "⁰"]
+        let symbols: Set<Character> = ["*", "†", "‡", "§", "¶", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹", "⁰", "‘", "'", "™", "°"]
         var core = Substring(token)
         if core.first == "(" && core.last == ")" || core.first == "[" && core.last == "]" {
             core = core.dropFirst().dropLast()
@@ -244,7 +258,8 @@ struct NoteRoles {
         // Run into its word: digits or symbols, then a capital and a small letter.
         let marker = core.prefix { $0.isASCIIDigit || symbols.contains($0) }
         let rest = core.dropFirst(marker.count)
-        return (1...2).contains(marker.count) && rest.count >= 2 && rest.first!.isUppercase && rest.dropFirst().first!.isLowercase
+        guard (1...2).contains(marker.count), let initial = rest.first, initial.isUppercase else { return false }
+        return rest.count == 1 ? "AI".contains(initial) : rest.dropFirst().first!.isLowercase
     }
 
     /// Where the page's body text starts: the left edge of its lines of three words or more

@@ -41,12 +41,12 @@ import Testing
             page.row([("North", 200), ("120", 900), ("130", 1500)], y: 490)
             page.row([("South", 200), ("80", 900), ("95", 1500)], y: 560)
             page.row([("East", 200), ("60", 900), ("75", 1500)], y: 630)
-            page.paragraph(["Source: company accounts, 2025."], y: 720, height: 30)
+            page.paragraph(["Source: Company Accounts, 2025"], y: 720)
             page.paragraph(body, y: 900)
         }
         #expect(roles(found) == [
             "paragraph: Table 2 shows the figures for each region of the company.",
-            "caption: Table 2: Sales by region", "table: 4x3", "footnote: Source: company accounts, 2025.",
+            "caption: Table 2: Sales by region", "table: 4x3", "footnote: Source: Company Accounts, 2025",
             "paragraph: " + body.joined(separator: " "),
         ])
     }
@@ -156,7 +156,7 @@ import Testing
         #expect(NoteRoles.captionNumber(token) == nil)
     }
 
-    @Test(arguments: [("1", true), ("12", true), ("*", true), ("†", true), ("(2)", true), ("[3]", true), ("a", true), ("1See", true),
+    @Test(arguments: [("1", true), ("12", true), ("*", true), ("†", true), ("(2)", true), ("[3]", true), ("a", true), ("1See", true), ("2A", true), ("™In", true), ("3AB", false),
                       ("¹Data", true), ("1234", false), ("The", false), ("A", false), ("3D", false), ("2x", false)])
     func noteMarkers(token: String, isMarker: Bool) {
         #expect(NoteRoles.isNoteMarker(token) == isMarker)
