@@ -17,7 +17,8 @@ so they are counted and listed (`--list`), not scored.
     notes.py run BIN_DIR ICDAR_WORK GIT_DIR [--half dev|heldout|all] [--jobs 2]
     notes.py report ICDAR_WORK [--half ...] [--list]
 
-ICDAR_WORK is icdar_tables.py's WORK (its `tables` directory); GIT_DIR the tabula-java clone.
+ICDAR_WORK is icdar_tables.py's WORK (its `tables` directory; the results go to its `notes`
+directory); GIT_DIR the tabula-java clone.
 """
 import argparse
 import html
@@ -39,7 +40,7 @@ NOTE_LABELS = {"note", "notes", "source", "sources"}
 
 def pages(work, half):
     out = os.path.join(work, "tables")
-    for name in sorted(f[:-5] for f in os.listdir(out) if f.endswith(".json") and not f.endswith(".notes.json")):
+    for name in sorted(f[:-5] for f in os.listdir(out) if f.endswith(".json")):
         meta = json.load(open(os.path.join(out, name + ".json")))
         if half in ("all", meta["half"]):
             yield name, meta
@@ -68,7 +69,8 @@ def truth_blocks(pdf, page):
 
 
 def run(bin_dir, work, git_dir, half, jobs):
-    out = os.path.join(work, "tables")
+    out, results = os.path.join(work, "tables"), os.path.join(work, "notes")
+    os.makedirs(results, exist_ok=True)
     todo = list(pages(work, half))
     with tempfile.TemporaryDirectory() as scratch:
         truths = {}
@@ -92,7 +94,7 @@ def run(bin_dir, work, git_dir, half, jobs):
                  if e["type"] in ("caption", "footnote")]
         document, page = re.match(r"icdar-(.+)-p(\d+)-", name).groups()
         captions, notes = truths[document, page]
-        json.dump({"captions": captions, "notes": notes, "found": found}, open(os.path.join(out, name + ".notes.json"), "w"))
+        json.dump({"captions": captions, "notes": notes, "found": found}, open(os.path.join(results, name + ".json"), "w"))
         return name
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -128,7 +130,7 @@ def report(work, half, listing):
     totals = {}
     lines = []
     for name, meta in pages(work, half):
-        path = os.path.join(work, "tables", name + ".notes.json")
+        path = os.path.join(work, "notes", name + ".json")
         if not os.path.exists(path):
             continue
         page = json.load(open(path))
