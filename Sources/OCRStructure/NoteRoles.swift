@@ -205,7 +205,12 @@ struct NoteRoles {
         if Self.isNoteLabel(first), isUnder(block.box) || stacked || isSmall(block.box) && isAtFoot(block.box) { return true }
         // A note is words: a marker before numbers is a chart's axis read as text.
         let letters = block.text.filter(\.isLetter).count, others = block.text.filter { !$0.isLetter && !$0.isWhitespace }.count
+        // A letter as a marker comes before a sentence ("a Excludes ..."), not inside one
+        // ("a lot of ...").
+        let words = block.text.split(separator: " ")
+        let letterMarker = first.count == 1 && first.first!.isLowercase
         let marked = Self.isNoteMarker(first) && letters > others
+            && (!letterMarker || words.count >= 2 && words[1].first.map { $0.isUppercase || $0.isNumber } == true)
         // A table's notes are often set as large as its cells, which may be most of the page.
         if marked, isUnder(block.box) || stacked { return true }
         guard isSmall(block.box) else { return false }

@@ -114,18 +114,20 @@ import Testing
         let found = elements { page in
             page.paragraph(body, y: 200)
             page.paragraph(["3 This small line stands above the body text and is no note."], y: 400, height: 30)
-            page.paragraph(body + body, y: 600)
+            page.paragraph(body + body + body, y: 600)
             page.paragraph(["1 See the annual report for 2024 for the figures.", "They are the same."], y: 3000, height: 30, gap: 12)
             page.paragraph(["2 Figures are rounded to the nearest thousand."], y: 3100, height: 30)
             page.paragraph(["and so are the totals beside them."], y: 3150, height: 30)
+            page.paragraph(["a lot of small print stands here, a line below the notes."], y: 3300, height: 30)
             page.paragraph(["12 annual report of the committee"], x: 40, y: 3420, height: 30)
         }
         #expect(roles(found) == [
             "paragraph: " + body.joined(separator: " "),
             "paragraph: 3 This small line stands above the body text and is no note.",
-            "paragraph: " + (body + body).joined(separator: " "),
+            "paragraph: " + (body + body + body).joined(separator: " "),
             "footnote: 1 See the annual report for 2024 for the figures. They are the same.",
             "footnote: 2 Figures are rounded to the nearest thousand.", "footnote: and so are the totals beside them.",
+            "paragraph: a lot of small print stands here, a line below the notes.",
             "paragraph: 12 annual report of the committee",
         ])
     }
