@@ -11,12 +11,6 @@ import Testing
         "plans for the coming year, which are set out in the sections below.",
     ]
 
-    private func elements(_ build: (inout PageBuilder) -> Void) -> [StructureElement] {
-        var builder = PageBuilder()
-        build(&builder)
-        return DocumentStructure.analyze([builder.page])[0].elements
-    }
-
     /// Each element's role and text, to compare in one expectation.
     private func roles(_ found: [StructureElement]) -> [String] {
         found.map { element in
@@ -34,7 +28,7 @@ import Testing
     }
 
     @Test func aTablesCaptionAboveAndItsSourceBelowAreSetApartFromProseNamingIt() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(["Table 2 shows the figures for each region of the company."], y: 200)
             page.paragraph(["Table 2: Sales by region"], y: 330)
             page.row([("Region", 200), ("2024", 900), ("2025", 1500)], y: 420)
@@ -53,7 +47,7 @@ import Testing
 
     /// (A caption-like line away from any table or picture stays what it was: here a heading.)
     @Test func aCaptionRunOnFromTheParagraphAboveIsCutOffButASentenceIsNot() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(["The figures are set out below for each of the three", "regions, North and South.",
                             "Table 6.5: Sales by region"], y: 200)
             page.paragraph(["The new signature of the function looks like", "Listing 13-19. This still does not compile, because",
@@ -92,7 +86,7 @@ import Testing
     }
 
     @Test func aCaptionThatDoesNotSetItsNumberOffMustStandByATableOrPicture() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
             page.paragraph(["Figure 3 Average Rainfall"], y: 400)
             page.paragraph(body, y: 600)
@@ -111,7 +105,7 @@ import Testing
     }
 
     @Test func smallMarkedNotesAtTheFootOfThePageAreFootnotesAndGoOnTogether() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
             page.paragraph(["3 This small line stands above the body text and is no note."], y: 400, height: 30)
             page.paragraph(body + body + body, y: 600)
@@ -133,7 +127,7 @@ import Testing
     }
 
     @Test func notesOfBodySizeOrAwayFromTheFootAreNotFootnotes() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
             page.paragraph(["Note: the figures below are provisional and may change."], y: 400)
             page.paragraph(body, y: 600)

@@ -101,6 +101,13 @@ struct PageBuilder {
         return line
     }
 
+    /// The structure of one page drawn by `build`: its elements in reading order.
+    static func elements(_ build: (inout PageBuilder) -> Void) -> [StructureElement] {
+        var builder = PageBuilder()
+        build(&builder)
+        return DocumentStructure.analyze([builder.page])[0].elements
+    }
+
     var page: Ocr_V1_PageResult {
         Ocr_V1_PageResult.with {
             $0.pageIndex = UInt32(pageIndex)

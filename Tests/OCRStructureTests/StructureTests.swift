@@ -17,14 +17,8 @@ import Testing
         return table
     }
 
-    private func elements(_ build: (inout PageBuilder) -> Void) -> [StructureElement] {
-        var builder = PageBuilder()
-        build(&builder)
-        return DocumentStructure.analyze([builder.page])[0].elements
-    }
-
     @Test func largerTypeIsAHeadingAndRunningTextAParagraph() throws {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(["Annual Report"], y: 300, height: 90)
             page.paragraph(["Finances"], y: 500, height: 60)
             page.paragraph(body, y: 620)
@@ -36,7 +30,7 @@ import Testing
     }
 
     @Test func numberedAndCapitalisedLinesOfBodySizeAreHeadings() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(["1 Introduction"], y: 300)
             page.paragraph(body, y: 380)
             page.paragraph(["1.2 Scope of the work"], y: 560)
@@ -52,7 +46,7 @@ import Testing
     /// A line a little larger than the body (46 px over 40: 12.5 pt over 11) is a heading when
     /// it is in title case, as bold section headings are; a short sentence of that size is not.
     @Test func aSlightlyLargerTitleCaseLineIsAHeading() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
             page.paragraph(["Mutable References"], y: 560, height: 46)
             page.paragraph(body, y: 640)
@@ -67,7 +61,7 @@ import Testing
     /// left in lower case: "Creating a New Thread with spawn"), is a heading set in bold; a
     /// one-line sentence of body size is not, nor a title-case line inside a paragraph.
     @Test func aBodySizeTitleCaseParagraphOfItsOwnIsAHeading() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
             page.paragraph(["Creating a New Thread with spawn"], y: 560)
             page.paragraph(body, y: 640)
@@ -81,7 +75,7 @@ import Testing
     /// A heading Tesseract put in one paragraph with the text under it: the first line, larger
     /// by a tenth or more, is a group (and a heading) of its own.
     @Test func aLargerFirstLineIsAHeadingOfItsOwn() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
             page.paragraph(["The Rules of References"] + body, y: 560, firstHeight: 46)
         }
@@ -102,7 +96,7 @@ import Testing
     /// Tesseract reads the same bullet differently line by line ("e«" once, "e" after): a line
     /// set where the list's other items start, with a bullet misreading first, is an item too.
     @Test func aBulletReadDifferentlyAtTheListsIndentIsAnItem() throws {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(["Our project will combine a number of the concepts you have learned so far:"], y: 200)
             page.paragraph(["e« Organizing code", "e Using vectors and strings", "e Handling errors"], x: 280, y: 300)
             page.paragraph(["e« is how the reading of this sentence begins, set at the body's margin."], y: 600)
@@ -114,7 +108,7 @@ import Testing
     }
 
     @Test func markedLinesAreListItemsNestedByIndentation() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(["Before the list comes a sentence of ordinary text."], y: 200)
             page.paragraph(["• Apples from the orchard", "• Pears"], y: 300)
             page.paragraph(["◦ Conference pears", "◦ Williams pears"], x: 300, y: 420)
@@ -131,7 +125,7 @@ import Testing
     }
 
     @Test func enumeratedLinesAreAnOrderedListButInitialsAreNot() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(["1. Open the valve", "2. Wait ten minutes", "3. Close the valve"], y: 300)
             page.paragraph(["A. Smith wrote the report on the valves last year."], y: 600)
         }
@@ -146,7 +140,7 @@ import Testing
     }
 
     @Test func alignedShortCellsAreATableWithAHeaderRow() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
             page.row([("Item", 200), ("Quantity", 900), ("Price", 1500)], y: 400)
             page.row([("Bolts", 200), ("120", 900), ("$4.20", 1500)], y: 470)
@@ -166,7 +160,7 @@ import Testing
     }
 
     @Test func aCellLeftEmptyStaysInItsColumn() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.row([("Region", 200), ("2024", 900), ("2025", 1500)], y: 400)
             page.row([("North", 200), ("12", 900), ("15", 1500)], y: 470)
             page.row([("South", 200), ("17", 1500)], y: 540)
@@ -182,7 +176,7 @@ import Testing
     @Test func aCellsWrappedLinesStayInTheirCellHoweverManyInARow() throws {
         // Rows stand 30 px apart; a number and a section label each wrap onto a second line 8 px
         // under the first, so three lines of one cell follow each other: one table, not three.
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.row([("Group", 200), ("Early", 900), ("Late", 1500)], y: 400)
             page.row([("Manual-based", 200), ("1.38", 900), ("1.15", 1500)], y: 470)
             page.row([("(4.79)", 900)], y: 518)
@@ -202,7 +196,7 @@ import Testing
     @Test func rowsSetCloseTogetherAreNotTakenForWrappedLines() throws {
         // No padding between rows: a label row as close to the row above as any row is stays a
         // row of its own.
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.row([("Region", 200), ("Early", 900), ("Late", 1500)], y: 400)
             page.row([("North", 200), ("12", 900), ("15", 1500)], y: 448)
             page.row([("Islands", 200)], y: 496)
@@ -217,7 +211,7 @@ import Testing
     @Test func aBulletedListRightAboveATableDoesNotHideIt() throws {
         // Each item's bullet stands a wide gap from its text, so the list's first lines look
         // like rows of two cells, and the run of such rows reaches the table under it.
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.row([("•", 200), ("higher correlation levels for the countries which show higher risk levels such as Greece,", 300)], y: 300)
             page.row([("Portugal and Spain over the whole period; lower levels for the countries in the north;", 300)], y: 360)
             page.row([("•", 200), ("lower correlation levels for all the countries considered in 2009 in comparison to", 300)], y: 420)
@@ -236,7 +230,7 @@ import Testing
         // line; the table takes its cells' words and the prose keeps its own, in one paragraph.
         let prose = ["Although a recovery in the", "population of eagles has", "resulted in a status upgrade", "from endangered to threatened"]
         let cells = [("Species", "Range"), ("Kingfisher", "29%"), ("Eagle", "34%"), ("Osprey", "20%")]
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(of: zip(prose, cells).enumerated().map { index, texts in
                 let y = 400 + index * 70
                 var line = PageBuilder.line(texts.0, x: 200, y: y, height: 40)
@@ -258,7 +252,7 @@ import Testing
         // column and the others, down to the last body row. "Fraction lost" wraps in its
         // header cell; the total under the last rule has no rule below it, and the note under
         // the total is no row.
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
             page.row([("Freq.", 800), ("Mean", 1200), ("Fraction", 1600)], y: 390)
             page.row([("lost", 1600)], y: 440)
@@ -279,7 +273,7 @@ import Testing
     }
 
     @Test func aRuledGridIsATableAndAMissingRuleMakesASpan() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
             page.ruledSitesTable(top: 380)
             page.paragraph(body, y: 800)
@@ -298,7 +292,7 @@ import Testing
     @Test func rulesBetweenRowsOnlyTakeTheirColumnsFromTheWords() throws {
         // A frame (x 180-1900) with a rule under every row and none between the columns, as
         // statistical reports set them; "Sampled" is a header over the last two columns.
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
             page.row([("Country", 200), ("Sampled", 1350)], y: 395)
             page.row([("Austria", 200), ("92.9", 800), ("7.1", 1200), ("5,821", 1600)], y: 465)
@@ -322,7 +316,7 @@ import Testing
     @Test func twoColumnsOfProseAreNotATable() {
         let left = ["Tesseract reads each column of this page", "as a block of its own, one after the", "other, which is the order a reader wants", "and the order this page should keep too."]
         let right = ["The right column starts at the same height", "as the left one does and goes on for", "just as many lines of ordinary running", "text, set in the same type as its neighbour."]
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(left, x: 150, y: 300)
             page.paragraph(right, x: 1300, y: 300)
         }
@@ -348,7 +342,7 @@ import Testing
     }
 
     @Test func aWordHyphenatedAtALineEndIsJoinedAgain() {
-        let found = elements { page in
+        let found = PageBuilder.elements { page in
             page.paragraph(["The results were encour-", "aging, and the Anglo-", "Saxon method held."], y: 300)
         }
         #expect(found == [.paragraph(TextBlock(text: "The results were encouraging, and the Anglo-Saxon method held.", box: found[0].box))])

@@ -72,6 +72,7 @@ def run(bin_dir, work, git_dir, half, jobs):
     out, results = os.path.join(work, "tables"), os.path.join(work, "notes")
     os.makedirs(results, exist_ok=True)
     todo = list(pages(work, half))
+    paths = {os.path.basename(path): path for path in icdar_tables.documents(git_dir)}
     with tempfile.TemporaryDirectory() as scratch:
         truths = {}
         for name, meta in todo:
@@ -80,8 +81,7 @@ def run(bin_dir, work, git_dir, half, jobs):
                 continue
             pdf = os.path.join(scratch, document + ".pdf")
             if not os.path.exists(pdf):
-                path = next(p for p in icdar_tables.documents(git_dir) if os.path.basename(p) == document)
-                open(pdf, "wb").write(icdar_tables.git(git_dir, "show", f"HEAD:{path}.pdf"))
+                open(pdf, "wb").write(icdar_tables.git(git_dir, "show", f"HEAD:{paths[document]}.pdf"))
             truths[document, page] = truth_blocks(pdf, int(page))
 
     def one(entry):

@@ -33,7 +33,8 @@ enum HTMLRenderer {
                 out += " data-width=\"\(result.width)\" data-height=\"\(result.height)\">\n"
                 let elements = structures[Int(result.pageIndex)]?.elements ?? []
                 let captions = tableCaptions(elements)
-                for (index, element) in elements.enumerated() where !captions.values.contains(where: { $0.index == index }) {
+                let inTables = Set(captions.values.map(\.index))
+                for (index, element) in elements.enumerated() where !inTables.contains(index) {
                     if case .table(let table) = element, let caption = captions[index] {
                         out += self.table(table, caption: caption, attributes: { attributes(number, $0) }) + "\n"
                     } else {
