@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "OCRPageModel", dependencies: ["OCRWire"]),
         // Leptonica's one wrapper: `Pix` and the image operations the pipeline uses.
         .target(name: "OCRLeptonica", dependencies: ["OCRWire", "OCRPageModel", "CLeptonica"]),
-        .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "OCRPDF", "OCRPageEngine", "OCRPageModel", "OCRLeptonica", "CLeptonica", "CTesseract"]),
+        .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "OCRPDF", "OCRPageEngine", "OCRPageModel", "OCRStructure", "OCRLeptonica", "CLeptonica", "CTesseract"]),
         .target(name: "OCRCoordinator", dependencies: ["OCRBasics", "OCRWire", "OCRAPIJSON", "OCRZeroMQ", "OCRRPC", "OCRPages", "OCRLog", "OCRWebhook", "CSQLite", "CPostgreSQL"]),
         .target(name: "OCRWorker", dependencies: ["OCRBasics", "OCRZeroMQ", "OCRPageEngine", "OCRWire", "OCRLog"]),
         .target(name: "OCRClient", dependencies: ["OCRBasics", "OCRWire", "OCRZeroMQ", "OCRRPC", "OCRPDF", "OCRStructure"]),

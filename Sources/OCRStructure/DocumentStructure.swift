@@ -4,52 +4,54 @@ import OCRWire
 /// in reading order, with running headers and footers set apart.
 ///
 /// Per page it works from the words' boxes alone (tables from their alignment, headings from
-/// their size, numbering or capitals, list items from their markers and indentation); across
-/// pages it finds what repeats at the top and bottom of the job's pages, which no single page
-/// shows, and ranks heading sizes over the whole document. Pure: the same pages give the same
-/// structure.
+/// their size, numbering or capitals, list items from their markers and indentation): the
+/// worker does that part where the page is (`PageResult.layout`), and a page from an older
+/// worker is analysed here. Across pages it finds what repeats at the top and bottom of the
+/// job's pages, which no single page shows, ranks heading sizes over the whole document, and
+/// joins tables continued across a page break. Pure: the same pages give the same structure.
 public enum DocumentStructure {
     /// The structure of `pages` (a job's recognised pages, any order; a page without words
     /// gives no elements).
     public static func analyze(_ pages: [Ocr_V1_PageResult]) -> [PageStructure] {
         // Every rule holds on the page as it reads: a page the worker turned is analysed upright.
         let frames = Dictionary(pages.map { (Int($0.pageIndex), UprightFrame($0)) }, uniquingKeysWith: { a, _ in a })
-        let pages = pages.map { frames[Int($0.pageIndex)]!.upright($0) }
-        // Lines Tesseract ran from a column of prose into a ruled table beside it are cut at
-        // the table's edge first, so that the table and the prose each get their own words.
-        let measured = pages.map { page in
-            let lines = PageLines(page)
-            return lines.cut(at: RuledTables(page: lines).gridRegions())
+        let upright = pages.map { frames[Int($0.pageIndex)]!.upright($0) }
+        let parts = zip(pages, upright).map { page, turned in
+            let frame = frames[Int(page.pageIndex)]!
+            return page.layout.flatMap { PageParts(wire: $0, pageIndex: Int(page.pageIndex), frame: frame) } ?? PageParts.analyze(turned)
         }
-        let running = RunningText.find(in: measured)
-        var pending: [(pageIndex: Int, elements: [(order: Int, element: ParagraphRoles.Element)], data: [DetectedData])] = []
-        for (page, lines) in zip(pages, measured) {
-            let repeated = running[Int(page.pageIndex)] ?? RunningText.PageRunning()
-            let taken = repeated.headerLines.union(repeated.footerLines)
-            // Tables drawn with rules first; then tables of aligned cells among the other lines.
-            var tables = RuledTables(page: lines).tables().filter { $0.lineOrders.isDisjoint(with: taken) }
-            let ruled = tables.reduce(into: taken) { $0.formUnion($1.lineOrders) }
-            tables += TableDetection(page: lines).tables(excluding: ruled)
-            let inTables = tables.reduce(into: taken) { $0.formUnion($1.lineOrders) }
-            var elements = ParagraphRoles(page: lines).elements(excluding: inTables)
-            elements += tables.map { ($0.order, .done(.table($0.table))) }
-            elements.sort { $0.order < $1.order }
-            elements = NoteRoles(page: lines, targets: tables.map(\.table.box) + lines.figures, excludedLines: taken).relabeled(elements)
-            if let header = repeated.header(in: lines) { elements.insert((-1, .done(.pageHeader(header))), at: 0) }
-            if let footer = repeated.footer(in: lines) { elements.append((Int.max, .done(.pageFooter(footer)))) }
-            pending.append((Int(page.pageIndex), elements, DataDetection.find(in: lines)))
+        let running = RunningText.find(in: parts.map(\.bands))
+        var pending: [(pageIndex: Int, elements: [ParagraphRoles.Element], data: [DetectedData])] = []
+        for (page, found) in zip(upright, parts) {
+            let repeated = running[found.pageIndex] ?? RunningText.PageRunning()
+            var elements = found.elements
+            if !repeated.boxes.isEmpty {
+                elements = found.elements(without: repeated.boxes) ?? PageParts.analyze(page, running: repeated.boxes).elements
+            }
+            if let header = repeated.header { elements.insert(.done(.pageHeader(header)), at: 0) }
+            if let footer = repeated.footer { elements.append(.done(.pageFooter(footer))) }
+            pending.append((found.pageIndex, elements, found.detectedData))
         }
-        let levels = HeadingLevels(pending.flatMap { $0.elements.compactMap { if case .heading(let h) = $0.element { h } else { nil } } })
+        let levels = HeadingLevels(pending.flatMap { $0.elements.compactMap { if case .heading(let h) = $0 { h } else { nil } } })
         let structures = pending.map { page in
-            PageStructure(pageIndex: page.pageIndex, elements: page.elements.map { entry in
-                switch entry.element {
+            PageStructure(pageIndex: page.pageIndex, elements: page.elements.map { element in
+                switch element {
                 case .done(let element): element
                 case .heading(let candidate): .heading(Heading(level: levels.level(of: candidate), text: candidate.text, box: candidate.box))
                 }
             }, detectedData: page.data)
         }
-        let widths = Dictionary(measured.map { ($0.pageIndex, $0.pageWidth) }, uniquingKeysWith: { a, _ in a })
+        let widths = Dictionary(upright.map { (Int($0.pageIndex), Int($0.width)) }, uniquingKeysWith: { a, _ in a })
         return ContinuedTables.marked(structures, widths: widths).map { frames[$0.pageIndex]!.original($0) }
+    }
+
+    /// What `page` shows of its structure on its own, for `PageResult.layout`: nil for a page
+    /// without words.
+    package static func layout(of page: Ocr_V1_PageResult) -> Ocr_V1_PageLayout? {
+        let frame = UprightFrame(page)
+        let parts = PageParts.analyze(frame.upright(page))
+        guard !parts.elements.isEmpty else { return nil }
+        return parts.wire(frame: frame)
     }
 }
 

@@ -78,7 +78,7 @@ extension NoteRoles {
     /// Where the page's body text starts: the left edge of its lines of three words or more
     /// (the tenth from the left, so that a stray line does not move it).
     var bodyLeft: Int {
-        let starts = page.lines.filter { $0.words.count >= 3 && !excludedLines.contains($0.order) }.map(\.box.x).sorted()
+        let starts = page.lines.filter { $0.words.count >= 3 && !bodyExcluded.contains($0.order) }.map(\.box.x).sorted()
         return starts.isEmpty ? 0 : starts[starts.count / 10]
     }
 }

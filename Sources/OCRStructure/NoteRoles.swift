@@ -16,8 +16,9 @@ struct NoteRoles {
     let page: PageLines
     /// Tables' and pictures' boxes: what captions name and notes are under.
     let targets: [PageBox]
-    /// Lines that are no part of the page's body (running headers and footers).
-    let excludedLines: Set<Int>
+    /// Lines that are no body text, whatever they say: those where running headers and footers
+    /// are looked for (`RunningText.Bands`).
+    let bodyExcluded: Set<Int>
 
     /// Type smaller than this share of the body's is a note's.
     static let smallTypeRatio = 0.9
@@ -97,7 +98,7 @@ struct NoteRoles {
     /// across from it.
     func isAtFoot(_ box: PageBox) -> Bool {
         !page.lines.contains { line in
-            !excludedLines.contains(line.order) && line.words.count >= 3 && line.box.y >= box.maxY - page.bodyHeight / 2
+            !bodyExcluded.contains(line.order) && line.words.count >= 3 && line.box.y >= box.maxY - page.bodyHeight / 2
                 && min(line.box.maxX, box.maxX) > max(line.box.x, box.x)
                 && Double(line.typeSize) > Self.smallTypeRatio * Double(page.bodyTypeSize)
         }
@@ -121,6 +122,6 @@ struct NoteRoles {
 
     /// The page's lines whose middle is inside `box`.
     func lines(in box: PageBox) -> [PageLine] {
-        page.lines.filter { !excludedLines.contains($0.order) && box.contains(x: $0.box.midX, y: $0.box.midY) }
+        page.lines.filter { box.contains(x: $0.box.midX, y: $0.box.midY) }
     }
 }

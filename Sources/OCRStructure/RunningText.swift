@@ -2,16 +2,43 @@
 /// aside, comes back on other pages of the job in the same band, and page numbers there
 /// (`7`, `- 7 -`, `Page 7`, `7 of 12`) on any page.
 enum RunningText {
-    /// The lines (by reading order) of one page that are its running header and footer.
+    /// Where one page's running lines are looked for: its first two lines wholly in its top
+    /// tenth (top first) and its last two wholly in its bottom tenth (bottom first).
+    struct Bands: Equatable {
+        var pageIndex: Int
+        var top: [TextBlock]
+        var bottom: [TextBlock]
+
+        init(pageIndex: Int, top: [TextBlock], bottom: [TextBlock]) {
+            self.pageIndex = pageIndex
+            self.top = top
+            self.bottom = bottom
+        }
+
+        init(_ page: PageLines) {
+            let text = { (line: PageLine) in TextBlock(text: line.text, box: line.box) }
+            guard page.pageHeight > 0 else {
+                self.init(pageIndex: page.pageIndex, top: [], bottom: [])
+                return
+            }
+            self.init(pageIndex: page.pageIndex,
+                      top: page.lines.filter { $0.box.maxY * 10 <= page.pageHeight }.sorted { $0.box.y < $1.box.y }.prefix(2).map(text),
+                      bottom: page.lines.filter { $0.box.y * 10 >= page.pageHeight * 9 }.sorted { $0.box.y > $1.box.y }.prefix(2).map(text))
+        }
+    }
+
+    /// One page's running lines.
     struct PageRunning {
-        var headerLines: Set<Int> = []
-        var footerLines: Set<Int> = []
+        var headerLines: [TextBlock] = []
+        var footerLines: [TextBlock] = []
 
-        func header(in page: PageLines) -> TextBlock? { block(headerLines, page) }
-        func footer(in page: PageLines) -> TextBlock? { block(footerLines, page) }
+        var header: TextBlock? { Self.block(headerLines) }
+        var footer: TextBlock? { Self.block(footerLines) }
+        /// Every running line's box.
+        var boxes: [PageBox] { (headerLines + footerLines).map(\.box) }
 
-        private func block(_ orders: Set<Int>, _ page: PageLines) -> TextBlock? {
-            let lines = page.lines.filter { orders.contains($0.order) }.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
+        private static func block(_ lines: [TextBlock]) -> TextBlock? {
+            let lines = lines.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }
             guard !lines.isEmpty else { return nil }
             return TextBlock(text: lines.map(\.text).joined(separator: " "), box: PageBox.union(lines.map(\.box))!)
         }
@@ -20,15 +47,13 @@ enum RunningText {
     private enum Band { case top, bottom }
 
     /// Running lines of each page, by page index.
-    static func find(in pages: [PageLines]) -> [Int: PageRunning] {
-        // Candidates: up to two lines in each band of each page, keyed by their text with
-        // digits made alike (page numbers and dates differ from page to page).
-        var candidates: [(page: Int, band: Band, line: PageLine, key: String)] = []
-        for (index, page) in pages.enumerated() where page.pageHeight > 0 {
-            let top = page.lines.filter { $0.box.maxY * 10 <= page.pageHeight }.sorted { $0.box.y < $1.box.y }.prefix(2)
-            let bottom = page.lines.filter { $0.box.y * 10 >= page.pageHeight * 9 }.sorted { $0.box.y > $1.box.y }.prefix(2)
-            for line in top { candidates.append((index, .top, line, key(line.text))) }
-            for line in bottom { candidates.append((index, .bottom, line, key(line.text))) }
+    static func find(in pages: [Bands]) -> [Int: PageRunning] {
+        // Candidates: the lines of each band, keyed by their text with digits made alike (page
+        // numbers and dates differ from page to page).
+        var candidates: [(page: Int, band: Band, line: TextBlock, key: String)] = []
+        for (index, page) in pages.enumerated() {
+            for line in page.top { candidates.append((index, .top, line, key(line.text))) }
+            for line in page.bottom { candidates.append((index, .bottom, line, key(line.text))) }
         }
         var pagesWithKey: [String: Set<Int>] = [:]
         for candidate in candidates {
@@ -41,8 +66,8 @@ enum RunningText {
             guard repeats || isPageNumber(candidate.line.text) else { continue }
             let pageIndex = pages[candidate.page].pageIndex
             switch candidate.band {
-            case .top: running[pageIndex, default: PageRunning()].headerLines.insert(candidate.line.order)
-            case .bottom: running[pageIndex, default: PageRunning()].footerLines.insert(candidate.line.order)
+            case .top: running[pageIndex, default: PageRunning()].headerLines.append(candidate.line)
+            case .bottom: running[pageIndex, default: PageRunning()].footerLines.append(candidate.line)
             }
         }
         return running

@@ -57,48 +57,9 @@ struct UprightFrame {
     func original(_ structure: PageStructure) -> PageStructure {
         guard quarterTurns != 0 else { return structure }
         var structure = structure
-        structure.elements = structure.elements.map { element in
-            switch element {
-            case .heading(var heading):
-                heading.box = original(heading.box)
-                return .heading(heading)
-            case .paragraph(let block): return .paragraph(original(block))
-            case .pageHeader(let block): return .pageHeader(original(block))
-            case .pageFooter(let block): return .pageFooter(original(block))
-            case .caption(let block): return .caption(original(block))
-            case .footnote(let block): return .footnote(original(block))
-            case .list(var list):
-                list.box = original(list.box)
-                list.items = list.items.map { item in
-                    var item = item
-                    item.box = original(item.box)
-                    return item
-                }
-                return .list(list)
-            case .table(var table):
-                table.box = original(table.box)
-                table.rows = table.rows.map { row in
-                    row.map { cell in
-                        var cell = cell
-                        cell.box = cell.box.map(original)
-                        return cell
-                    }
-                }
-                return .table(table)
-            }
-        }
-        structure.detectedData = structure.detectedData.map { data in
-            var data = data
-            data.box = original(data.box)
-            return data
-        }
+        structure.elements = structure.elements.map { $0.mappingBoxes(original) }
+        structure.detectedData = structure.detectedData.map { $0.mappingBox(original) }
         return structure
-    }
-
-    private func original(_ block: TextBlock) -> TextBlock {
-        var block = block
-        block.box = original(block.box)
-        return block
     }
 
     /// `box` in a `width` x `height` image turned `quarterTurns` clockwise.

@@ -12,7 +12,7 @@ import Testing
     ]
 
     /// A heading, running text, a list and a ruled table, upright.
-    private static var upright: PageBuilder {
+    static var upright: PageBuilder {
         var page = PageBuilder()
         page.paragraph(["Annual Report"], y: 150, height: 90)
         page.paragraph(body, y: 300)
@@ -37,7 +37,7 @@ import Testing
 
     /// The upright page as an image stored turned clockwise by `degrees` holds it, with
     /// `rotation_degrees` saying so.
-    private static func stored(_ page: Ocr_V1_PageResult, turnedBy degrees: Int) -> Ocr_V1_PageResult {
+    static func stored(_ page: Ocr_V1_PageResult, turnedBy degrees: Int) -> Ocr_V1_PageResult {
         let quarters = degrees / 90
         let (width, height) = (Int(page.width), Int(page.height))
         func turn(_ box: Ocr_V1_BoundingBox) -> Ocr_V1_BoundingBox {

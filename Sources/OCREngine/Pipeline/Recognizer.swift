@@ -5,6 +5,7 @@ import OCRBasics
 import OCRPages
 import OCRPDF
 import OCRPageEngine
+import OCRStructure
 import OCRWire
 
 /// Where the engine finds its models and how many initialised Tesseract instances it keeps.
@@ -632,6 +633,11 @@ package final class Recognizer {
             result.text = text
         }
         result.meanConfidence = meanConfidence
+        if !settings.detectOnly, !settings.osdOnly {
+            // What the page shows of its structure on its own, where the page is; what spans
+            // the job's pages is the client's.
+            result.layout = try costs.measure("structure") { () throws(OCRError) in DocumentStructure.layout(of: result) }
+        }
         var timings = Timings()
         timings.decodeUs = page.decodeMicroseconds
         timings.preprocessUs = UInt64(clamping: (preprocessed - start).microseconds)

@@ -79,6 +79,54 @@ public enum Ocr_V1_TextSource: ProtoEnum, CaseIterable {
     public static let allCases: [Ocr_V1_TextSource] = [.ocr, .pdf]
 }
 
+/// What a piece of detected data is (Vision's DocumentObservation data detection).
+public enum Ocr_V1_DetectedDataKind: ProtoEnum, CaseIterable {
+    case unspecified  // DETECTED_DATA_KIND_UNSPECIFIED = 0
+    /// `2014/12/03`, `3 December 2014`, `Dec. 3, 2014`.
+    case date  // DETECTED_DATA_KIND_DATE = 1
+    /// An amount with its currency: `$1,240.00`, `12,50 €`.
+    case money  // DETECTED_DATA_KIND_MONEY = 2
+    /// `(405) 680-3701`, `+44 20 7946 0958`.
+    case phoneNumber  // DETECTED_DATA_KIND_PHONE_NUMBER = 3
+    case emailAddress  // DETECTED_DATA_KIND_EMAIL_ADDRESS = 4
+    /// `https://...`, `www.example.org`.
+    case link  // DETECTED_DATA_KIND_LINK = 5
+    /// A value this build does not know, kept so it survives a round trip.
+    case unrecognized(Int32)
+
+    /// The proto3 default, `DETECTED_DATA_KIND_UNSPECIFIED`.
+    public init() { self = .unspecified }
+
+    /// The value numbered `rawValue`; `unrecognized` for a number this build does not know.
+    public init(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .unspecified
+        case 1: self = .date
+        case 2: self = .money
+        case 3: self = .phoneNumber
+        case 4: self = .emailAddress
+        case 5: self = .link
+        default: self = .unrecognized(rawValue)
+        }
+    }
+
+    /// The value's number on the wire.
+    public var rawValue: Int32 {
+        switch self {
+        case .unspecified: 0
+        case .date: 1
+        case .money: 2
+        case .phoneNumber: 3
+        case .emailAddress: 4
+        case .link: 5
+        case .unrecognized(let value): value
+        }
+    }
+
+    /// Every value this build knows.
+    public static let allCases: [Ocr_V1_DetectedDataKind] = [.unspecified, .date, .money, .phoneNumber, .emailAddress, .link]
+}
+
 /// How PdfImage.data is encoded: each is a PDF stream filter, so the bytes go into the PDF as
 /// they are, and each but DCT is lossless.
 public enum Ocr_V1_PdfImageEncoding: ProtoEnum, CaseIterable {
@@ -476,7 +524,7 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// as dots), the extra readings `pass_single_block`, `pass_background_normalized`,
     /// `pass_median_filtered`, `pass_other_engine`, `pass_legacy_words`, `pass_enlarged` (small
     /// text), `pass_single_line` (doubtful numbers and unread ruled cells, each alone), and
-    /// `combine`. Readers must accept names not listed here.
+    /// `combine`, then `structure` (PageResult.layout). Readers must accept names not listed here.
     public var step: String = ""  // string step = 1
     /// `cpu_us` (field 2).
     public var cpuUs: UInt64 = 0  // uint64 cpu_us = 2
@@ -563,6 +611,14 @@ public struct Ocr_V1_PageResult: ProtoMessage {
     /// horizontal when wider than tall. Clients build ruled tables from them (the document's
     /// structure); empty for detect-only and OSD-only pages and from older workers.
     public var rules: [Ocr_V1_BoundingBox] = []  // repeated BoundingBox rules = 20
+    /// The page's structure as the page alone shows it, found by the worker from the words' boxes
+    /// and the rules on the page turned upright (rotation_degrees), its boxes in the original
+    /// image's pixels like every box here. What only the whole job shows is left to the client:
+    /// running headers and footers (their lines are still among these elements), heading levels
+    /// ranked over the document's type sizes, tables that go on across a page break. Unset for
+    /// pages without words (detect-only, OSD-only, a PDF's own text layer) and from older
+    /// workers, whose pages a client analyses from their words itself.
+    public var layout: Ocr_V1_PageLayout? = nil  // PageLayout layout = 21
 
     /// Fields this build does not know, as they came (key and value bytes), written back
     /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
@@ -593,6 +649,7 @@ public struct Ocr_V1_PageResult: ProtoMessage {
         writer.writeRepeatedSInt32(18, pageQuad)
         writer.writeBool(19, dewarped)
         writer.writeRepeatedMessage(20, rules)
+        writer.writeMessage(21, layout)
         writer.writeUnknown(unknownFields)
     }
 
@@ -620,6 +677,480 @@ public struct Ocr_V1_PageResult: ProtoMessage {
             case 18: try reader.readRepeatedSInt32(tag, into: &pageQuad)
             case 19: dewarped = try reader.readBool(tag)
             case 20: try reader.readRepeatedMessage(tag, into: &rules)
+            case 21: layout = try reader.readMessage(tag, merging: layout)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// One page's structure on its own (PageResult.layout).
+public struct Ocr_V1_PageLayout: ProtoMessage {
+    /// Headings, paragraphs, lists, tables, captions and footnotes in reading order.
+    public var elements: [Ocr_V1_LayoutElement] = []  // repeated LayoutElement elements = 1
+    /// Where running headers and footers are looked for: the page's first two lines (top first)
+    /// wholly in its top tenth, and its last two (bottom first) wholly in its bottom tenth. A
+    /// line that comes back in the same band on other pages of the job, digits aside, or a page
+    /// number (`7`, `- 7 -`, `Page 7`, `7 of 12`, `vii`), is a running line; an element whose box
+    /// holds nothing but running lines is then the page's header or footer instead.
+    public var topLines: [Ocr_V1_LayoutLine] = []  // repeated LayoutLine top_lines = 2
+    /// `bottom_lines` (field 3).
+    public var bottomLines: [Ocr_V1_LayoutLine] = []  // repeated LayoutLine bottom_lines = 3
+    /// Dates, amounts, phone numbers, e-mail addresses and links, line by line in reading order.
+    public var detectedData: [Ocr_V1_LayoutData] = []  // repeated LayoutData detected_data = 4
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeRepeatedMessage(1, elements)
+        writer.writeRepeatedMessage(2, topLines)
+        writer.writeRepeatedMessage(3, bottomLines)
+        writer.writeRepeatedMessage(4, detectedData)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: try reader.readRepeatedMessage(tag, into: &elements)
+            case 2: try reader.readRepeatedMessage(tag, into: &topLines)
+            case 3: try reader.readRepeatedMessage(tag, into: &bottomLines)
+            case 4: try reader.readRepeatedMessage(tag, into: &detectedData)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// One part of a page with its role.
+public struct Ocr_V1_LayoutElement: ProtoMessage {
+    /// The `kind` oneof: at most one of these is set.
+    public enum Kind: Sendable, Equatable {
+        case heading(Ocr_V1_LayoutHeading)  // message heading = 1
+        case paragraph(Ocr_V1_LayoutText)  // message paragraph = 2
+        case list(Ocr_V1_LayoutList)  // message list = 3
+        case table(Ocr_V1_LayoutTable)  // message table = 4
+        case caption(Ocr_V1_LayoutText)  // message caption = 5
+        case footnote(Ocr_V1_LayoutText)  // message footnote = 6
+    }
+
+    /// The `kind` oneof; nil when none of its fields is set.
+    public var kind: Kind? = nil
+
+    /// `kind` when it holds `heading`, else nil.
+    public var heading: Ocr_V1_LayoutHeading? {
+        if case .heading(let v)? = kind { return v }
+        return nil
+    }
+
+    /// `kind` when it holds `paragraph`, else nil.
+    public var paragraph: Ocr_V1_LayoutText? {
+        if case .paragraph(let v)? = kind { return v }
+        return nil
+    }
+
+    /// `kind` when it holds `list`, else nil.
+    public var list: Ocr_V1_LayoutList? {
+        if case .list(let v)? = kind { return v }
+        return nil
+    }
+
+    /// `kind` when it holds `table`, else nil.
+    public var table: Ocr_V1_LayoutTable? {
+        if case .table(let v)? = kind { return v }
+        return nil
+    }
+
+    /// `kind` when it holds `caption`, else nil.
+    public var caption: Ocr_V1_LayoutText? {
+        if case .caption(let v)? = kind { return v }
+        return nil
+    }
+
+    /// `kind` when it holds `footnote`, else nil.
+    public var footnote: Ocr_V1_LayoutText? {
+        if case .footnote(let v)? = kind { return v }
+        return nil
+    }
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        switch kind {
+        case .heading(let v)?: writer.writeMessage(1, v)
+        case .paragraph(let v)?: writer.writeMessage(2, v)
+        case .list(let v)?: writer.writeMessage(3, v)
+        case .table(let v)?: writer.writeMessage(4, v)
+        case .caption(let v)?: writer.writeMessage(5, v)
+        case .footnote(let v)?: writer.writeMessage(6, v)
+        case nil: break
+        }
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: kind = .heading(try reader.readMessage(tag, merging: heading))
+            case 2: kind = .paragraph(try reader.readMessage(tag, merging: paragraph))
+            case 3: kind = .list(try reader.readMessage(tag, merging: list))
+            case 4: kind = .table(try reader.readMessage(tag, merging: table))
+            case 5: kind = .caption(try reader.readMessage(tag, merging: caption))
+            case 6: kind = .footnote(try reader.readMessage(tag, merging: footnote))
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// Lines of text as one text: joined with spaces, a word hyphenated across a break joined again.
+public struct Ocr_V1_LayoutText: ProtoMessage {
+    /// `text` (field 1).
+    public var text: String = ""  // string text = 1
+    /// The box of its lines.
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 2
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeString(1, text)
+        writer.writeMessage(2, box)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: text = try reader.readString(tag)
+            case 2: box = try reader.readMessage(tag, merging: box)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// A heading before its level is known: a client ranks levels over the whole document, the
+/// larger the type the higher (1); headings of body size come below every larger one, deeper by
+/// their section number's depth.
+public struct Ocr_V1_LayoutHeading: ProtoMessage {
+    /// `text` (field 1).
+    public var text: String = ""  // string text = 1
+    /// `box` (field 2).
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 2
+    /// Its type size over the page's body type (1: body size).
+    public var sizeRatio: Double = 0  // double size_ratio = 3
+    /// Components of its section number (`2.1` -> 2); 0: none.
+    public var numberingDepth: UInt32 = 0  // uint32 numbering_depth = 4
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeString(1, text)
+        writer.writeMessage(2, box)
+        writer.writeDouble(3, sizeRatio)
+        writer.writeUInt32(4, numberingDepth)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: text = try reader.readString(tag)
+            case 2: box = try reader.readMessage(tag, merging: box)
+            case 3: sizeRatio = try reader.readDouble(tag)
+            case 4: numberingDepth = try reader.readUInt32(tag)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// A list: items in order, each with its nesting level.
+public struct Ocr_V1_LayoutList: ProtoMessage {
+    /// Enumerated (`1.`, `a)`, `iv.`) rather than bulleted.
+    public var ordered: Bool = false  // bool ordered = 1
+    /// `items` (field 2).
+    public var items: [Ocr_V1_LayoutListItem] = []  // repeated LayoutListItem items = 2
+    /// `box` (field 3).
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeBool(1, ordered)
+        writer.writeRepeatedMessage(2, items)
+        writer.writeMessage(3, box)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: ordered = try reader.readBool(tag)
+            case 2: try reader.readRepeatedMessage(tag, into: &items)
+            case 3: box = try reader.readMessage(tag, merging: box)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// `ocr.v1.LayoutListItem` of `proto/`.
+public struct Ocr_V1_LayoutListItem: ProtoMessage {
+    /// As read (`•`, `-`, `3.`, `(b)`).
+    public var marker: String = ""  // string marker = 1
+    /// The item's text without its marker.
+    public var text: String = ""  // string text = 2
+    /// Nesting depth from 0 (at most 5), by the marker's indentation.
+    public var level: UInt32 = 0  // uint32 level = 3
+    /// `box` (field 4).
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 4
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeString(1, marker)
+        writer.writeString(2, text)
+        writer.writeUInt32(3, level)
+        writer.writeMessage(4, box)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: marker = try reader.readString(tag)
+            case 2: text = try reader.readString(tag)
+            case 3: level = try reader.readUInt32(tag)
+            case 4: box = try reader.readMessage(tag, merging: box)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// A table: rows from the top, each row's cells from the left, a spanning cell once (in the
+/// first row and column it covers).
+public struct Ocr_V1_LayoutTable: ProtoMessage {
+    /// `rows` (field 1).
+    public var rows: [Ocr_V1_LayoutTableRow] = []  // repeated LayoutTableRow rows = 1
+    /// How many of the first rows are header rows.
+    public var headerRows: UInt32 = 0  // uint32 header_rows = 2
+    /// Columns of the grid (at most 1024).
+    public var columnCount: UInt32 = 0  // uint32 column_count = 3
+    /// `box` (field 4).
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 4
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeRepeatedMessage(1, rows)
+        writer.writeUInt32(2, headerRows)
+        writer.writeUInt32(3, columnCount)
+        writer.writeMessage(4, box)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: try reader.readRepeatedMessage(tag, into: &rows)
+            case 2: headerRows = try reader.readUInt32(tag)
+            case 3: columnCount = try reader.readUInt32(tag)
+            case 4: box = try reader.readMessage(tag, merging: box)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// `ocr.v1.LayoutTableRow` of `proto/`.
+public struct Ocr_V1_LayoutTableRow: ProtoMessage {
+    /// `cells` (field 1).
+    public var cells: [Ocr_V1_LayoutTableCell] = []  // repeated LayoutTableCell cells = 1
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeRepeatedMessage(1, cells)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: try reader.readRepeatedMessage(tag, into: &cells)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// `ocr.v1.LayoutTableCell` of `proto/`.
+public struct Ocr_V1_LayoutTableCell: ProtoMessage {
+    /// Its words joined with spaces; empty for an empty cell.
+    public var text: String = ""  // string text = 1
+    /// The first column it covers, from 0.
+    public var column: UInt32 = 0  // uint32 column = 2
+    /// Columns it covers; 0 is read as 1.
+    public var columnSpan: UInt32 = 0  // uint32 column_span = 3
+    /// Rows it covers; 0 is read as 1.
+    public var rowSpan: UInt32 = 0  // uint32 row_span = 4
+    /// Its words' box; unset for an empty cell.
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 5
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeString(1, text)
+        writer.writeUInt32(2, column)
+        writer.writeUInt32(3, columnSpan)
+        writer.writeUInt32(4, rowSpan)
+        writer.writeMessage(5, box)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: text = try reader.readString(tag)
+            case 2: column = try reader.readUInt32(tag)
+            case 3: columnSpan = try reader.readUInt32(tag)
+            case 4: rowSpan = try reader.readUInt32(tag)
+            case 5: box = try reader.readMessage(tag, merging: box)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// A line of text where running headers and footers are looked for.
+public struct Ocr_V1_LayoutLine: ProtoMessage {
+    /// `text` (field 1).
+    public var text: String = ""  // string text = 1
+    /// `box` (field 2).
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 2
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeString(1, text)
+        writer.writeMessage(2, box)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: text = try reader.readString(tag)
+            case 2: box = try reader.readMessage(tag, merging: box)
+            default: try reader.skip(tag, keepingIn: &unknownFields)
+            }
+        }
+    }
+}
+
+/// `ocr.v1.LayoutData` of `proto/`.
+public struct Ocr_V1_LayoutData: ProtoMessage {
+    /// `kind` (field 1).
+    public var kind: Ocr_V1_DetectedDataKind = .init()  // DetectedDataKind kind = 1
+    /// The words as read, surrounding punctuation left out.
+    public var text: String = ""  // string text = 2
+    /// The box of its words.
+    public var box: Ocr_V1_BoundingBox? = nil  // BoundingBox box = 3
+
+    /// Fields this build does not know, as they came (key and value bytes), written back
+    /// after the known ones: a field added by a newer peer survives a decode/encode round trip.
+    public var unknownFields: [UInt8] = []
+
+    /// Every field at its proto3 default.
+    public init() {}
+
+    /// Appends the fields in field-number order, then the unknown ones.
+    public func encode(to writer: inout ProtoWriter) {
+        writer.writeEnum(1, kind)
+        writer.writeString(2, text)
+        writer.writeMessage(3, box)
+        writer.writeUnknown(unknownFields)
+    }
+
+    /// Reads fields until the end of the message, merging into this one; keeps unknown ones.
+    public mutating func decodeFields(from reader: inout ProtoReader) throws(WireDecodingError) {
+        while let tag = try reader.nextTag() {
+            switch tag.number {
+            case 1: kind = try reader.readEnum(tag)
+            case 2: text = try reader.readString(tag)
+            case 3: box = try reader.readMessage(tag, merging: box)
             default: try reader.skip(tag, keepingIn: &unknownFields)
             }
         }
@@ -694,6 +1225,7 @@ public struct Ocr_V1_PdfImage: ProtoMessage {
 // Short names for this package's own code; other packages see the namespaced ones.
 package typealias BlockType = Ocr_V1_BlockType
 package typealias TextSource = Ocr_V1_TextSource
+package typealias DetectedDataKind = Ocr_V1_DetectedDataKind
 package typealias PdfImageEncoding = Ocr_V1_PdfImageEncoding
 package typealias BoundingBox = Ocr_V1_BoundingBox
 package typealias Candidate = Ocr_V1_Candidate
@@ -705,4 +1237,15 @@ package typealias Block = Ocr_V1_Block
 package typealias Timings = Ocr_V1_Timings
 package typealias StepCost = Ocr_V1_StepCost
 package typealias PageResult = Ocr_V1_PageResult
+package typealias PageLayout = Ocr_V1_PageLayout
+package typealias LayoutElement = Ocr_V1_LayoutElement
+package typealias LayoutText = Ocr_V1_LayoutText
+package typealias LayoutHeading = Ocr_V1_LayoutHeading
+package typealias LayoutList = Ocr_V1_LayoutList
+package typealias LayoutListItem = Ocr_V1_LayoutListItem
+package typealias LayoutTable = Ocr_V1_LayoutTable
+package typealias LayoutTableRow = Ocr_V1_LayoutTableRow
+package typealias LayoutTableCell = Ocr_V1_LayoutTableCell
+package typealias LayoutLine = Ocr_V1_LayoutLine
+package typealias LayoutData = Ocr_V1_LayoutData
 package typealias PdfImage = Ocr_V1_PdfImage

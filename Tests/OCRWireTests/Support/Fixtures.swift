@@ -110,6 +110,60 @@ enum Fixtures {
             $0.pageQuad = [Int32.min, -1, 0, 1, Int32.max, 4031, 3023, -7]  // zigzag extremes
             $0.dewarped = true
             $0.rules = [box(212, 530, 2052, 4), box(212, 530, 4, 2606), box()]
+            $0.layout = layout()
+        }
+    }
+
+    static func layoutText(_ text: String = Sample.text) -> LayoutText {
+        LayoutText.with { $0.text = text; $0.box = box(-1, 2, 3, 4) }
+    }
+
+    static func layoutHeading(_ sizeRatio: Double = 1.75) -> LayoutHeading {
+        LayoutHeading.with { $0.text = Sample.cjk; $0.box = box(); $0.sizeRatio = sizeRatio; $0.numberingDepth = UInt32.max }
+    }
+
+    static func layoutList() -> LayoutList {
+        LayoutList.with {
+            $0.ordered = true
+            $0.box = box(10, 20, 300, 400)
+            $0.items = [LayoutListItem.with { $0.marker = "•"; $0.text = Sample.emoji; $0.level = 5; $0.box = box() }, LayoutListItem()]
+        }
+    }
+
+    static func layoutTable() -> LayoutTable {
+        LayoutTable.with {
+            $0.headerRows = 1
+            $0.columnCount = 1024
+            $0.box = box(0, 0, 2480, 1200)
+            $0.rows = [
+                LayoutTableRow.with { $0.cells = [layoutCell(), LayoutTableCell()] },
+                LayoutTableRow(),
+            ]
+        }
+    }
+
+    static func layoutCell() -> LayoutTableCell {
+        LayoutTableCell.with { $0.text = "$2,304.2"; $0.column = UInt32.max; $0.columnSpan = 2; $0.rowSpan = 3; $0.box = box(5, 6, 7, 8) }
+    }
+
+    static func layoutData(_ kind: DetectedDataKind = .phoneNumber) -> LayoutData {
+        LayoutData.with { $0.kind = kind; $0.text = "(405) 680-3701"; $0.box = box() }
+    }
+
+    static func layout() -> PageLayout {
+        PageLayout.with {
+            $0.elements = [
+                LayoutElement.with { $0.kind = .heading(layoutHeading()) },
+                LayoutElement.with { $0.kind = .paragraph(layoutText()) },
+                LayoutElement.with { $0.kind = .list(layoutList()) },
+                LayoutElement.with { $0.kind = .table(layoutTable()) },
+                LayoutElement.with { $0.kind = .caption(layoutText("Table 2: " + Sample.cjk)) },
+                LayoutElement.with { $0.kind = .footnote(layoutText("1 " + Sample.emoji)) },
+                LayoutElement(),
+            ]
+            $0.topLines = [LayoutLine.with { $0.text = "Annual Report 2014"; $0.box = box(1, 1, 900, 40) }]
+            $0.bottomLines = [LayoutLine.with { $0.text = "- 7 -"; $0.box = box() }, LayoutLine()]
+            $0.detectedData = [layoutData(), layoutData(.unrecognized(-9)), LayoutData()]
         }
     }
 
@@ -307,6 +361,25 @@ enum Fixtures {
         Fixture("PageResult", pageResult()),
         Fixture("PageResult-nan-skew", pageResult(skew: Sample.nanDouble)),
         Fixture("PageResult-subnormal-skew", pageResult(skew: -Double.leastNonzeroMagnitude)),
+        Fixture("PageLayout", layout()),
+        Fixture("PageLayout-empty", PageLayout()),
+        Fixture("LayoutElement-heading", LayoutElement.with { $0.kind = .heading(layoutHeading()) }),
+        Fixture("LayoutElement-paragraph", LayoutElement.with { $0.kind = .paragraph(layoutText()) }),
+        Fixture("LayoutElement-list", LayoutElement.with { $0.kind = .list(layoutList()) }),
+        Fixture("LayoutElement-table", LayoutElement.with { $0.kind = .table(layoutTable()) }),
+        Fixture("LayoutElement-caption", LayoutElement.with { $0.kind = .caption(layoutText("Figure 3. " + Sample.emoji)) }),
+        Fixture("LayoutElement-footnote", LayoutElement.with { $0.kind = .footnote(layoutText("* " + Sample.cjk)) }),
+        Fixture("LayoutElement-empty-case", LayoutElement.with { $0.kind = .paragraph(LayoutText()) }),
+        Fixture("LayoutText", layoutText()),
+        Fixture("LayoutHeading", layoutHeading()),
+        Fixture("LayoutHeading-nan", layoutHeading(Sample.nanDouble)),
+        Fixture("LayoutList", layoutList()),
+        Fixture("LayoutListItem", layoutList().items[0]),
+        Fixture("LayoutTable", layoutTable()),
+        Fixture("LayoutTableRow", layoutTable().rows[0]),
+        Fixture("LayoutTableCell", layoutCell()),
+        Fixture("LayoutLine", LayoutLine.with { $0.text = Sample.text; $0.box = box() }),
+        Fixture("LayoutData", layoutData(.emailAddress)),
         Fixture("PdfImage", pdfImage()),
         Fixture("PdfImage-unknown-encoding", PdfImage.with { $0.encoding = .unrecognized(9); $0.dpiX = Sample.nanFloat }),
         Fixture("Status", status()),
