@@ -85,6 +85,23 @@ struct DocumentStructureTests {
         #expect(markdown.stdout.contains("\n*Table 2: Water drawn by source, in megalitres*\n"), "\(markdown.stdout)")
     }
 
+    /// The worker finds what the page shows on its own as the last step of its recognition
+    /// (`PageResult.layout`, its cost among the page's steps), and the client's structure from it
+    /// has the report's headings.
+    @Test func theWorkerFindsThePagesOwnStructure() async throws {
+        let png = try await Self.renderedReport()
+        let run = try await runAsync([Binaries.path("ocr-submit"), "--local", "--workers", "1", "--quiet", "--format", "json", png.path])
+        try #require(run.status == 0, "\(run.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let pages = try #require(document["pages"] as? [[String: Any]])
+        try #require(pages.count == 1)
+        let result = try #require(pages[0]["result"] as? [String: Any])
+        let steps = try #require((result["timings"] as? [String: Any])?["steps"] as? [[String: Any]])
+        #expect(steps.last?["step"] as? String == "structure", "\(steps)")
+        let elements = try #require(pages[0]["structure"] as? [[String: Any]])
+        #expect(elements.filter { $0["type"] as? String == "heading" }.count == 4, "\(elements)")
+    }
+
     /// A table drawn with borders, its header spanning two rows and two columns: the worker's
     /// ruling lines give the grid, and the spans come from the rules that are not there.
     @Test func aRuledTableKeepsItsSpans() async throws {

@@ -27,7 +27,8 @@ import OCRWire
 /// type, paragraphs}` -> `Paragraph {text, confidence, box, lines}` -> `TextLine {text,
 /// confidence, box, words, baseline}` -> `Word {text, confidence, box, candidates: [{text,
 /// confidence}], symbols: [{text, confidence, box}], fromDictionary}`; `box` is
-/// `{x, y, width, height}` in pixels, top-left origin; confidences are 0...1.
+/// `{x, y, width, height}` in pixels, top-left origin; confidences are 0...1. The worker's
+/// `layout` is not repeated: the page's `structure` is what the client made of it over the job.
 /// `Status {code: "DEADLINE_EXCEEDED", message, file, pageIndex, details}`.
 enum JSONRenderer {
     static let version = 1
