@@ -113,14 +113,13 @@ extension PageParts {
         return out
     }
 
+    /// Each kind of detected data and the wire's name for it.
+    private static let kinds: [(DetectedData.Kind, Ocr_V1_DetectedDataKind)] = [
+        (.date, .date), (.money, .money), (.phoneNumber, .phoneNumber), (.emailAddress, .emailAddress), (.link, .link),
+    ]
+
     private static func wireKind(_ kind: DetectedData.Kind) -> Ocr_V1_DetectedDataKind {
-        switch kind {
-        case .date: .date
-        case .money: .money
-        case .phoneNumber: .phoneNumber
-        case .emailAddress: .emailAddress
-        case .link: .link
-        }
+        kinds.first { $0.0 == kind }!.1
     }
 
     // MARK: from the wire
@@ -184,14 +183,7 @@ extension PageParts {
     }
 
     private static func kind(_ kind: Ocr_V1_DetectedDataKind) -> DetectedData.Kind? {
-        switch kind {
-        case .date: .date
-        case .money: .money
-        case .phoneNumber: .phoneNumber
-        case .emailAddress: .emailAddress
-        case .link: .link
-        case .unspecified, .unrecognized: nil
-        }
+        kinds.first { $0.1 == kind }?.0
     }
 }
 

@@ -31,12 +31,7 @@ struct UprightFrame {
         guard quarterTurns != 0 else { return page }
         var page = page
         if quarterTurns % 2 == 1 { (page.width, page.height) = (page.height, page.width) }
-        func turn(_ box: Ocr_V1_BoundingBox) -> Ocr_V1_BoundingBox {
-            let turned = upright(PageBox(box))
-            var out = box
-            (out.x, out.y, out.width, out.height) = (Int32(turned.x), Int32(turned.y), UInt32(turned.width), UInt32(turned.height))
-            return out
-        }
+        func turn(_ box: Ocr_V1_BoundingBox) -> Ocr_V1_BoundingBox { Ocr_V1_BoundingBox(upright(PageBox(box))) }
         page.rules = page.rules.map(turn)
         for b in page.blocks.indices {
             if let box = page.blocks[b].box { page.blocks[b].box = turn(box) }
