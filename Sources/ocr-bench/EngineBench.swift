@@ -110,8 +110,10 @@ enum EngineBench {
     }
 
     /// What the document's structure costs next to recognition, per page: the worker's ruling
-    /// lines (its step's CPU) and the client's analysis (`Document.structure`, median of
-    /// `runs`, single-threaded, so its time is its CPU), against the page's recognition steps.
+    /// lines and its page structure (their steps' CPU), the client's part over the job
+    /// (`Document.structure` from the worker's layout) and, for a page from an older worker, the
+    /// client's whole analysis (the same page without its layout), each a median of `runs`,
+    /// single-threaded, so its time is its CPU; against the page's other steps.
     static func structure(_ args: Args) async throws {
         let runs = args.int("runs", 20)
         let engine = EngineThread(name: "bench")
@@ -122,20 +124,28 @@ enum EngineBench {
             let page = try pages(of: path, count: 1)[0]
             let result = try await engine.recognize(page)
             let steps = Dictionary(result.timings?.steps.map { ($0.step, Double($0.cpuUs) / 1000) } ?? [], uniquingKeysWith: +)
-            let recognition = steps.values.reduce(0, +)
-            let document = Document(results: [result])
-            var times: [Double] = []
-            var elements = 0
-            for _ in 0..<runs {
-                let t0 = ContinuousClock.now
-                elements = document.structure.first?.elements.count ?? 0
-                times.append(seconds(ContinuousClock.now - t0) * 1000)
+            let rules = steps["ruling_lines"] ?? 0, pageStructure = steps["structure"] ?? 0
+            let recognition = steps.filter { $0.key != "ruling_lines" && $0.key != "structure" }.values.reduce(0, +)
+            var older = result
+            older.layout = nil
+            func medianTime(_ document: Document) -> (ms: Double, structure: [PageStructure]) {
+                var times: [Double] = []
+                var structure: [PageStructure] = []
+                for _ in 0..<runs {
+                    let t0 = ContinuousClock.now
+                    structure = document.structure
+                    times.append(seconds(ContinuousClock.now - t0) * 1000)
+                }
+                return (median(times), structure)
             }
-            let rules = steps["ruling_lines"] ?? 0
-            let analysis = median(times)
-            rows.append(["file": (path as NSString).lastPathComponent, "recognition_cpu_ms": recognition, "ruling_lines_cpu_ms": rules,
-                         "analysis_ms": analysis, "elements": elements, "share": (rules + analysis) / max(recognition, 0.001)])
-            log("\((path as NSString).lastPathComponent): recognition \(Int(recognition)) ms, ruling lines \(Int(rules)) ms, analysis \(String(format: "%.2f", analysis)) ms")
+            let client = medianTime(Document(results: [result])), whole = medianTime(Document(results: [older]))
+            let name = (path as NSString).lastPathComponent
+            rows.append(["file": name, "recognition_cpu_ms": recognition, "ruling_lines_cpu_ms": rules,
+                         "page_structure_cpu_ms": pageStructure, "client_ms": client.ms, "client_without_layout_ms": whole.ms,
+                         "elements": client.structure.first?.elements.count ?? 0, "same_structure": client.structure == whole.structure,
+                         "share": (rules + pageStructure + client.ms) / max(recognition, 0.001)])
+            log("\(name): recognition \(Int(recognition)) ms, ruling lines \(Int(rules)) ms, page structure \(String(format: "%.2f", pageStructure)) ms, "
+                + "client \(String(format: "%.2f", client.ms)) ms (without the worker's layout \(String(format: "%.2f", whole.ms)) ms)")
         }
         emit(["bench": "structure", "runs": runs, "rows": rows])
     }
