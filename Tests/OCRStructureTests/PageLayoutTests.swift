@@ -1,4 +1,5 @@
 @testable import OCRStructure
+import OCRTestSupport
 import OCRWire
 import Testing
 
@@ -133,6 +134,71 @@ import Testing
             sent[1].layout = layout
             #expect(PageParts(wire: layout, pageIndex: 1, frame: UprightFrame(sent[1])) == nil, "\(name) was taken")
             #expect(DocumentStructure.analyze(sent) == local, "\(name)")
+        }
+    }
+
+    /// Whatever a worker sends as a page's layout, the client never traps: random tables (grids
+    /// of any size, cells anywhere, spans of any length), lists, headings and bands either come
+    /// through as a grid whose every cell is inside it, or the page's words are analysed.
+    @Test func randomLayoutsNeverTrapAndOnlyWholeGridsComeThrough() {
+        var random = SplitMix64(seed: 20261205)
+        let page = Self.report[0]
+        func box() -> Ocr_V1_BoundingBox? {
+            Int.random(in: 0..<20, using: &random) == 0 ? nil : Ocr_V1_BoundingBox.with {
+                $0.x = Int32.random(in: -5000...5000, using: &random); $0.y = Int32.random(in: -5000...5000, using: &random)
+                $0.width = UInt32.random(in: 0...4000, using: &random); $0.height = UInt32.random(in: 0...4000, using: &random)
+            }
+        }
+        func small() -> UInt32 { [0, 1, 2, 3, 7, 1024, 1025, UInt32.max].randomElement(using: &random)! }
+        for _ in 0..<500 {
+            var layout = Ocr_V1_PageLayout()
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                var element = Ocr_V1_LayoutElement()
+                switch Int.random(in: 0...5, using: &random) {
+                case 0:
+                    element.kind = .table(Ocr_V1_LayoutTable.with { table in
+                        table.columnCount = small()
+                        table.headerRows = small()
+                        table.box = box()
+                        table.rows = (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                            Ocr_V1_LayoutTableRow.with { row in
+                                row.cells = (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                                    Ocr_V1_LayoutTableCell.with {
+                                        $0.text = "c"; $0.column = small(); $0.columnSpan = small(); $0.rowSpan = small(); $0.box = box()
+                                    }
+                                }
+                            }
+                        }
+                    })
+                case 1:
+                    element.kind = .list(Ocr_V1_LayoutList.with { list in
+                        list.box = box()
+                        list.items = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                            Ocr_V1_LayoutListItem.with { $0.marker = "•"; $0.text = "item"; $0.level = small(); $0.box = box() }
+                        }
+                    })
+                case 2:
+                    element.kind = .heading(Ocr_V1_LayoutHeading.with {
+                        $0.text = "Heading"; $0.box = box(); $0.numberingDepth = small()
+                        $0.sizeRatio = [0, -1, 1, 2.5, .infinity, .nan, 1e300].randomElement(using: &random)!
+                    })
+                case 3: element.kind = .paragraph(Ocr_V1_LayoutText.with { $0.text = "text"; $0.box = box() })
+                case 4: element.kind = .footnote(Ocr_V1_LayoutText.with { $0.text = "1 note"; $0.box = box() })
+                default: break
+                }
+                layout.elements.append(element)
+            }
+            layout.bottomLines = (0..<Int.random(in: 0...3, using: &random)).map { _ in Ocr_V1_LayoutLine.with { $0.text = "7"; $0.box = box() } }
+            var sent = page
+            sent.layout = layout
+            let structure = DocumentStructure.analyze([sent])
+            #expect(structure.count == 1)
+            for case .table(let table) in structure.first?.elements ?? [] {
+                for (index, row) in table.rows.enumerated() {
+                    #expect(row.allSatisfy { $0.column + $0.columnSpan <= table.columnCount && index + $0.rowSpan <= table.rows.count })
+                }
+                #expect(table.headerRows <= table.rows.count && table.columnCount <= PageParts.maximumColumns)
+            }
         }
     }
 }
