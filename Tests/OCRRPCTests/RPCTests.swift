@@ -265,7 +265,10 @@ import OCRWire
     }
 }
 
-func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+/// Waits for something the test caused to be seen. The limit only ends a wait that would never
+/// end: CI starts every suite at once on two cores, where 5 s was once not enough for a cancel
+/// frame to cross a loopback socket, so it is far above any healthy wait.
+func waitUntil(timeout: Duration = .seconds(60), _ condition: () -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         guard ContinuousClock.now < deadline else {

@@ -81,7 +81,7 @@ final class FakeCoordinator: Sendable {
     }
 
     /// Waits until `extract` finds something in what was received, at most `timeout`.
-    func wait<T>(_ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+    func wait<T>(_ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
                  _ extract: ([Received]) -> T?) -> T? {
         let end = ContinuousClock.now + timeout
         changed.lock()
@@ -98,7 +98,7 @@ final class FakeCoordinator: Sendable {
     }
 
     /// Waits for the `n`-th (1-based) `Ready` and returns it with the identity it came from.
-    func ready(_ n: Int = 1, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) -> (identity: [UInt8], ready: Ready)? {
+    func ready(_ n: Int = 1, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) -> (identity: [UInt8], ready: Ready)? {
         wait("Ready #\(n)", timeout: timeout, sourceLocation: sourceLocation) { received in
             let readies = received.compactMap { r in r.message?.ready.map { (r.identity, $0) } }
             return readies.count >= n ? readies[n - 1] : nil
@@ -106,7 +106,7 @@ final class FakeCoordinator: Sendable {
     }
 
     /// Waits until `count` task results have arrived and returns them in arrival order.
-    func results(_ count: Int, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) -> [TaskResult] {
+    func results(_ count: Int, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) -> [TaskResult] {
         wait("\(count) results", timeout: timeout, sourceLocation: sourceLocation) { received in
             let results = received.compactMap(\.message?.result)
             return results.count >= count ? results : nil

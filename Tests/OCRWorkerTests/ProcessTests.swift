@@ -29,7 +29,7 @@ enum WorkerBinary {
     }
 
     /// Waits for the process to exit, at most `timeout`; kills it and records an issue otherwise.
-    static func exitStatus(_ process: Process, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) -> Int32? {
+    static func exitStatus(_ process: Process, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) -> Int32? {
         let end = ContinuousClock.now + timeout
         while process.isRunning, ContinuousClock.now < end { Thread.sleep(forTimeInterval: 0.02) }
         guard !process.isRunning else {

@@ -119,7 +119,7 @@ struct WorkerRuntimeTests {
         defer { stopAll(worker, fake) }
         let (identity, first) = try #require(fake.ready())
         fake.send(CoordinatorMessage.with { $0.command = .disconnect(Disconnect.with { $0.reason = "test" }) }, to: identity)
-        let (newIdentity, second) = try #require(fake.ready(2, timeout: .seconds(3)))
+        let (newIdentity, second) = try #require(fake.ready(2))
         #expect(second.workerUid == first.workerUid)
         #expect(newIdentity != identity)
         fake.sendTask(pageTask(4), to: newIdentity)
