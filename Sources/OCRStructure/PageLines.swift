@@ -90,26 +90,26 @@ struct PageLines: Sendable {
         figures = page.blocks.filter { $0.type == .image }.compactMap { $0.box.map(PageBox.init) }
     }
 
-    /// These lines with each line that runs across the left or right edge of one of `regions`
-    /// (ruled grids) at its height cut there: the words inside the region become a line of
-    /// their own, right after the rest, marked `isCutFromProse`. Reading order is renumbered;
-    /// the page's measures stay those of the uncut lines.
+    /// These lines with each line that runs across the left or right edge of `regions` (ruled
+    /// grids) at its height cut there: the words inside each region become a line of their
+    /// own, right after the rest, regions in the order given (the grids' reading order), marked
+    /// `isCutFromProse`. Reading order is renumbered; the page's measures stay those of the
+    /// uncut lines.
     func cut(at regions: [PageBox]) -> PageLines {
         guard !regions.isEmpty else { return self }
         var out: [PageLine] = []
         for line in lines {
-            let region = regions.first { $0.y <= line.box.midY && line.box.midY <= $0.maxY }
-            guard let region else {
+            let crossed = regions.filter { $0.y <= line.box.midY && line.box.midY <= $0.maxY }
+            func region(of word: LineWord) -> Int? {
+                crossed.firstIndex { $0.x <= word.box.midX && word.box.midX <= $0.maxX }
+            }
+            let outside = line.words.filter { region(of: $0) == nil }
+            let inside = crossed.indices.map { index in line.words.filter { region(of: $0) == index } }.filter { !$0.isEmpty }
+            guard inside.count + (outside.isEmpty ? 0 : 1) > 1 else {
                 out.append(line)
                 continue
             }
-            func isInside(_ word: LineWord) -> Bool { region.x <= word.box.midX && word.box.midX <= region.maxX }
-            let inside = line.words.filter(isInside), outside = line.words.filter { !isInside($0) }
-            guard !inside.isEmpty, !outside.isEmpty else {
-                out.append(line)
-                continue
-            }
-            for (words, isCut) in [(outside, false), (inside, true)] {
+            for (words, isCut) in [(outside, false)] + inside.map({ ($0, true) }) where !words.isEmpty {
                 out.append(PageLine(words: words, box: PageBox.union(words.map(\.box))!, order: out.count, paragraph: line.paragraph,
                                     isCutFromProse: isCut))
             }

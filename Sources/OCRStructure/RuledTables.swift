@@ -60,7 +60,16 @@ struct RuledTables {
                 groups[key, default: ([], [])].vertical.append(all[index])
             }
         }
-        return groups.values.filter { $0.horizontal.count >= 2 && $0.vertical.count >= 2 }.sorted { ($0.horizontal.first?.y ?? 0) < ($1.horizontal.first?.y ?? 0) }
+        // Top to bottom, then left to right: two grids side by side under one top rule must not
+        // come in the dictionary's order, which changes from process to process (the first
+        // grid takes the lines both could hold).
+        func corner(_ group: (horizontal: [PageBox], vertical: [PageBox])) -> (Int, Int) {
+            let box = PageBox.union(group.horizontal + group.vertical)
+            return (box?.y ?? 0, box?.x ?? 0)
+        }
+        return groups.sorted { $0.key < $1.key }.map(\.value)
+            .filter { $0.horizontal.count >= 2 && $0.vertical.count >= 2 }
+            .sorted { corner($0) < corner($1) }
     }
 
     /// Positions closer than the tolerance merged (their mean).
