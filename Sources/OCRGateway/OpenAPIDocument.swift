@@ -1869,39 +1869,16 @@ enum OpenAPIDocument {
               "structure": {
                 "type": "array",
                 "items": {
-                  "type": "object",
-                  "required": [
-                    "type"
-                  ],
-                  "properties": {
-                    "type": {
-                      "type": "string",
-                      "description": "heading, paragraph, list, table, header, footer, ..."
-                    }
-                  }
+                  "$ref": "#/components/schemas/StructureElement"
                 },
-                "description": "The page's headings, paragraphs, lists and tables in reading order."
+                "description": "The page's headings, paragraphs, lists, tables, captions, footnotes and running header and footer in reading order."
               },
               "detectedData": {
                 "type": "array",
                 "items": {
-                  "type": "object",
-                  "required": [
-                    "kind",
-                    "text"
-                  ],
-                  "properties": {
-                    "kind": {
-                      "type": "string"
-                    },
-                    "text": {
-                      "type": "string"
-                    },
-                    "box": {
-                      "$ref": "#/components/schemas/Box"
-                    }
-                  }
-                }
+                  "$ref": "#/components/schemas/DetectedData"
+                },
+                "description": "Dates, amounts, phone numbers, e-mail addresses and links in the page's text, with their boxes."
               }
             }
           },
@@ -1944,6 +1921,260 @@ enum OpenAPIDocument {
                 "items": {
                   "$ref": "#/components/schemas/DocumentPage"
                 }
+              }
+            }
+          },
+          "StructureElement": {
+            "description": "One part of a page in reading order; `type` says which. Headings' levels and the running header and footer are found across the whole job. A coordinator may add types: read an unknown one as text.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/HeadingElement"
+              },
+              {
+                "$ref": "#/components/schemas/TextElement"
+              },
+              {
+                "$ref": "#/components/schemas/ListElement"
+              },
+              {
+                "$ref": "#/components/schemas/TableElement"
+              }
+            ],
+            "discriminator": {
+              "propertyName": "type",
+              "mapping": {
+                "heading": "#/components/schemas/HeadingElement",
+                "paragraph": "#/components/schemas/TextElement",
+                "pageHeader": "#/components/schemas/TextElement",
+                "pageFooter": "#/components/schemas/TextElement",
+                "caption": "#/components/schemas/TextElement",
+                "footnote": "#/components/schemas/TextElement",
+                "list": "#/components/schemas/ListElement",
+                "table": "#/components/schemas/TableElement"
+              }
+            }
+          },
+          "HeadingElement": {
+            "type": "object",
+            "required": [
+              "type",
+              "level",
+              "text",
+              "box"
+            ],
+            "additionalProperties": false,
+            "description": "A title or section heading; level 1 is the document's largest.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "enum": [
+                  "heading"
+                ]
+              },
+              "level": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 6
+              },
+              "text": {
+                "type": "string"
+              },
+              "box": {
+                "$ref": "#/components/schemas/Box"
+              }
+            }
+          },
+          "TextElement": {
+            "type": "object",
+            "required": [
+              "type",
+              "text",
+              "box"
+            ],
+            "additionalProperties": false,
+            "description": "Text in one piece: a paragraph, a caption, a footnote, or the page's running header or footer (page numbers included).",
+            "properties": {
+              "type": {
+                "type": "string",
+                "enum": [
+                  "paragraph",
+                  "pageHeader",
+                  "pageFooter",
+                  "caption",
+                  "footnote"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "box": {
+                "$ref": "#/components/schemas/Box"
+              }
+            }
+          },
+          "ListElement": {
+            "type": "object",
+            "required": [
+              "type",
+              "ordered",
+              "items",
+              "box"
+            ],
+            "additionalProperties": false,
+            "description": "A bulleted (`ordered` false) or numbered list.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "enum": [
+                  "list"
+                ]
+              },
+              "ordered": {
+                "type": "boolean"
+              },
+              "box": {
+                "$ref": "#/components/schemas/Box"
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "marker",
+                    "text",
+                    "level",
+                    "box"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "marker": {
+                      "type": "string",
+                      "description": "As printed: a bullet, `3.`, `b)`."
+                    },
+                    "text": {
+                      "type": "string"
+                    },
+                    "level": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "description": "Nesting, 0 outermost."
+                    },
+                    "box": {
+                      "$ref": "#/components/schemas/Box"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "TableElement": {
+            "type": "object",
+            "required": [
+              "type",
+              "columns",
+              "headerRows",
+              "continuesPreviousPage",
+              "rows",
+              "box"
+            ],
+            "additionalProperties": false,
+            "description": "A table: each row holds the cells that start in it; the first `headerRows` rows are its header.",
+            "properties": {
+              "type": {
+                "type": "string",
+                "enum": [
+                  "table"
+                ]
+              },
+              "box": {
+                "$ref": "#/components/schemas/Box"
+              },
+              "columns": {
+                "type": "integer",
+                "minimum": 1
+              },
+              "headerRows": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "continuesPreviousPage": {
+                "type": "boolean",
+                "description": "It goes on from the table at the foot of the page before."
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/TableCell"
+                  }
+                }
+              }
+            }
+          },
+          "TableCell": {
+            "type": "object",
+            "required": [
+              "text",
+              "column",
+              "columnSpan",
+              "rowSpan",
+              "box"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "text": {
+                "type": "string"
+              },
+              "column": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Its first column, 0-based."
+              },
+              "columnSpan": {
+                "type": "integer",
+                "minimum": 1
+              },
+              "rowSpan": {
+                "type": "integer",
+                "minimum": 1
+              },
+              "box": {
+                "allOf": [
+                  {
+                    "$ref": "#/components/schemas/Box"
+                  }
+                ],
+                "nullable": true,
+                "description": "Null for an empty cell."
+              }
+            }
+          },
+          "DetectedData": {
+            "type": "object",
+            "required": [
+              "kind",
+              "text",
+              "box"
+            ],
+            "additionalProperties": false,
+            "description": "Data found in the page's text, as Vision's detected data.",
+            "properties": {
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "date",
+                  "money",
+                  "phoneNumber",
+                  "emailAddress",
+                  "link"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "box": {
+                "$ref": "#/components/schemas/Box"
               }
             }
           }

@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any, Dict
 
 import pytest
 from conftest import FIXTURES, Cluster, free_port
@@ -120,18 +121,50 @@ def test_the_readme_example_runs_as_written(cluster: Cluster, capsys: pytest.Cap
     assert "Second page of the multipage file" in capsys.readouterr().out
 
 
+def openapi_document_schema() -> Dict[str, Any]:
+    """openapi.json's Document schema as JSON Schema: OpenAPI 3.0's `nullable` is JSON Schema's
+    "or null" (jsonschema ignores `nullable` and `discriminator`; the `oneOf` still decides)."""
+    def translate(node: Any) -> Any:
+        if isinstance(node, list):
+            return [translate(n) for n in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: translate(v) for k, v in node.items() if k != "nullable"}
+        return {"anyOf": [out, {"type": "null"}]} if node.get("nullable") else out
+    spec = json.loads((FIXTURES.parents[1] / "openapi.json").read_text())
+    return {"$ref": "#/components/schemas/Document", "components": translate(spec["components"])}
+
+
 def test_a_real_document_matches_the_openapi_schema(cluster: Cluster) -> None:
     """openapi.json's Document schema, checked against what the coordinator serves for a page of
     real text (so that clients generated from it get the right types)."""
     jsonschema = pytest.importorskip("jsonschema")
-    spec = json.loads((FIXTURES.parents[1] / "openapi.json").read_text())
-    schema = {"$ref": "#/components/schemas/Document", "components": spec["components"]}
     with Client(cluster.url) as client:
         job = client.submit([FIXTURES / "text.png"], candidates=2)
         client.wait(job.id)
         served = json.loads(client.fetch(job.id, "json"))
-    jsonschema.validate(served, schema)
+    jsonschema.validate(served, openapi_document_schema())
     assert served["pages"][0]["result"]["blocks"][0]["paragraphs"][0]["lines"][0]["words"], "words to check"
+    assert served["pages"][0]["structure"], "structure to check"
+
+
+def test_a_real_ruled_table_comes_as_a_typed_table(cluster: Cluster) -> None:
+    """Seven rows of a real statistical report's ruled table (camelot's agstat.pdf at 300 dpi):
+    one `Table` of five columns whose cells are the printed ones, and the served document
+    matches the schema's StructureElement and TableCell."""
+    jsonschema = pytest.importorskip("jsonschema")
+    with Client(cluster.url) as client:
+        job = client.submit([FIXTURES / "real" / "camelot" / "agstat-p1-districts.png"])
+        document = client.document(job.id)
+        served = json.loads(client.fetch(job.id, "json"))
+    jsonschema.validate(served, openapi_document_schema())
+    tables = document.pages[0].tables
+    assert len(tables) == 1, document.pages[0].structure
+    table = tables[0]
+    assert (table.columns, len(table.rows)) == (5, 7)
+    assert table.grid()[3] == ["4", "Subarnapur", "6.70", "5.90", "0.86"]
+    assert [row[1].text for row in table.rows] == ["Balasore", "Bhadrak", "Balangir", "Subarnapur", "Cuttack", "Jagatsingpur", "Jajpur"]
+    assert all(cell.box is not None and cell.box.width > 0 for row in table.rows for cell in row)
 
 
 def test_events_resume_across_a_coordinator_restart(tmp_path: Path) -> None:

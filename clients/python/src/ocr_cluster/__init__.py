@@ -11,11 +11,14 @@ from .client import Client
 from .errors import OCRClusterError
 from .zmq_aio import AsyncZMQClient
 from .zmq_client import ZMQClient
-from .models import (Block, Box, Candidate, Cluster, Document, Event, Finished, Job, JobList, Line, Page, PageCompleted,
+from .geometry import Box
+from .models import (Block, Candidate, Cluster, Document, Event, Finished, Job, JobList, Line, Page, PageCompleted,
                      PageFailed, Paragraph, Progress, Symbol, Word, Worker)
+from .structure import DetectedData, Element, Heading, ListBlock, ListItem, Table, TableCell, TextBlock
 
 __version__ = "0.2.0"
 
-__all__ = ["AsyncClient", "AsyncZMQClient", "Block", "Box", "Candidate", "Client", "Cluster", "Document", "Event", "Finished", "InputFile", "Job",
-           "JobList", "Line", "OCRClusterError", "Options", "Page", "PageCompleted", "PageFailed", "Paragraph", "Progress",
-           "Symbol", "Word", "Worker", "ZMQClient"]
+__all__ = ["AsyncClient", "AsyncZMQClient", "Block", "Box", "Candidate", "Client", "Cluster", "DetectedData", "Document", "Element",
+           "Event", "Finished", "Heading", "InputFile", "Job", "JobList", "Line", "ListBlock", "ListItem", "OCRClusterError", "Options",
+           "Page", "PageCompleted", "PageFailed", "Paragraph", "Progress", "Symbol", "Table", "TableCell", "TextBlock", "Word", "Worker",
+           "ZMQClient"]

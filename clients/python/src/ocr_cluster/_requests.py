@@ -10,7 +10,8 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Dict, Iterable, Iter
 import httpx
 
 from .errors import OCRClusterError
-from .models import JSON, Cluster, Document, Event, Job, JobList, event_from_sse
+from .geometry import JSON
+from .models import Cluster, Document, Event, Job, JobList, event_from_sse
 
 #: A file to submit: a path, or a name and its bytes.
 InputFile = Union[str, "os.PathLike[str]", Tuple[str, bytes]]

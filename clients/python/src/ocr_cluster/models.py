@@ -4,25 +4,11 @@ and the repository's `Sources/OCRClient/Document/JSONRenderer.swift`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, List, Mapping, Optional, Union
+from typing import List, Mapping, Optional, Union
 
 from .errors import OCRClusterError
-
-JSON = Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class Box:
-    """A rectangle in pixels, top-left origin."""
-    x: int
-    y: int
-    width: int
-    height: int
-
-    @classmethod
-    def from_json(cls, data: Optional[JSON]) -> "Box":
-        data = data or {}
-        return cls(int(data.get("x", 0)), int(data.get("y", 0)), int(data.get("width", 0)), int(data.get("height", 0)))
+from .geometry import JSON, Box
+from .structure import DetectedData, Element, Heading, Table, detected_data_from_json, element_from_json
 
 
 @dataclass(frozen=True)
@@ -111,12 +97,27 @@ class Page:
     mean_confidence: float = 0.0
     blocks: List[Block] = field(default_factory=list)
     error: Optional[OCRClusterError] = None
+    #: Headings, paragraphs, lists, tables, captions, footnotes and the running header and
+    #: footer, in reading order (`ocr_cluster.structure`); empty on pages a `ZMQClient` merged.
+    structure: List[Element] = field(default_factory=list)
+    #: Dates, amounts, phone numbers, e-mail addresses and links in the page's text.
+    detected_data: List[DetectedData] = field(default_factory=list)
     raw: JSON = field(default_factory=dict, repr=False)
 
     @property
     def words(self) -> List[Word]:
         """Every word of the page in reading order."""
         return [w for b in self.blocks for p in b.paragraphs for line in p.lines for w in line.words]
+
+    @property
+    def tables(self) -> List[Table]:
+        """The page's tables, top to bottom."""
+        return [e for e in self.structure if isinstance(e, Table)]
+
+    @property
+    def headings(self) -> List[Heading]:
+        """The page's title and section headings in reading order."""
+        return [e for e in self.structure if isinstance(e, Heading)]
 
     @classmethod
     def from_json(cls, data: JSON) -> "Page":
@@ -128,7 +129,9 @@ class Page:
         return cls(index, state, file=str(result.get("file", "")), file_page=int(result.get("filePage", 0)),
                    width=int(result.get("width", 0)), height=int(result.get("height", 0)), text=str(result.get("text", "")),
                    mean_confidence=float(result.get("meanConfidence", 0)),
-                   blocks=[Block.from_json(b) for b in result.get("blocks") or []], raw=data)
+                   blocks=[Block.from_json(b) for b in result.get("blocks") or []],
+                   structure=[element_from_json(e) for e in data.get("structure") or []],
+                   detected_data=[detected_data_from_json(d) for d in data.get("detectedData") or []], raw=data)
 
 
 @dataclass(frozen=True)
