@@ -10,7 +10,9 @@ extension NoteRoles {
         guard let first = block.text.split(separator: " ").first.map(String.init) else { return false }
         // Stacked under a note: `Source:` under `Note:`, the second of a table's numbered notes.
         let stacked = previous.map { block.box.y - $0.maxY <= page.bodyHeight * 3 / 2 } ?? false
-        if Self.isNoteLabel(first), isUnder(block.box) || stacked || isSmall(block.box) && isAtFoot(block.box) { return true }
+        if Self.isNoteLabel(first), isUnder(block.box) || stacked || isSmall(block.box) && isAtFoot(block.box) || isUnderNotes(block.box) {
+            return true
+        }
         // A note is words: a marker before numbers is a chart's axis read as text.
         let letters = block.text.filter(\.isLetter).count, others = block.text.filter { !$0.isLetter && !$0.isWhitespace }.count
         // A letter as a marker comes before a sentence ("a Excludes ..."), not inside one
@@ -30,6 +32,18 @@ extension NoteRoles {
         return block.box.y - previous.maxY <= page.bodyHeight && isAtFoot(block.box)
     }
 
+    /// Whether `box` stands under a table or picture across from it with a few lines at most
+    /// between them (ten body lines), none set larger than its own: a table's `Source:` under
+    /// its key and notes, whatever Tesseract made of those.
+    func isUnderNotes(_ box: PageBox) -> Bool {
+        guard let size = PageLines.median(lines(in: box).map(\.typeSize)) else { return false }
+        return targets.contains { target in
+            guard Self.isAcross(box, target), box.y > target.maxY, box.y - target.maxY <= 10 * page.bodyHeight else { return false }
+            let between = page.lines.filter { $0.box.midY > target.maxY && $0.box.midY < box.y && Self.isAcross($0.box, box) }
+            return between.count <= 6 && between.allSatisfy { $0.typeSize * 10 <= size * 11 }
+        }
+    }
+
     /// The notes of a footnote paragraph: a new one at each line that starts with a marker or a
     /// label where the first line starts (Tesseract reads the notes at a page's foot as one paragraph).
     func notes(in block: TextBlock, order: Int) -> [(order: Int, note: TextBlock)] {
@@ -47,24 +61,43 @@ extension NoteRoles {
         return groups.count == 1 ? [(order, block)] : groups.map { ($0[0].order, ParagraphRoles.textBlock($0)) }
     }
 
+    /// `block` cut before a line other than its first that starts with a note's label in
+    /// capitals (`Source:`, `NOTE:`) where the first line starts: the text before (a table's
+    /// legend, a line of prose Tesseract ran on), the note from there on.
+    func splitAtNoteLabel(_ block: TextBlock) -> (before: (order: Int, text: TextBlock), note: (order: Int, text: TextBlock))? {
+        let lines = lines(in: block.box)
+        guard lines.count >= 2,
+              let cut = lines.indices.dropFirst().first(where: { index in
+                  let first = lines[index].words[0].text
+                  return first.first?.isUppercase == true && Self.isNoteLabel(first)
+                      && abs(lines[index].box.x - lines[0].box.x) <= page.bodyHeight / 2
+              }) else { return nil }
+        let before = Array(lines[..<cut]), note = Array(lines[cut...])
+        return ((before[0].order, ParagraphRoles.textBlock(before)), (note[0].order, ParagraphRoles.textBlock(note)))
+    }
+
     /// `Note:`, `Sources.`, `NOTE:`: a note's label, set off.
     static func isNoteLabel(_ token: String) -> Bool {
         guard let last = token.last, ":.".contains(last) else { return false }
         return noteLabels.contains(token.dropLast().lowercased())
     }
 
-    /// `1`, `12`, `*`, `**`, `†`, `‡`, `§`, `a`, `(2)`, `[3]`, `1.`, `a)`, or a marker run into
+    /// `1`, `12`, `*`, `**`, `†`, `‡`, `§`, `a`, `(2)`, `[3]`, `(:)`, `1.`, `a)`, or a marker run into
     /// the note's first word (`1See`, `*Excludes`, `¹Data`, `2A`). Tesseract reads a small
     /// raised `1` as `‘`, `'` or `™`, and a raised `3` as `°`: those are markers too.
     static func isNoteMarker(_ token: String) -> Bool {
         let symbols: Set<Character> = ["*", "†", "‡", "§", "¶", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹", "⁰", "‘", "'", "™", "°"]
         var core = Substring(token)
+        var enclosed = false
         if core.first == "(" && core.last == ")" || core.first == "[" && core.last == "]" {
             core = core.dropFirst().dropLast()
+            enclosed = true
         } else if let last = core.last, ".):".contains(last) {
             core = core.dropLast()
         }
         guard !core.isEmpty else { return false }
+        // A table's key to its symbols: `(:)` not available, `(-)` nil, `(p)` provisional.
+        if enclosed, core.count == 1, !core.first!.isNumber, !core.first!.isUppercase { return true }
         if core.count <= 3, core.allSatisfy(\.isASCIIDigit) { return true }
         if core.count <= 3, core.allSatisfy(symbols.contains) { return true }
         if core.count == 1, core.first!.isLowercase { return true }

@@ -8,8 +8,10 @@
 /// - A footnote is set smaller than the page's body, under all of the page's body text beside it,
 ///   and starts with a note's marker (`1`, `*`, `†`, `a`, `(2)`, `1See` with the marker run into
 ///   its first word); what follows it as small at the foot of the page goes on with it. A table's
-///   notes (`Note:`, `Source:`, or a marker) right under it, or stacked under one another, are
-///   notes at any size, whatever is below them.
+///   notes (`Note:`, `Source:`, or a marker, `(:)` of a key to its symbols among them) right
+///   under it, or stacked under one another, are notes at any size, whatever is below them; its
+///   `Source:` also under a few lines no larger than itself, and cut from a legend or prose
+///   Tesseract ran it on from.
 ///
 /// Captions are in `NoteRoles+Captions.swift`, footnotes in `NoteRoles+Footnotes.swift`.
 struct NoteRoles {
@@ -39,6 +41,11 @@ struct NoteRoles {
                 if let (before, caption) = splitAtCaption(whole) {
                     out.append((before.order, .done(.paragraph(before.text))))
                     (order, block) = (caption.order, caption.text)
+                } else if !isFootnote(whole, after: lastFootnote), let (before, note) = splitAtNoteLabel(whole),
+                          isFootnote(note.text, after: nil) {
+                    // A table's `Source:` line Tesseract ran on from the legend or prose above it.
+                    out.append((before.order, .done(.paragraph(before.text))))
+                    (order, block) = (note.order, note.text)
                 }
                 if isCaption(block) {
                     out.append((order, .done(.caption(block))))

@@ -45,6 +45,47 @@ import Testing
         ])
     }
 
+    /// A statistical table's key and source as Eurostat sets them, under the table: a key led by
+    /// `(:)` with the source run on in one paragraph (two notes), a legend line with the source
+    /// run on (prose, then a note), and a source under a key of four lines (a note however far
+    /// the key pushed it); a `Source:` under a heading is not the table's.
+    @Test func aTablesKeyAndSourceRunTogetherAreCutIntoNotes() {
+        func table(_ page: inout PageBuilder, top: Int) {
+            page.row([("Region", 200), ("2024", 900), ("2025", 1500)], y: top)
+            page.row([("North", 200), ("120", 900), ("130", 1500)], y: top + 70)
+            page.row([("South", 200), ("80", 900), ("95", 1500)], y: top + 140)
+            page.row([("East", 200), ("60", 900), ("75", 1500)], y: top + 210)
+        }
+        let keyed = PageBuilder.elements { page in
+            table(&page, top: 200)
+            page.paragraph(["(:) Not available. NB: rates are shares of the labour force.", "Source: Eurostat, Labour Force Survey, 2006."], y: 500)
+            page.paragraph(body, y: 800)
+        }
+        #expect(roles(keyed) == [
+            "table: 4x3", "footnote: (:) Not available. NB: rates are shares of the labour force.",
+            "footnote: Source: Eurostat, Labour Force Survey, 2006.", "paragraph: " + body.joined(separator: " "),
+        ])
+        let legend = PageBuilder.elements { page in
+            table(&page, top: 200)
+            page.paragraph(["GDP gross domestic product forecast", "Source: Eurostat, national accounts, 2005."], y: 500)
+        }
+        #expect(roles(legend) == ["table: 4x3", "paragraph: GDP gross domestic product forecast", "footnote: Source: Eurostat, national accounts, 2005."])
+        let farBelow = PageBuilder.elements { page in
+            table(&page, top: 200)
+            page.paragraph(["These figures are shares of the national turnover of each kind", "of outlet, for the outlets the survey counted"], y: 500)
+            page.paragraph(["as shops of the kind in every member state", "in the year of the survey"], y: 640)
+            page.paragraph(["Source: Retail Pocket Book, 1998."], y: 780)
+        }
+        #expect(roles(farBelow).last == "footnote: Source: Retail Pocket Book, 1998.")
+        let underAHeading = PageBuilder.elements { page in
+            table(&page, top: 200)
+            page.paragraph(["Results"], y: 520, height: 70)
+            page.paragraph(body, y: 640)
+            page.paragraph(["Source: our own survey of the committee's members and the staff"], y: 780)
+        }
+        #expect(!roles(underAHeading).contains { $0.hasPrefix("footnote") }, "\(roles(underAHeading))")
+    }
+
     /// (A caption-like line away from any table or picture stays what it was: here a heading.)
     @Test func aCaptionRunOnFromTheParagraphAboveIsCutOffButASentenceIsNot() {
         let found = PageBuilder.elements { page in
@@ -153,7 +194,8 @@ import Testing
     }
 
     @Test(arguments: [("1", true), ("12", true), ("*", true), ("†", true), ("(2)", true), ("[3]", true), ("a", true), ("1See", true), ("2A", true), ("™In", true), ("3AB", false),
-                      ("¹Data", true), ("1234", false), ("The", false), ("A", false), ("3D", false), ("2x", false)])
+                      ("¹Data", true), ("1234", false), ("The", false), ("A", false), ("3D", false), ("2x", false),
+                      ("(:)", true), ("(-)", true), ("(p)", true), ("(A)", false), ("()", false)])
     func noteMarkers(token: String, isMarker: Bool) {
         #expect(NoteRoles.isNoteMarker(token) == isMarker)
     }
