@@ -10,7 +10,8 @@ extension NoteRoles {
         guard let first = block.text.split(separator: " ").first.map(String.init) else { return false }
         // Stacked under a note: `Source:` under `Note:`, the second of a table's numbered notes.
         let stacked = previous.map { block.box.y - $0.maxY <= page.bodyHeight * 3 / 2 } ?? false
-        if Self.isNoteLabel(first), isUnder(block.box) || stacked || isSmall(block.box) && isAtFoot(block.box) || isUnderNotes(block.box) {
+        if Self.isNoteLabel(first),
+           isUnder(block.box) || stacked || isSmall(block.box) && isAtFoot(block.box) || Self.isSourceLabel(first) && isUnderNotes(block.box) {
             return true
         }
         // A note is words: a marker before numbers is a chart's axis read as text.
@@ -34,7 +35,8 @@ extension NoteRoles {
 
     /// Whether `box` stands under a table or picture across from it with a few lines at most
     /// between them (ten body lines), none set larger than its own: a table's `Source:` under
-    /// its key and notes, whatever Tesseract made of those.
+    /// its key and notes, whatever Tesseract made of those. (Only for a source: a `Note:` a
+    /// few lines of prose under a picture is the prose's.)
     func isUnderNotes(_ box: PageBox) -> Bool {
         guard let size = PageLines.median(lines(in: box).map(\.typeSize)) else { return false }
         return targets.contains { target in
@@ -74,6 +76,11 @@ extension NoteRoles {
               }) else { return nil }
         let before = Array(lines[..<cut]), note = Array(lines[cut...])
         return ((before[0].order, ParagraphRoles.textBlock(before)), (note[0].order, ParagraphRoles.textBlock(note)))
+    }
+
+    /// `Source:`, `SOURCES.`: the label of a table's or picture's source, set off.
+    static func isSourceLabel(_ token: String) -> Bool {
+        isNoteLabel(token) && ["source", "sources", "fuente", "fuentes", "quelle"].contains(token.dropLast().lowercased())
     }
 
     /// `Note:`, `Sources.`, `NOTE:`: a note's label, set off.

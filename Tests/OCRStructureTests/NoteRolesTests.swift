@@ -84,6 +84,12 @@ import Testing
             page.paragraph(["Source: our own survey of the committee's members and the staff"], y: 780)
         }
         #expect(!roles(underAHeading).contains { $0.hasPrefix("footnote") }, "\(roles(underAHeading))")
+        let noteInProse = PageBuilder.elements { page in
+            table(&page, top: 200)
+            page.paragraph(body, y: 500)
+            page.paragraph(["Note: the committee meets again in the spring to review them."], y: 680)
+        }
+        #expect(!roles(noteInProse).contains { $0.hasPrefix("footnote") }, "\(roles(noteInProse))")
     }
 
     /// (A caption-like line away from any table or picture stays what it was: here a heading.)
