@@ -139,6 +139,7 @@ struct Args {
         .option("--cer-truth", value: "VALUE", help: "see the subcommands above"),
         .option("--connections", value: "VALUE", help: "see the subcommands above"),
         .option("--sizes", value: "VALUE", help: "see the subcommands above"),
+        .option("--format", value: "VALUE", help: "see the subcommands above"),
     ])
     let parsed: ParsedArguments
 

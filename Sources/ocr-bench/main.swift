@@ -13,6 +13,8 @@ usage: ocr-bench COMMAND [options]
   engines     --file F [--pages N] [--threads T] [--out DIR]  T warm in-process engines, one per core
   engine-vs-cli [--runs R] [--cer-file F --cer-truth T] FILES  engine vs tesseract CLI per page
   structure   [--runs R] FILES                                  structure analysis's cost next to recognition, per page
+  capture     --out DIR [--threads T] FILES                     recognise every page once, saved as DIR/NAME.pages
+  render      [--format html] DIR                               DIR/NAME.pages as documents of this build (its structure)
   tiny-tiff   --pages N --out FILE                             write a multipage TIFF of tiny pages
 """
 
@@ -40,6 +42,8 @@ do {
     case "engines": try await EngineBench.engines(args)
     case "engine-vs-cli": try await EngineBench.versusCLI(args)
     case "structure": try await EngineBench.structure(args)
+    case "capture": try await StructureReplay.capture(args)
+    case "render": try StructureReplay.render(args)
     case "wait":  // until the coordinator reports --slots N connected slots
         _ = try await ClusterBench.waitForSlots(try OCRClient(endpoint: args.string("client")), args.int("slots", 1))
     case "tiny-tiff":

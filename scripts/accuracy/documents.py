@@ -180,7 +180,9 @@ def build(work):
             print(job, layout, len(elements), "elements", flush=True)
 
 
-def run_jobs(bin_dir, work, half, jobs):
+def run_jobs(bin_dir, work, half, jobs, replay=False):
+    if replay:
+        raise SystemExit("--replay is structure.py's (one image per page); run the jobs here")
     out = os.path.join(work, "documents")
     entries = [json.load(open(os.path.join(out, f))) | {"name": f[:-5]} for f in sorted(os.listdir(out)) if f.endswith(".json") and not f.endswith(".found.json")]
     entries = [e for e in entries if half in ("all", e["half"])]

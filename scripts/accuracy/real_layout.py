@@ -242,13 +242,16 @@ def print_rows(rows, as_json, columns, line, summary):
 
 
 def corpus_main(doc, build, run, report, columns, line, summary):
-    """The `main` of a structure corpus script: `build(work)`, `run(bin_dir, work, half, jobs)`,
-    or the rows of `report(work, half)` printed by ``print_rows``."""
-    args = command_line(doc)
+    """The `main` of a structure corpus script: `build(work)`, `run(bin_dir, work, half, jobs,
+    replay)`, or the rows of `report(work, half)` printed by ``print_rows``."""
+    args = command_line(doc, run_options=lambda run: run.add_argument(
+        "--replay", action="store_true",
+        help="recognise each page once (ocr-bench capture into WORK/captured) and make its document with this build's "
+             "structure analysis (ocr-bench render): for choosing structure rules in seconds; report figures from a plain run"))
     if args.command == "build":
         build(args.work)
     elif args.command == "run":
-        run(args.bin_dir, args.work, args.half, args.jobs)
+        run(args.bin_dir, args.work, args.half, args.jobs, args.replay)
     else:
         print_rows(report(args.work, args.half), args.json, columns, line, summary)
 

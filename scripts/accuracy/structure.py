@@ -21,8 +21,10 @@ import html.parser
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -89,10 +91,12 @@ def build_rendered(out):
             print(page_name, flush=True)
 
 
-def run_pages(bin_dir, work, half, jobs):
+def run_pages(bin_dir, work, half, jobs, replay=False):
     out = os.path.join(work, "tables")
     pages = [json.load(open(os.path.join(out, f))) | {"name": f[:-5]} for f in sorted(os.listdir(out)) if f.endswith(".json")]
     pages = [p for p in pages if half in ("all", p["half"])]
+    if replay:
+        return replay_pages(bin_dir, work, pages, jobs)
 
     def one(page):
         image = os.path.join(out, page["image"])
@@ -107,6 +111,30 @@ def run_pages(bin_dir, work, half, jobs):
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         for name, seconds in pool.map(one, pages):
             print(f"{name}: {seconds:.1f} s", flush=True)
+
+
+def replay_pages(bin_dir, work, pages, jobs):
+    """`run --replay`: the pages recognised once by `ocr-bench capture` (WORK/captured/NAME.pages,
+    kept), their documents made by this build's `ocr-bench render`, copied where `run` puts them."""
+    out, captured = os.path.join(work, "tables"), os.path.join(work, "captured")
+    os.makedirs(captured, exist_ok=True)
+    bench = os.path.join(bin_dir, "ocr-bench")
+    todo = [p for p in pages if not os.path.exists(os.path.join(captured, p["name"] + ".pages"))]
+    if todo:
+        with tempfile.TemporaryDirectory() as links:
+            files = []
+            for page in todo:  # named as the page, whatever its image is called
+                link = os.path.join(links, page["name"] + os.path.splitext(page["image"])[1])
+                os.symlink(os.path.join(out, page["image"]), link)
+                files.append(link)
+            subprocess.run([bench, "capture", "--out", captured, "--threads", str(jobs)] + files, check=True)
+    with tempfile.TemporaryDirectory() as rendered:
+        for page in pages:
+            os.symlink(os.path.join(captured, page["name"] + ".pages"), os.path.join(rendered, page["name"] + ".pages"))
+        subprocess.run([bench, "render", "--format", "html", rendered], check=True)
+        for page in pages:
+            shutil.copyfile(os.path.join(rendered, page["name"] + ".html"), os.path.join(out, page["name"] + ".html"))
+    print(f"{len(pages)} pages rendered ({len(todo)} recognised)", flush=True)
 
 
 class Tables(html.parser.HTMLParser):
