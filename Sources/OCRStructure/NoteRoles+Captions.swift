@@ -27,14 +27,21 @@ extension NoteRoles {
 
     /// `table` without its first row when that row is a caption with its number set off
     /// (`Table 14. Actual and projected numbers ...` across the columns), and the caption; the
-    /// columns only the caption was in go with it. Nil when the first row is no caption or the
-    /// table would keep fewer than two rows.
+    /// caption's next lines when it runs on (`continuation`) and the columns only the caption
+    /// was in go with it. Nil when the first row is no caption or the table would keep fewer
+    /// than two rows.
     static func captionRow(of table: TableBlock) -> (caption: TextBlock, rest: TableBlock)? {
         guard table.rows.count >= 3, let first = table.rows.first else { return nil }
-        let words = first.map(\.text).filter { !$0.isEmpty }.joined(separator: " ").split(separator: " ").map(String.init)
+        var words = first.map(\.text).filter { !$0.isEmpty }.joined(separator: " ").split(separator: " ").map(String.init)
         guard words.count >= 2, isCaptionLabel(words[0]), captionNumber(words[1]) == true || words[0].allSatisfy(\.isUppercase),
-              first.allSatisfy({ $0.rowSpan == 1 }), let box = PageBox.union(first.compactMap(\.box)) else { return nil }
-        let rows = Array(table.rows.dropFirst())
+              first.allSatisfy({ $0.rowSpan == 1 }), var box = PageBox.union(first.compactMap(\.box)) else { return nil }
+        var taken = 1
+        while taken < 4, table.rows.count - taken >= 3, let next = continuation(of: box, words: words, in: table.rows[taken]) {
+            words += next.map(\.text).filter { !$0.isEmpty }.joined(separator: " ").split(separator: " ").map(String.init)
+            box = box.union(PageBox.union(next.compactMap(\.box))!)
+            taken += 1
+        }
+        let rows = Array(table.rows.dropFirst(taken))
         let used = (0..<table.columnCount).filter { column in
             rows.contains { $0.contains { !$0.text.isEmpty && $0.column <= column && column < $0.column + $0.columnSpan } }
         }
@@ -52,6 +59,18 @@ extension NoteRoles {
                               box: PageBox.union(trimmed.flatMap { $0.compactMap(\.box) }) ?? table.box,
                               continuesPreviousPage: table.continuesPreviousPage)
         return (TextBlock(text: words.joined(separator: " "), box: box), rest)
+    }
+
+    /// `row` when it is the next line of a caption (`box`, `words` so far) that runs on: the
+    /// caption ends without a stop, and the row stands as close under it as a paragraph's lines
+    /// stand, not left of it, its words spaced as a sentence's (no gap as wide as its line is high).
+    static func continuation(of box: PageBox, words: [String], in row: [TableCell]) -> [TableCell]? {
+        let cells = row.filter { !$0.text.isEmpty && $0.box != nil }
+        guard let last = words.last?.last, !".:;!?".contains(last), let line = PageBox.union(cells.compactMap(\.box)),
+              row.allSatisfy({ $0.rowSpan == 1 }), line.y - box.maxY < line.height / 2, line.x >= box.x - line.height / 2 else { return nil }
+        let boxes = cells.compactMap(\.box).sorted { $0.x < $1.x }
+        guard zip(boxes, boxes.dropFirst()).allSatisfy({ $1.x - $0.maxX < line.height }) else { return nil }
+        return cells
     }
 
     /// `block` cut before a line other than its first that starts a caption with its number set

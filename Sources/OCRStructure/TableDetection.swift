@@ -136,13 +136,25 @@ struct TableDetection {
     func table(from rows: [VisualRow]) -> Found? {
         guard rows.filter({ $0.segments.count >= 2 }).count >= 3 else { return nil }
         let rows = rows.map(withoutRules)
-        let columns = columns(of: rows)
+        let rivers = self.columns(of: rows)
+        let columns = Self.withoutHeaderOnlyColumns(rivers, cells: rows.map { self.cells(of: $0, in: rivers) })
         guard columns.count >= 2 else { return nil }
 
         var grid: [[TableCell]] = []
         var lineOrders = Set<Int>()
         var previous: VisualRow?
-        let rowCells = rows.map { self.cells(of: $0, in: columns) }
+        // A header's phrase over several columns ("Current dollars") is one cell spanning them
+        // when the header's next row has a heading of its own under it in two of them at least
+        // (a group's heading; "Sample Percent" in a typewriter's type is two headings).
+        var rowCells = rows.map { self.cells(of: $0, in: columns) }
+        for r in (0..<Self.headerRowCount(rowCells)).reversed() where r + 1 < rows.count {
+            let joined = cells(of: rows[r], in: columns, joiningPhrases: true)
+            let groups = joined.filter { cell in !rowCells[r].contains { $0.column == cell.column && $0.columnSpan == cell.columnSpan } }
+            let headed = groups.allSatisfy { group in
+                rowCells[r + 1].filter { !$0.text.isEmpty && $0.column >= group.column && $0.column + $0.columnSpan <= group.column + group.columnSpan }.count >= 2
+            }
+            if headed { rowCells[r] = joined }
+        }
         // How far apart the table's rows are: the median gap above a row with a first cell and
         // another (a wrapped cell's next line is closer to its first than rows are).
         let rowGap = PageLines.median(rows.indices.dropFirst().filter { rowCells[$0].count >= 2 && rowCells[$0].first?.column == 0 }
@@ -233,15 +245,55 @@ struct TableDetection {
         return columns
     }
 
+    /// How many rows of a table's cells (by rows) its header has at most: those above the first
+    /// row with two numbers, at most half the rows (one when no row has two numbers).
+    static func headerRowCount(_ cells: [[TableCell]]) -> Int {
+        let firstNumbers = cells.firstIndex { row in row.filter { isNumeric($0.text) }.count >= 2 } ?? 1
+        return min(firstNumbers, cells.count / 2)
+    }
+
+    /// `columns` with each column that only the header's rows have words in (`headerRowCount`,
+    /// of a table of six rows or more) joined
+    /// to the nearer of its neighbours: a header's words set over a column of right-aligned
+    /// numbers ("Fall enrollment", "(in thousands)") leave rivers between them that no row of
+    /// the body crosses, and are one heading, not columns.
+    static func withoutHeaderOnlyColumns(_ columns: [(x: Int, maxX: Int)], cells: [[TableCell]]) -> [(x: Int, maxX: Int)] {
+        guard cells.count >= 6, columns.count >= 3 else { return columns }
+        let header = headerRowCount(cells)
+        func isHeaderOnly(_ column: Int) -> Bool {
+            let rows = cells.indices.filter { r in cells[r].contains { $0.column == column && !$0.text.isEmpty } }
+            return !rows.isEmpty && rows.allSatisfy { $0 < header }
+        }
+        var merged = columns
+        var kept = Array(columns.indices)  // the original column each merged one started as
+        var index = 0
+        while index < merged.count, merged.count > 2 {
+            guard isHeaderOnly(kept[index]) else { index += 1; continue }
+            let left = index > 0 ? merged[index].x - merged[index - 1].maxX : Int.max
+            let right = index + 1 < merged.count ? merged[index + 1].x - merged[index].maxX : Int.max
+            let other = left <= right ? index - 1 : index + 1
+            let (a, b) = (min(index, other), max(index, other))
+            merged[a] = (merged[a].x, merged[b].maxX)
+            kept[a] = isHeaderOnly(kept[a]) ? kept[b] : kept[a]
+            merged.remove(at: b)
+            kept.remove(at: b)
+            index = a
+        }
+        return merged
+    }
+
     /// A row's cells: its words left to right, a new cell wherever a word starts past the
-    /// columns the cell covers; a word across a river makes its cell span.
-    func cells(of row: VisualRow, in columns: [(x: Int, maxX: Int)]) -> [TableCell] {
+    /// columns the cell covers; a word across a river makes its cell span, and so does a word
+    /// a space from the last when `joiningPhrases` (a header's phrase over several columns).
+    func cells(of row: VisualRow, in columns: [(x: Int, maxX: Int)], joiningPhrases: Bool = false) -> [TableCell] {
         var cells: [TableCell] = []
         for word in row.segments.flatMap(\.words) {
             let covered = columns.indices.filter { columns[$0].maxX > word.box.x && columns[$0].x < word.box.maxX }
             let first = covered.first ?? nearestColumn(to: word.box, in: columns)
             let last = covered.last ?? first
-            if var cell = cells.last, first < cell.column + cell.columnSpan {
+            let sameLine = cells.last?.box.map { $0.verticalOverlap(word.box) * 2 >= min($0.height, word.box.height) } ?? false
+            let inPhrase = joiningPhrases && sameLine && (cells.last?.box).map { word.box.x - $0.maxX < 2 * page.wordGap } == true
+            if var cell = cells.last, first < cell.column + cell.columnSpan || inPhrase {
                 cell.text += " " + word.text
                 cell.box = cell.box.map { $0.union(word.box) } ?? word.box
                 cell.columnSpan = max(cell.columnSpan, last - cell.column + 1)

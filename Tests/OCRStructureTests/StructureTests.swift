@@ -272,6 +272,32 @@ import Testing
                                                       ["Total", "458", "13153", "18.7%"]])
     }
 
+    /// A statistical table as NCES sets them: a caption over two lines, then three header rows
+    /// over a body of numbers: a group's heading set over two columns ("Current dollars") with
+    /// a heading under it in each, and a heading over right-aligned numbers whose words stand
+    /// apart ("Fall  enrollment") and leave a river no body row crosses.
+    @Test func aHeadersPhrasesAreCellsAndTheCaptionsSecondLineIsTheCaptions() throws {
+        let found = PageBuilder.elements { page in
+            page.row([("Table 18.", 200), ("Actual and projected numbers for current expenditures", 460)], y: 200)
+            page.row([("public elementary and secondary education", 460)], y: 245)
+            page.row([("Current dollars", 1500)], y: 320)
+            page.row([("Fall", 700), ("enrollment", 820), ("Total", 1320), ("Per pupil", 1840)], y: 390)
+            page.row([("School year", 200), ("(in thousands)", 820), ("(in billions)", 1160), ("in fall enrollment", 1680)], y: 440)
+            for index in 0..<20 {  // a river may be crossed by one row in ten: the caption's two
+                page.row([("\(1996 + index)-\(97 + index)", 200), ("45,6\(index % 10)1", 900), ("$375.\(index % 10)", 1300),
+                          ("$8,24\(index % 10)", 1900)], y: 520 + index * 60)
+            }
+        }
+        let caption = try #require(found.first.flatMap { if case .caption(let c) = $0 { c } else { nil } }, "\(found)")
+        #expect(caption.text == "Table 18. Actual and projected numbers for current expenditures public elementary and secondary education")
+        let table = try #require(found.compactMap { if case .table(let t) = $0 { t } else { nil } }.first, "\(found)")
+        #expect(table.columnCount == 4)
+        #expect(table.rows.prefix(3).map { $0.map(\.text) } == [["", "", "Current dollars"], ["", "Fall enrollment", "Total", "Per pupil"],
+                                                              ["School year", "(in thousands)", "(in billions)", "in fall enrollment"]])
+        #expect(table.rows[0].last?.columnSpan == 2)
+        #expect(table.rows.count == 23)
+    }
+
     @Test func aRuledGridIsATableAndAMissingRuleMakesASpan() {
         let found = PageBuilder.elements { page in
             page.paragraph(body, y: 200)
