@@ -253,10 +253,9 @@ struct TableDetection {
     }
 
     /// `columns` with each column that only the header's rows have words in (`headerRowCount`,
-    /// of a table of six rows or more) joined
-    /// to the nearer of its neighbours: a header's words set over a column of right-aligned
-    /// numbers ("Fall enrollment", "(in thousands)") leave rivers between them that no row of
-    /// the body crosses, and are one heading, not columns.
+    /// of a table of six rows or more) joined to the nearer of its neighbours: a header's words
+    /// set over a column of right-aligned numbers ("Fall enrollment", "(in thousands)") leave
+    /// rivers between them that no row of the body crosses, and are one heading, not columns.
     static func withoutHeaderOnlyColumns(_ columns: [(x: Int, maxX: Int)], cells: [[TableCell]]) -> [(x: Int, maxX: Int)] {
         guard cells.count >= 6, columns.count >= 3 else { return columns }
         let header = headerRowCount(cells)
