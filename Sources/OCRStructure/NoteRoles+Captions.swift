@@ -61,16 +61,35 @@ extension NoteRoles {
         return (TextBlock(text: words.joined(separator: " "), box: box), rest)
     }
 
-    /// `row` when it is the next line of a caption (`box`, `words` so far) that runs on: the
-    /// caption ends without a stop, and the row stands as close under it as a paragraph's lines
-    /// stand, not left of it, its words spaced as a sentence's (no gap as wide as its line is high).
+    /// `row` when it holds the next lines of a caption (`box`, `words` so far) that runs on: the
+    /// caption ends without a stop, and each line of the row stands as close under the one
+    /// above as a paragraph's lines stand, not left of the caption, its words spaced as a
+    /// sentence's (no gap as wide as the line is high). A row of cells of two lines (the
+    /// caption's last line and a units line under it, `[In thousands]`) goes whole.
     static func continuation(of box: PageBox, words: [String], in row: [TableCell]) -> [TableCell]? {
         let cells = row.filter { !$0.text.isEmpty && $0.box != nil }
-        guard let last = words.last?.last, !".:;!?".contains(last), let line = PageBox.union(cells.compactMap(\.box)),
-              row.allSatisfy({ $0.rowSpan == 1 }), line.y - box.maxY < line.height / 2, line.x >= box.x - line.height / 2 else { return nil }
-        let boxes = cells.compactMap(\.box).sorted { $0.x < $1.x }
-        guard zip(boxes, boxes.dropFirst()).allSatisfy({ $1.x - $0.maxX < line.height }) else { return nil }
-        return cells
+        guard let last = words.last?.last, !".:;!?".contains(last), !cells.isEmpty, row.allSatisfy({ $0.rowSpan == 1 }),
+              let height = cells.compactMap(\.box?.height).min() else { return nil }
+        // The row's lines, top to bottom: cells whose tops are within half a line of each other.
+        var lines: [[TableCell]] = []
+        for cell in cells.sorted(by: { $0.box!.y < $1.box!.y }) {
+            guard cell.box!.height < height * 3 / 2 else { return nil }  // a cell over two lines: not a caption's
+            if let top = lines.last?.first?.box?.y, cell.box!.y - top < height / 2 {
+                lines[lines.count - 1].append(cell)
+            } else {
+                lines.append([cell])
+            }
+        }
+        var above = box
+        for index in lines.indices {
+            lines[index].sort { $0.box!.x < $1.box!.x }
+            let boxes = lines[index].map { $0.box! }
+            let extent = PageBox.union(boxes)!
+            guard extent.y - above.maxY < extent.height / 2, extent.x >= box.x - height / 2,
+                  zip(boxes, boxes.dropFirst()).allSatisfy({ $1.x - $0.maxX < height }) else { return nil }
+            above = extent
+        }
+        return lines.flatMap { $0 }
     }
 
     /// `block` cut before a line other than its first that starts a caption with its number set
