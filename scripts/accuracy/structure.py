@@ -8,10 +8,13 @@ the text). Each truth table is scored against the best-matching table found on i
 none was found).
 
     structure.py build WORK_DIR               renders every page (deterministic) into WORK_DIR/tables
-    structure.py run BIN_DIR WORK_DIR [--half dev|heldout|all] [--jobs 2]
+    structure.py run BIN_DIR WORK_DIR [--half dev|heldout|all] [--jobs 2] [--replay]
     structure.py report WORK_DIR [--half ...]
 
 The halves are real_layout's (by file name): `dev` for choosing rules, `heldout` for reporting.
+`--replay` (BIN_DIR holding `ocr-bench`) recognises each page once into WORK_DIR/captured and
+then only rebuilds the documents with this build's structure analysis: for choosing rules on
+dev in seconds; the figures BENCHMARKS.md reports come from plain runs of `ocr-submit`.
 Needs `apted` (pip) for the tree edit distance.
 """
 import csv
