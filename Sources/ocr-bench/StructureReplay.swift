@@ -42,8 +42,9 @@ enum StructureReplay {
 
     /// `render --format F DIR`: each `DIR/NAME.pages` rendered as `DIR/NAME.F` by this build.
     static func render(_ args: Args) throws {
-        let format = try DocumentFormat(rawValue: args.string("format", "html")).orThrow("unknown --format")
-        let directory = URL(fileURLWithPath: try args.positionals.first.orThrow("render needs a directory"))
+        guard let format = DocumentFormat(rawValue: args.string("format", "html")) else { die("render: unknown --format") }
+        guard let path = args.positionals.first else { die("render needs a directory") }
+        let directory = URL(fileURLWithPath: path)
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() where name.hasSuffix(".pages") {
             var pages = try pageResults(Array(Data(contentsOf: directory.appendingPathComponent(name))))
             for index in pages.indices { pages[index].layout = nil }
@@ -62,12 +63,5 @@ enum StructureReplay {
             at += 4 + length
         }
         return results
-    }
-}
-
-extension Optional {
-    func orThrow(_ message: String) throws -> Wrapped {
-        guard let value = self else { throw OCRError(.invalidArgument, message) }
-        return value
     }
 }
