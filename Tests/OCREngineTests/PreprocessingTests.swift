@@ -69,6 +69,27 @@ extension EngineTests {
             }
         }
 
+        /// A doubtful upright page that reads no better turned (aim916's page 27, its back's text
+        /// showing through mirrored) keeps its first reading, put back as it was rather than read
+        /// a third time: the same words, boxes and text as a reading that never checks the
+        /// orientation (a region of interest over the whole page skips the check).
+        @Test func aDoubtfulUprightPageKeepsItsFirstReading() async throws {
+            let page = Fixtures.page("real/multipage/aim916.tiff", filePage: 27)
+            let checked = try await recognize(page)
+            #expect(try #require(checked.timings?.steps).map(\.step).contains("find_orientation"),
+                    "the page is no longer doubtful: this test tests nothing")
+            #expect(checked.rotationDegrees == 0)
+            let unchecked = try await recognize(page, RecognitionOptions.with {
+                $0.regionOfInterest = Ocr_V1_NormalizedRect.with { $0.width = 1; $0.height = 1 }
+            })
+            #expect(try #require(unchecked.timings?.steps).map(\.step).contains("find_orientation") == false)
+            #expect(checked.text == unchecked.text)
+            // Compared aside: a failed expectation would print both pages' every symbol.
+            let sameWords = checked.blocks == unchecked.blocks, sameRules = checked.rules == unchecked.rules
+            #expect(sameWords, "words or boxes differ")
+            #expect(sameRules, "ruling lines differ")
+        }
+
         /// A page lying on its side is read upright at every level without `auto_rotate`: its
         /// layout shows most lines running down it (SidewaysPage.swift), OSD says which way.
         @Test(arguments: [("rot90.png", 90), ("rot270.png", 270)])

@@ -465,6 +465,8 @@ package final class Recognizer {
                     }
                 }
                 try readPage()
+                // The thresholded image of the reading kept, when it is no longer Tesseract's.
+                var keptThresholded: Pix?
                 // A page upside down reads as words that are no words (UpsideDownPage.swift):
                 // unless OSD is sure it is upright, it is read turned, and the reading more
                 // often in the dictionary kept.
@@ -472,13 +474,18 @@ package final class Recognizer {
                     let osd = configuration.installedLanguages.contains("osd")
                         ? try costs.measure("find_orientation") { () throws(OCRError) in try orientation(of: asTurned.pix, dpi: dpi) } : nil
                     if UpsideDownPage.mayBeUpsideDown(osd: osd) {
-                        let first = blocks
+                        // The upright reading and everything it was read from, kept: when it
+                        // wins it is put back as it was, not read a third time (a page of
+                        // mirrored show-through paid 1.4 s for that on a 1.4 s page).
+                        let upright = (blocks: blocks, text: text, meanConfidence: meanConfidence, pix: pix, geometry: geometry,
+                                       rotationDegrees: result.rotationDegrees, dewarped: result.dewarped,
+                                       skewDegrees: result.skewDegrees, thresholded: api.thresholdedImage())
                         try turnPage(by: 2)
                         try readPage()
-                        if !UpsideDownPage.keepsTurned(blocks, confidence: meanConfidence, over: first) {
-                            // Read upright it was: back to the page as it was, and its reading.
-                            try turnPage(by: 0)
-                            try readPage()
+                        if !UpsideDownPage.keepsTurned(blocks, confidence: meanConfidence, over: upright.blocks) {
+                            (blocks, text, meanConfidence, pix, geometry) = (upright.blocks, upright.text, upright.meanConfidence, upright.pix, upright.geometry)
+                            (result.rotationDegrees, result.dewarped, result.skewDegrees) = (upright.rotationDegrees, upright.dewarped, upright.skewDegrees)
+                            keptThresholded = upright.thresholded
                         }
                     }
                 }
@@ -491,7 +498,7 @@ package final class Recognizer {
                 // Run-together words (WordSplitting.swift), text the layout analysis dropped
                 // (LostText.swift) and dot leaders (DotLeaders.swift), from the thresholded image,
                 // taken before `clear` forgets it; its components found once.
-                let thresholded = api.thresholdedImage()
+                let thresholded = keptThresholded ?? api.thresholdedImage()
                 var components: [RawRect] = []
                 if !settings.fast, let thresholded {
                     let split = try costs.measure("word_gaps") { () throws(OCRError) in try splitRunTogetherWords(blocks, thresholded: thresholded, api: api) }
