@@ -43,9 +43,10 @@ extension EngineTests {
             #expect(busy.text == idle.text)
         }
 
-        /// A worker without the full model (`--legacy-tessdata` empty) reads `best` without the
-        /// combined-engine pass instead of failing the page.
-        @Test func withoutTheFullModelTheOtherEnginePassIsSkipped() async throws {
+        /// `best` needs no full model (its passes read with the page's own model): a worker
+        /// without one (`--legacy-tessdata` empty) reads it as any worker does, while the combined
+        /// engine asked for outright fails, naming the directory.
+        @Test func bestNeedsNoFullModel() async throws {
             let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-legacy-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: empty) }
@@ -56,8 +57,9 @@ extension EngineTests {
             let page = Fixtures.page("text.png")
             let options = best
             let result = try await engine.run { r throws(OCRError) in try r.recognize(page, options: options) }
+            let withModel = try await recognize(page, options)
+            #expect(result.text == withModel.text)
             #expect(characterErrorRate(result.text, reference: Fixtures.text("text.txt")) < 0.02, "\(result.text)")
-            // The same page with the combined engine asked for outright fails, naming the directory.
             var combined = RecognitionOptions()
             combined.engineMode = .combined
             let asked = combined
@@ -65,20 +67,26 @@ extension EngineTests {
             #expect(failed?.code == .failedPrecondition)
             #expect(failed?.message.contains(empty.path) == true, "\(failed?.message ?? "")")
         }
+
+        /// On a page it is unsure of (a short one), `best` reads three more times, and a 1 bpp
+        /// page, which has no background to normalise, twice: the passes in the page's steps.
+        @Test func bestReadsAGrayPageThreeTimesMoreAndABilevelOneTwice() async throws {
+            var options = RecognitionOptions()
+            options.level = .best
+            func passes(_ page: PageDescriptor) async throws -> Set<String> {
+                Set(try #require(try await recognize(page, options).timings?.steps).map(\.step).filter { $0.hasPrefix("pass_") })
+            }
+            let gray = try await passes(Fixtures.page("text.png"))
+            #expect(gray.isSuperset(of: ["pass_background_normalized", "pass_median_filtered", "pass_single_block"]), "\(gray)")
+            let bilevel = try await passes(Fixtures.page("text-bilevel.png"))
+            #expect(bilevel.isSuperset(of: ["pass_median_filtered", "pass_single_block"]), "\(bilevel)")
+            #expect(!bilevel.contains("pass_background_normalized"), "\(bilevel)")
+        }
     }
 }
 
 /// Which pages `best` reads again (pure: raw hierarchies in, a decision out).
 @Suite struct BestLevelTriggerTests {
-    @Test func runTogetherPagesAreThoseWithLongImplausibleWords() {
-        let words = (0..<40).map { RawPages.word("word", $0 * 100) }
-        #expect(!BestLevel.looksRunTogether(RawPages.page(words)))
-        var merged = words
-        merged[5] = RawPages.word("onceistoo8535here", 500, dictionary: false)
-        merged[9] = RawPages.word("orderprogramlike", 900, dictionary: false)
-        #expect(BestLevel.looksRunTogether(RawPages.page(merged)))
-    }
-
     @Test func unsurePagesAreThoseWithDoubtfulOrFewWords() {
         let many = (0..<100).map { RawPages.word("word", $0 * 100) }
         #expect(!BestLevel.isUnsure(RawPages.page(many)))

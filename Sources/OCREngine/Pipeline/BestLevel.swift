@@ -4,25 +4,24 @@ import OCRPageEngine
 import OCRWire
 
 /// The `best` level: after the `accurate` pass, a page that pass is unsure of (or lost text on,
-/// ``LostText``) is read again up to four times, each time differently, and the readings are combined word by word
-/// (``WordCombination``). Every extra pass reads an image of the same size, so all boxes are in
-/// the same pixels and map back to the original through the page's one ``PageGeometry``.
+/// ``LostText``) is read again up to three times, each time differently, and the readings are
+/// combined word by word (``WordCombination``). Every extra pass reads an image of the same size,
+/// so all boxes are in the same pixels and map back to the original through the page's one
+/// ``PageGeometry``.
 ///
-/// The passes, each chosen for what loses words on the rendered set of `make accuracy`:
-/// background normalised (faded text, uneven lighting, shaded paper), median filtered (speckle
-/// and JPEG noise), one uniform text block (`--psm 6`: columns the layout analysis drops, as a
-/// receipt's prices) and Tesseract's combined recogniser with the full model (dithered scans;
-/// skipped when that model is not installed); and on a page whose words look run together, the
-/// legacy recogniser for its word boxes. Alone, each of them loses words on other pages;
-/// combined they do not (BENCHMARKS.md, "Accuracy"). A page of small text has already been read
-/// enlarged (``SmallText``) by then, at `accurate` as well.
+/// The passes: background normalised (faded text, uneven lighting, shaded paper; not on a 1 bpp
+/// page, which has no background to even out), median filtered (speckle and JPEG noise) and one
+/// uniform text block (`--psm 6`: columns the layout analysis drops, as a receipt's prices).
+/// Alone, each of them loses words on some pages; combined they do not (BENCHMARKS.md,
+/// "Accuracy"). Two more passes were dropped after measuring each pass's share on the
+/// real-layout corpus's dev half (BENCHMARKS.md, "`best` at its cost"): Tesseract's combined
+/// recogniser with the full model and the legacy recogniser's word boxes on run-together pages
+/// cost 1.5x tesseract's CPU between them and gave nothing. A page of small text has already
+/// been read enlarged (``SmallText``) by then, at `accurate` as well.
 enum BestLevel {
     /// An extra reading of the page.
     enum Pass {
-        case backgroundNormalized, medianFiltered, singleBlock, otherEngine
-        /// The legacy recogniser alone, for its word boxes: only on pages that look run
-        /// together (``looksRunTogether(_:)``); it reads degraded pages badly, so not elsewhere.
-        case legacyWords
+        case backgroundNormalized, medianFiltered, singleBlock
         /// The page enlarged ``SmallText/factor`` times, its words mapped back to the page's
         /// pixels: pages of small text, at every level but `fast`, before `best`'s passes.
         case enlarged
@@ -36,20 +35,10 @@ enum BestLevel {
             case .backgroundNormalized: "pass_background_normalized"
             case .medianFiltered: "pass_median_filtered"
             case .singleBlock: "pass_single_block"
-            case .otherEngine: "pass_other_engine"
-            case .legacyWords: "pass_legacy_words"
             case .enlarged: "pass_enlarged"
             case .singleLine: "pass_single_line"
             }
         }
-    }
-
-    /// Run together: at least one word in twenty of the first pass is ten characters or more
-    /// and neither a dictionary word nor a number (tightly set text read as "onceistoo8535here").
-    static func looksRunTogether(_ blocks: [RawBlock]) -> Bool {
-        let words = RawBlock.wordsWithText(blocks)
-        let long = words.filter { $0.text.count >= 10 && !WordCombination.isPlausible($0) }
-        return !words.isEmpty && Double(long.count) >= 0.05 * Double(words.count)
     }
 
     /// Unsure: at least one word in a hundred below 80% confidence, or fewer than 60 words (a
@@ -60,13 +49,19 @@ enum BestLevel {
         return Double(words.filter { $0.confidence < lowConfidence }.count) >= unsureShare * Double(words.count)
     }
 
+    /// `passes` as they apply to a page of `depth` bits per pixel: a 1 bpp page has no background
+    /// to normalise, and that pass would read the same pixels again.
+    static func passes(_ passes: [Pass], depth: Int) -> [Pass] {
+        passes.filter { depth > 1 || $0 != .backgroundNormalized }
+    }
+
     /// What `accurate` spends on a page whose text was lost (``LostText``): one text block (the
     /// layout analysis dropped a column) and background normalised (a dark corner or shading
     /// swallowed a region).
     static let recoveryPasses: [Pass] = [.singleBlock, .backgroundNormalized]
 
     /// `best`'s passes over a page it is unsure of (a page of small text was read enlarged before).
-    static let bestPasses: [Pass] = [.backgroundNormalized, .medianFiltered, .singleBlock, .otherEngine, .legacyWords]
+    static let bestPasses: [Pass] = [.backgroundNormalized, .medianFiltered, .singleBlock]
 
     static let minimumWords = 60
     static let lowConfidence: Float = 0.8
@@ -93,7 +88,6 @@ extension Recognizer {
         let state = Monitor.State(deadline: deadline, cancellation: cancellation)
         var readings = [primary]
         for pass in passes {
-            if pass == .legacyWords, !BestLevel.looksRunTogether(primary) { continue }
             if state.shouldStop() { break }
             guard let reading = try costs.measure(pass.stepName, { () throws(OCRError) in
                 try read(pass, in: regions, keepsRegion: keepsRegion, pix: pix, dpi: dpi, options: options, settings: settings, state)
@@ -129,7 +123,6 @@ extension Recognizer {
     private func read(_ pass: BestLevel.Pass, pix: Pix, dpi: Int, options: RecognitionOptions, settings: PageSettings,
                       _ state: Monitor.State) throws(OCRError) -> [RawBlock]? {
         var settings = settings
-        var options = options
         var image = pix
         var dpi = dpi
         var factor = 1.0  // The image read over the page's.
@@ -140,11 +133,6 @@ extension Recognizer {
         case .singleBlock:
             guard settings.psm == 3 else { return nil }  // The caller chose a segmentation: kept.
             settings.psm = 6
-        case .otherEngine:
-            options.engineMode = options.engineMode == .combined ? .unspecified : .combined
-        case .legacyWords:
-            guard options.engineMode != .legacy else { return nil }
-            options.engineMode = .legacy
         case .enlarged:
             factor = SmallText.factor
             image = try pix.toGray().scaled(factor)
@@ -156,12 +144,7 @@ extension Recognizer {
             border = max(4, pix.height / 2)
             image = try pix.withWhiteBorder(border)
         }
-        let api: TessAPI
-        do {
-            api = try engine(for: EngineKey(options, configuration))
-        } catch where (pass == .otherEngine || pass == .legacyWords) && error.code == .failedPrecondition {
-            return nil  // No full model on this worker: `best` reads without that pass.
-        }
+        let api = try engine(for: EngineKey(options, configuration))
         if state.shouldStop() { return nil }
         api.clear()
         defer { api.clear() }

@@ -575,11 +575,9 @@ package final class Recognizer {
                 var regions: [RawRect]?
                 let textLost = lost?.isLost ?? false
                 if settings.best, textLost || BestLevel.isUnsure(blocks) {
-                    extra = BestLevel.bestPasses
+                    extra = BestLevel.passes(BestLevel.bestPasses, depth: pix.depth)
                 } else if !settings.fast, textLost, let lost {
-                    // A 1 bpp page has no background to normalise: the pass would read the
-                    // same pixels again.
-                    extra = BestLevel.recoveryPasses.filter { pix.depth > 1 || $0 != .backgroundNormalized }
+                    extra = BestLevel.passes(BestLevel.recoveryPasses, depth: pix.depth)
                     regions = LostRegions.regions(lost.elsewhere, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
                 }
                 if let extra {

@@ -25,8 +25,8 @@ import OCRWire
 /// rule). A word the first pass read is replaced by a better reading or kept, never dropped.
 ///
 /// **Run-together words.** When another proposal has the winner's characters split into more
-/// words, and more of them are dictionary words or numbers, it wins instead (LSTM passes agree
-/// on "3432twoyou"; the legacy recogniser's word boxes split it).
+/// words, and more of them are dictionary words or numbers, it wins instead (passes that agree
+/// on "3432twoyou" lose to one whose word boxes split it).
 ///
 /// **Result.** The first pass's blocks, paragraphs and lines, with each cluster's words replaced by
 /// the winner's (boxes, symbols and choices of the winning pass that is most confident; the first

@@ -18,10 +18,9 @@ public enum Ocr_V1_RecognitionLevel: ProtoEnum, CaseIterable {
     /// Lower cost per page: the fast model when installed; one pass as `tesseract` reads the page, without ACCURATE's guards.
     case fast  // RECOGNITION_LEVEL_FAST = 2
     /// ACCURATE's pass, and on a page it is unsure of (a word in a hundred below 80% confidence,
-    /// or fewer than 60 words, or text left unread) up to four more, each preprocessed or segmented differently
-    /// (background normalised, median filtered, one text block, the combined engine when the full
-    /// model is installed), plus the legacy recogniser's word boxes on a page whose words look run
-    /// together; combined word by word by box overlap, agreement, confidence and dictionary.
+    /// or fewer than 60 words, or text left unread) up to three more, each preprocessed or segmented
+    /// differently (background normalised, except on a 1 bpp page; median filtered; one text block);
+    /// combined word by word by box overlap, agreement, confidence and dictionary.
     /// The extra passes are bounded in number, not time (the same words on a busy machine as on an
     /// idle one); only the page deadline stops them.
     /// Not a Vision level.
