@@ -12,9 +12,9 @@ import OCRWire
 /// The passes: background normalised (faded text, uneven lighting, shaded paper; not on a 1 bpp
 /// page, which has no background to even out), median filtered (speckle and JPEG noise) and one
 /// uniform text block (`--psm 6`: columns the layout analysis drops, as a receipt's prices).
-/// Alone, each of them loses words on some pages; combined they do not (BENCHMARKS.md,
-/// "Accuracy"). Two more passes were dropped after measuring each pass's share on the
-/// real-layout corpus's dev half (BENCHMARKS.md, "`best` at its cost"): Tesseract's combined
+/// Each pass was measured by leaving it out on the real-layout corpus's dev half (BENCHMARKS.md,
+/// "`best` at its cost"): without the median filter or the text block `best` reads fewer
+/// words, and it still loses words on some pages that one reading alone had. Tesseract's combined
 /// recogniser with the full model and the legacy recogniser's word boxes on run-together pages
 /// cost 1.5x tesseract's CPU between them and gave nothing. A page of small text has already
 /// been read enlarged (``SmallText``) by then, at `accurate` as well.
