@@ -35,7 +35,7 @@ import OCRWire
         let first = try coordinator("tcp://127.0.0.1:*", "tcp://127.0.0.1:*")
         let endpoints = try await first.waitForStderr(#"coordinator listening" clients=(\S+) workers=(\S+)"#)
         let worker = try ChildProcess("ocr-worker", ["--coordinator", endpoints[1], "--slots", "2", "--heartbeat-ms", "200",
-                                                     "--engine", "sleep:400", "--log-level", "debug"])
+                                                     "--engine", "sleep:600", "--log-level", "debug"])
         defer { worker.signal(SIGKILL) }
         _ = try await first.waitForStderr("worker ready")
 
@@ -44,8 +44,9 @@ import OCRWire
         let client = try OCRClient(endpoint: endpoints[0], callTimeout: .seconds(20))
         defer { client.close() }
         let png = [UInt8](try Data(contentsOf: Binaries.fixtures.appendingPathComponent("tiny.png")))
-        // 30 pages of 400 ms on 2 slots: 6 s, so the kill lands mid-job even when the test's
-        // own polling is slowed down by a loaded machine.
+        // 30 pages of 600 ms on 2 slots: 9 s, so the kill lands mid-job even when the test's
+        // own polling and the watcher's start are slowed down by a loaded machine (at 6 s, a
+        // CI run with every suite at once saw the job finish before the watcher printed a page).
         let pageCount = 30
         let inputs = (0..<pageCount).map { i in InputFile.with { $0.name = String(format: "p%02d.png", i); $0.content = png; $0.format = .png } }
         let job = try await client.submit(inputs: inputs)
