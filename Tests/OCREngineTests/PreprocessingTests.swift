@@ -69,15 +69,16 @@ extension EngineTests {
             }
         }
 
-        /// A doubtful upright page that reads no better turned (aim916's page 27, its back's text
-        /// showing through mirrored) keeps its first reading, put back as it was rather than read
-        /// a third time: the same words, boxes and text as a reading that never checks the
+        /// A doubtful upright page whose band reads no better turned (aim916's page 27, its back's
+        /// text showing through mirrored) keeps its first reading, neither read whole turned nor
+        /// read again: the same words, boxes and text as a reading that never checks the
         /// orientation (a region of interest over the whole page skips the check).
         @Test func aDoubtfulUprightPageKeepsItsFirstReading() async throws {
             let page = Fixtures.page("real/multipage/aim916.tiff", filePage: 27)
             let checked = try await recognize(page)
-            #expect(try #require(checked.timings?.steps).map(\.step).contains("find_orientation"),
-                    "the page is no longer doubtful: this test tests nothing")
+            let steps = try #require(checked.timings?.steps).map(\.step)
+            #expect(steps.contains("find_orientation"), "the page is no longer doubtful: this test tests nothing")
+            #expect(steps.contains("check_upside_down"), "OSD decided: the band was not read turned")
             #expect(checked.rotationDegrees == 0)
             let unchecked = try await recognize(page, RecognitionOptions.with {
                 $0.regionOfInterest = Ocr_V1_NormalizedRect.with { $0.width = 1; $0.height = 1 }

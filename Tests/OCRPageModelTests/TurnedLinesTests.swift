@@ -196,4 +196,46 @@ import OCRTestSupport
         #expect(!UpsideDownPage.mayBeUpsideDown(osd: (0, 6)))
         #expect(!UpsideDownPage.mayBeUpsideDown(osd: (90, 12)))
     }
+
+    /// Where OSD said upside down the page is read turned whole; otherwise its band first.
+    @Test func onlyOSDsUpsideDownSkipsTheBand() {
+        #expect(!UpsideDownPage.checksBand(osd: (180, 0.4)))
+        #expect(UpsideDownPage.checksBand(osd: (0, 2.5)))
+        #expect(UpsideDownPage.checksBand(osd: (90, 1)))
+        #expect(UpsideDownPage.checksBand(osd: nil))
+    }
+
+    /// The band read turned is the third of the page holding the most letters of the first
+    /// reading (digits and punctuation do not count); none when no word has a letter.
+    @Test func theBandReadTurnedHoldsTheMostLetters() throws {
+        func word(_ text: String, top: Int) -> RawWord {
+            RawWord(text: text, confidence: 0.4, rect: TurnedLinesTests.rect(10, top, 190, 20))
+        }
+        let words = [word("OTT", top: 50), word("12345678", top: 400), word("GpvSeT", top: 600), word("ewe", top: 650),
+                     word("rans", top: 700), word("Zq", top: 950)]
+        let band = try #require(UpsideDownPage.band(of: words, pageHeight: 1000))
+        #expect(band == 600..<900)
+        #expect(UpsideDownPage.words(words, in: band).map(\.text) == ["GpvSeT", "ewe", "rans"])
+        // Near the foot of the page the band keeps its height, inside the page.
+        #expect(UpsideDownPage.band(of: [word("OTT", top: 950)], pageHeight: 1000) == 700..<1000)
+        #expect(UpsideDownPage.band(of: [word("1967", top: 100), word("--", top: 300)], pageHeight: 1000) == nil)
+    }
+
+    /// The whole page is read turned when its band reads better turned: more often in the
+    /// dictionary and convincing, or surely (a table of abbreviations upside down read 0.80
+    /// turned against 0.42); a page read doubtfully both ways (its back's text showing through,
+    /// 0.26 turned against 0.25) is not.
+    @Test func thePageIsReadTurnedWhenItsBandReadsBetterTurned() {
+        func words(_ texts: [(String, Bool)], confidence: Float) -> [RawWord] {
+            SidewaysPageTests.words(texts).map { var word = $0; word.confidence = confidence; return word }
+        }
+        let garbage = [("OTT", false), ("GpvSeT", false), ("rans", true), ("ZBGVEE", false)]
+        let prose = [("The", true), ("committee", true), ("met", true), ("on", true)]
+        let abbreviations = [("Kharif", false), ("Rabi", false), ("lakh", false), ("tonnes", false)]
+        #expect(UpsideDownPage.turnedBandReadsBetter(words(prose, confidence: 0.9), than: words(garbage, confidence: 0.3)))
+        #expect(UpsideDownPage.turnedBandReadsBetter(words(abbreviations, confidence: 0.8), than: words(garbage, confidence: 0.42)))
+        #expect(!UpsideDownPage.turnedBandReadsBetter(words(garbage, confidence: 0.26), than: words(garbage, confidence: 0.25)))
+        #expect(!UpsideDownPage.turnedBandReadsBetter(words(prose, confidence: 0.5), than: words(garbage, confidence: 0.45)))
+        #expect(!UpsideDownPage.turnedBandReadsBetter([], than: words(garbage, confidence: 0.3)))
+    }
 }

@@ -468,18 +468,28 @@ package final class Recognizer {
                 // The thresholded image of the reading kept, when it is no longer Tesseract's.
                 var keptThresholded: Pix?
                 // A page upside down reads as words that are no words (UpsideDownPage.swift):
-                // unless OSD is sure it is upright, it is read turned, and the reading more
-                // often in the dictionary kept.
+                // unless OSD is sure it is upright, it is read turned (first only the band with the
+                // most letters, unless OSD said upside down; the whole page where that band reads
+                // better), and the reading more often in the dictionary kept.
                 if checksOrientation(options, settings), !sideways, UpsideDownPage.isDoubtful(blocks, meanConfidence: meanConfidence) {
                     let osd = configuration.installedLanguages.contains("osd")
                         ? try costs.measure("find_orientation") { () throws(OCRError) in try orientation(of: asTurned.pix, dpi: dpi) } : nil
-                    if UpsideDownPage.mayBeUpsideDown(osd: osd) {
+                    // The thresholded image of the first reading, taken before another reading
+                    // replaces it: kept when the page stays as it is.
+                    let firstThresholded = api.thresholdedImage()
+                    var readsTurned = UpsideDownPage.mayBeUpsideDown(osd: osd)
+                    if readsTurned, UpsideDownPage.checksBand(osd: osd) {
+                        readsTurned = try costs.measure("check_upside_down") { () throws(OCRError) in
+                            try bandReadsBetterTurned(RawBlock.wordsWithText(blocks), pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+                        }
+                    }
+                    if readsTurned {
                         // The upright reading and everything it was read from, kept: when it
                         // wins it is put back as it was, not read a third time (a page of
                         // mirrored show-through paid 1.3 s for that, as much as tesseract spends on it).
                         let upright = (blocks: blocks, text: text, meanConfidence: meanConfidence, pix: pix, geometry: geometry,
                                        rotationDegrees: result.rotationDegrees, dewarped: result.dewarped,
-                                       skewDegrees: result.skewDegrees, thresholded: api.thresholdedImage())
+                                       skewDegrees: result.skewDegrees, thresholded: firstThresholded)
                         try turnPage(by: 2)
                         try readPage()
                         if !UpsideDownPage.keepsTurned(blocks, confidence: meanConfidence, over: upright.blocks) {
@@ -487,6 +497,8 @@ package final class Recognizer {
                             (result.rotationDegrees, result.dewarped, result.skewDegrees) = (upright.rotationDegrees, upright.dewarped, upright.skewDegrees)
                             keptThresholded = upright.thresholded
                         }
+                    } else {
+                        keptThresholded = firstThresholded
                     }
                 }
                 // The page's ruling lines, for ruled tables: from the image as recognised, since
@@ -771,6 +783,17 @@ package final class Recognizer {
         let clockwise = try read(try pix.rotatedOrth(1), dpi: dpi, api: api, settings: settings, monitorState)
         let counterclockwise = try read(try pix.rotatedOrth(3), dpi: dpi, api: api, settings: settings, monitorState)
         return SidewaysPage.uprightingTurns(clockwise: clockwise, counterclockwise: counterclockwise)
+    }
+
+    /// Whether the band of `pix` that holds most of the first reading's letters
+    /// (``UpsideDownPage/band(of:pageHeight:)``) reads better turned upside down than those
+    /// words read (``UpsideDownPage/turnedBandReadsBetter(_:than:)``); true when no band can be chosen.
+    private func bandReadsBetterTurned(_ words: [RawWord], pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
+                                       _ monitorState: Monitor.State) throws(OCRError) -> Bool {
+        guard let band = UpsideDownPage.band(of: words, pageHeight: pix.height) else { return true }
+        let crop = try pix.cropped(RawRect(left: 0, top: band.lowerBound, right: pix.width, bottom: band.upperBound))
+        let turned = try read(try crop.rotatedOrth(2), dpi: dpi, api: api, settings: settings, monitorState)
+        return UpsideDownPage.turnedBandReadsBetter(turned, than: UpsideDownPage.words(words, in: band))
     }
 
     /// The share of the unturned band's sure characters a turned band must keep to be turned.

@@ -46,6 +46,61 @@ package enum UpsideDownPage {
         confidence >= doubtfulConfidence && dictionaryShare(turned) > dictionaryShare(first)
     }
 
+    /// Whether a page that may be upside down (``mayBeUpsideDown(osd:)``) is first read turned
+    /// in a band only (``band(of:pageHeight:)``): unless OSD said upside down, which it said of
+    /// 27 of the 28 dev pages upside down (the 28th "upright" at 0.58), and of none of the
+    /// doubtful upright pages seen (aim916's page 27, its back showing through: "upright", 2.5).
+    package static func checksBand(osd: (degrees: Int, confidence: Float)?) -> Bool {
+        osd?.degrees != 180
+    }
+
+    /// The share of the page's height read turned to decide (``band(of:pageHeight:)``).
+    package static let bandShare = 0.3
+
+    /// The band across the page, ``bandShare`` of its height, that holds the most letters of
+    /// the first reading's `words` (rows of the page as read; nil when no word has a letter).
+    /// Read turned upside down it tells as well as the whole page does whether the page is
+    /// upside down (``turnedBandReadsBetter(_:than:)``), for a third of the work: a page that reads
+    /// doubtfully either way (its back showing through, a photo) is then read turned only there.
+    package static func band(of words: [RawWord], pageHeight: Int) -> Range<Int>? {
+        let height = max(1, Int((Double(pageHeight) * bandShare).rounded()))
+        let lettered = words.map { (top: $0.rect.top, bottom: $0.rect.bottom, letters: $0.text.filter(\.isLetter).count) }
+            .filter { $0.letters > 0 }
+        guard !lettered.isEmpty else { return nil }
+        var best: (top: Int, letters: Int)?
+        for start in Set(lettered.map(\.top)) {
+            let top = max(0, min(start, pageHeight - height))
+            let letters = lettered.reduce(0) { $0 + ($1.top >= top && $1.bottom <= top + height ? $1.letters : 0) }
+            if best.map({ letters > $0.letters || (letters == $0.letters && top < $0.top) }) ?? true { best = (top, letters) }
+        }
+        guard let best else { return nil }
+        return best.top..<min(pageHeight, best.top + height)
+    }
+
+    /// How much higher the turned band's mean word confidence must be than the first reading's
+    /// in the band for the whole page to be read turned (``turnedBandReadsBetter(_:than:)``).
+    package static let bandConfidenceGain: Float = 0.1
+
+    /// Whether the band of ``band(of:pageHeight:)`` read turned upside down (`turned`) reads
+    /// better than the first reading's words inside it (`upright`), so that the whole page is
+    /// read turned and ``keepsTurned`` decides: by ``keepsTurned``'s own rule, or with a mean word
+    /// confidence at least ``bandConfidenceGain`` higher (an upside-down table of abbreviations
+    /// and numbers reads turned with no more dictionary words, but surely: 0.80 against 0.42).
+    package static func turnedBandReadsBetter(_ turned: [RawWord], than upright: [RawWord]) -> Bool {
+        (SidewaysPage.isConvincing(turned) && SidewaysPage.dictionaryShare(turned) > SidewaysPage.dictionaryShare(upright))
+            || meanConfidence(turned) >= meanConfidence(upright) + bandConfidenceGain
+    }
+
+    /// The mean confidence of `words` (0 for none).
+    static func meanConfidence(_ words: [RawWord]) -> Float {
+        words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Float(words.count)
+    }
+
+    /// The words of `words` wholly inside the rows `band`.
+    package static func words(_ words: [RawWord], in band: Range<Int>) -> [RawWord] {
+        words.filter { $0.rect.top >= band.lowerBound && $0.rect.bottom <= band.upperBound }
+    }
+
     /// ``SidewaysPage/dictionaryShare(_:)`` of a reading.
     package static func dictionaryShare(_ blocks: [RawBlock]) -> Double {
         SidewaysPage.dictionaryShare(RawBlock.wordsWithText(blocks))
