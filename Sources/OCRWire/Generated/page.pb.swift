@@ -516,8 +516,9 @@ public struct Ocr_V1_Timings: ProtoMessage {
 /// One step of a page's recognition and its CPU time on the engine's thread.
 public struct Ocr_V1_StepCost: ProtoMessage {
     /// The step, in lower_snake_case. Checks: `reduce` (the reduced copy the checks read),
-    /// `find_photo`, `find_orientation`, `check_turn`, `find_converging_lines`, `find_skew`,
-    /// `check_lighting`, `lost_text`, `ruled_cells` (a ruled grid's cells holding unread letters).
+    /// `find_photo`, `find_orientation`, `check_turn`, `check_sideways`, `check_upside_down` (a
+    /// doubtful page's band read turned), `find_converging_lines`, `find_skew`, `check_lighting`,
+    /// `lost_text`, `ruled_cells` (a ruled grid's cells holding unread letters).
     /// Work: `flatten_photo`, `straighten_lines`, `deskew`, `even_lighting`, `recognize` (or
     /// `analyse_layout` for detect-only), `read_results`, `ruling_lines` (`PageResult.rules`),
     /// `word_gaps`, `table_rules` (brackets that are a table's rules), `dot_leaders` (leaders read
