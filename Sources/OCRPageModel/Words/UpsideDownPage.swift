@@ -4,7 +4,9 @@
 /// "GpvSeT"), with low confidence, and its layout looks like any page's (lines across it), so
 /// only the reading tells. Where a reading is doubtful in both ways (``isDoubtful``), OSD is
 /// asked; unless it is sure the page is upright or on its side (``mayBeUpsideDown``), the page
-/// is read turned, and that reading is kept when its words are more often dictionary words and
+/// is read turned (where OSD did not say upside down, first only its band with the most letters,
+/// ``band(of:pageHeight:)``, and the whole page only where that band reads better turned,
+/// ``turnedBandReadsBetter(_:than:)``), and that reading is kept when its words are more often dictionary words and
 /// it is no longer doubtful by its confidence (``keepsTurned``; OSD turned an upright table of
 /// digits upside down: BENCHMARKS.md, "Accuracy"; and said "upright" with confidence 0.6 of a
 /// page upside down).
