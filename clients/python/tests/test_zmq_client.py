@@ -11,7 +11,7 @@ import pytest
 import zmq
 from conftest import FIXTURES, Cluster, curve_cluster, free_port
 
-from ocr_cluster import AsyncZMQClient, Event, Finished, OCRClusterError, Options, PageCompleted
+from ocr_cluster import AsyncZMQClient, Client, Event, Finished, OCRClusterError, Options, PageCompleted
 from ocr_cluster.worker import Worker
 from ocr_cluster.zmq_client import ZMQClient
 
@@ -152,3 +152,21 @@ def test_events_reattach_across_a_coordinator_restart(tmp_path: Path, flavour: s
         first.stop()
         for cluster in restarted:
             cluster.stop()
+
+
+def test_a_merged_document_has_the_structure_the_coordinator_serves(cluster: Cluster) -> None:
+    """A real six-page PDF (OCRmyPDF's multipage.pdf: prose, a table, a page number, a page with a
+    text layer that fails): the structure `ZMQClient` puts together from the pages' layouts is
+    the one the coordinator serves over HTTP, page by page, heading levels, the running header
+    and detected data included."""
+    with Client(cluster.url) as http, ZMQClient(cluster.clients_endpoint) as zmq_client:
+        job = http.submit([FIXTURES / "real" / "pdf" / "multipage.pdf"])
+        served = http.document(job.id)
+        merged = zmq_client.document(job.id)
+    assert [p.state for p in merged.pages] == [p.state for p in served.pages] and merged.gaps == served.gaps == [3]
+    served_kinds = {e.type for p in served.pages for e in p.structure}
+    assert {"table", "pageHeader", "heading", "paragraph"} <= served_kinds, served_kinds
+    for zmq_page, http_page in zip(merged.pages, served.pages):
+        same_structure, same_data = zmq_page.structure == http_page.structure, zmq_page.detected_data == http_page.detected_data
+        assert same_structure, (zmq_page.page_index, zmq_page.structure, http_page.structure)
+        assert same_data, (zmq_page.page_index, zmq_page.detected_data, http_page.detected_data)

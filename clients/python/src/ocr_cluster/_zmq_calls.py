@@ -3,13 +3,14 @@
 and a message frame each way, replies matched by call id)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
+from ._assembly import document_structure
 from ._proto import coordinator_pb2, job_pb2, options_pb2, rpc_pb2
 from ._requests import InputFile, Options
 from . import _requests as calls
@@ -199,8 +200,16 @@ class Merge:
         return isinstance(event, Finished) or self.complete
 
     def document(self) -> Document:
-        """Every page in order; those not in (failed, or not done yet) are the gaps."""
-        ordered: List[Page] = [self.pages.get(i, Page(i, "MISSING")) for i in range(self.page_count)]
+        """Every page in order, with the structure the job's pages show together (`_assembly`);
+        those not in (failed, or not done yet) are the gaps."""
+        results = {i: p.raw["result"] for i, p in self.pages.items() if p.state == "OK" and isinstance(p.raw.get("result"), dict)}
+        structure = document_structure(results)
+        ordered: List[Page] = []
+        for i in range(self.page_count):
+            page = self.pages.get(i, Page(i, "MISSING"))
+            if i in structure:
+                page = replace(page, structure=structure[i][0], detected_data=structure[i][1])
+            ordered.append(page)
         return Document(ordered, [p.page_index for p in ordered if p.state != "OK"], [], {})
 
 

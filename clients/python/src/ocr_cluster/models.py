@@ -98,7 +98,8 @@ class Page:
     blocks: List[Block] = field(default_factory=list)
     error: Optional[OCRClusterError] = None
     #: Headings, paragraphs, lists, tables, captions, footnotes and the running header and
-    #: footer, in reading order (`ocr_cluster.structure`); empty on pages a `ZMQClient` merged.
+    #: footer, in reading order (`ocr_cluster.structure`); a `ZMQClient` puts it together from
+    #: the pages' layouts (empty for a page from a worker that sends none).
     structure: List[Element] = field(default_factory=list)
     #: Dates, amounts, phone numbers, e-mail addresses and links in the page's text.
     detected_data: List[DetectedData] = field(default_factory=list)

@@ -5,9 +5,9 @@ e-mail addresses and links in its text. The shapes follow Apple Vision's `Docume
 (a container of text, paragraphs, lists, tables of rows of cells, detected data); the schema is
 `StructureElement` in the repository's `openapi.json`.
 
-Headings' levels and the running header and footer are found across the whole job, so they
-come with the document the coordinator serves (`Client.document`); pages a `ZMQClient` merges
-itself carry no structure."""
+Headings' levels and the running header and footer are found across the whole job: they come
+with the document the coordinator serves (`Client.document`), and a `ZMQClient` puts them
+together from the pages' layouts (`_assembly`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
