@@ -88,6 +88,25 @@ import Testing
         #expect(Self.texts(read.blocks) == ["Total....", "..........", "12.5"])
     }
 
+    /// A transcript's "2 - - - - - - x": Tesseract reads the spaced dashes as one word of letters
+    /// ("ee"). Read: each dash a word "-", halfway up the letters, between the words beside it.
+    @Test func spacedDashesAreAWordEach() {
+        let number = Self.word("2", 0), garbage = Self.word("ee", 60, top: 110, bottom: 118), x = Self.word("x", 500)
+        // Dashes 14 x 4 px, 60 px apart, their middles 13 px above the letters' bottom at 125.
+        let dashes = (0..<6).map { RawRect(left: 60 + 60 * $0, top: 110, right: 74 + 60 * $0, bottom: 114) }
+        let components = Self.letters(number) + dashes + Self.letters(x)
+        let read = DotLeaders.read(Self.line([number, garbage, x]), components: components)
+        #expect(Self.texts(read.blocks) == ["2", "-", "-", "-", "-", "-", "-", "x"])
+        #expect(read.blocks[0].paragraphs[0].lines[0].words[1].rect == dashes[0])
+        // The same marks on the letters' bottom are underscores, not dashes: left as read.
+        let low = dashes.map { RawRect(left: $0.left, top: 121, right: $0.right, bottom: 125) }
+        let lowRead = DotLeaders.read(Self.line([number, garbage, x]), components: Self.letters(number) + low + Self.letters(x))
+        #expect(Self.texts(lowRead.blocks) == ["2", "ee", "x"])
+        // Three dashes are no run: left as read.
+        let three = DotLeaders.read(Self.line([number, garbage, x]), components: Self.letters(number) + dashes.prefix(3) + Self.letters(x))
+        #expect(Self.texts(three.blocks) == ["2", "ee", "x"])
+    }
+
     /// A sentence's full stops are dots between words: no leader.
     @Test func fullStopsBetweenWordsAreNoLeader() {
         let words = [Self.word("a.", 0), Self.word("b.", 60), Self.word("c.", 120), Self.word("d.", 180), Self.word("e.", 240)]

@@ -8,6 +8,10 @@
 /// ``minimumRun`` or more such dots, alike and evenly spaced with nothing between them, is one
 /// leader word of that many dots, wherever Tesseract's words began and ended; the words it ran
 /// through keep their letters outside it. A word whose ink is only dots is read as those dots.
+///
+/// Spaced dashes ("- - - - - - x" in a transcript's caption, a form's blank) are read the same
+/// way, each dash a word "-": Tesseract reads such a run as one word of letters ("ee") or not
+/// at all. A dash is as thin as a dot, wider than tall, and sits halfway up the letters.
 package enum DotLeaders {
     /// A dot is at most this share of the line's letter height, tall and wide.
     static let dotSize = 0.3
@@ -22,6 +26,15 @@ package enum DotLeaders {
     /// Dots of a leader are at most this many letter heights apart (". . . ." too); a word this
     /// close to a leader loses the full stops it read of it.
     static let joiningGap = 1.0
+    /// A dash is at most this share of the line's letter height wide, and at least twice as
+    /// wide as tall (a hyphen is a third of an em, an en dash half)...
+    static let dashWidth = 0.8
+    /// ...with its middle this many letter heights above the baseline (halfway up a lowercase
+    /// letter; an underscore lies on the baseline, a rule's stub in no place of its own).
+    static let dashMiddle = 0.15...0.6
+    /// Spaced dashes are at most this many letter heights apart, edge to edge (a transcript's
+    /// "- - - -" leaves 1.5).
+    static let dashGap = 2.5
 
     /// `blocks` with their dot leaders read as dots, given `components` (the boxes of the
     /// thresholded page's connected components, in the blocks' pixels), and how many words changed.
@@ -41,13 +54,16 @@ package enum DotLeaders {
         return (blocks, changed)
     }
 
-    /// A mark of a line's ink: a dot on the baseline, or anything else there is to read.
+    /// A mark of a line's ink: a dot on the baseline, a dash halfway up the letters, or anything
+    /// else there is to read.
     enum Mark {
         case dot(RawRect)
+        case dash(RawRect)
         case ink(RawRect)
 
         var isDot: Bool { if case .dot = self { true } else { false } }
-        var rect: RawRect { switch self { case .dot(let r), .ink(let r): r } }
+        var isDash: Bool { if case .dash = self { true } else { false } }
+        var rect: RawRect { switch self { case .dot(let r), .dash(let r), .ink(let r): r } }
     }
 
     static func read(_ line: RawLine, grid: ComponentGrid) -> (words: [RawWord], changed: Int) {
@@ -58,7 +74,17 @@ package enum DotLeaders {
         let letterHeight = Double(heights[heights.count / 2])
         let (x1, y1, x2, y2) = (Double(line.baseline[0]), Double(line.baseline[1]), Double(line.baseline[2]), Double(line.baseline[3]))
         func baseline(at x: Int) -> Double { x2 == x1 ? y1 : y1 + (y2 - y1) * (Double(x) - x1) / (x2 - x1) }
+        let centred = grid.centred(in: line.rect).sorted { $0.left < $1.left }
+        // Where the line's letters stand, for dashes: the median bottom of its letter-sized ink
+        // (Tesseract's baseline of a line it made of dashes alone runs under the dashes).
+        let letterBottoms = centred.filter { Double($0.height) >= 0.5 * letterHeight }.map(\.bottom).sorted()
+        let letterBottom = letterBottoms.isEmpty ? nil : Double(letterBottoms[letterBottoms.count / 2])
         func mark(_ c: RawRect) -> Mark? {
+            let thin = Double(c.height) <= dotSize * letterHeight
+            if thin, let letterBottom, c.width >= 2 * c.height, Double(c.width) <= dashWidth * letterHeight,
+               Double(c.width) > dotSize * letterHeight {
+                return dashMiddle.contains((letterBottom - Double(c.top + c.bottom) / 2) / letterHeight) ? .dash(c) : .ink(c)
+            }
             let small = Double(max(c.width, c.height)) <= dotSize * letterHeight
             if !small { return .ink(c) }
             // A small mark off the baseline (a colon's upper dot, an i's dot, a speck) is neither.
@@ -67,21 +93,28 @@ package enum DotLeaders {
         }
         let gap = Int(joiningGap * letterHeight)
 
-        // The line's leaders: runs of dots with nothing else between them, wherever Tesseract's
-        // words begin and end (it often leaves a leader's first dots out of every word).
-        let marks = grid.centred(in: line.rect).sorted { $0.left < $1.left }.compactMap(mark)
-        var leaders: [[RawRect]] = []
+        // The line's leaders: runs of dots (or of dashes) with nothing else between them,
+        // wherever Tesseract's words begin and end (it often leaves a leader's first dots out
+        // of every word).
+        let marks = centred.compactMap(mark)
+        var leaders: [(dashes: Bool, marks: [RawRect])] = []
         var run: [RawRect] = []
+        var runOfDashes = false
         func endRun() {
-            if run.count >= minimumRun, isEven(run, letterHeight: letterHeight) { leaders.append(run) }
+            if run.count >= minimumRun, isEven(run, letterHeight: letterHeight) { leaders.append((runOfDashes, run)) }
             run = []
         }
+        let dashGap = Int(Self.dashGap * letterHeight)
         for m in marks {
-            if !m.isDot || run.last.map({ m.rect.left - $0.right > gap }) == true { endRun() }
-            if m.isDot { run.append(m.rect) }
+            let joins = (m.isDot && !runOfDashes) || (m.isDash && runOfDashes)
+            if !joins || run.last.map({ m.rect.left - $0.right > (runOfDashes ? dashGap : gap) }) == true { endRun() }
+            if m.isDot || m.isDash {
+                runOfDashes = m.isDash
+                run.append(m.rect)
+            }
         }
         endRun()
-        let spans = leaders.map { ($0.first!.left, $0.last!.right) }
+        let spans = leaders.map { ($0.marks.first!.left, $0.marks.last!.right) }
 
         var out: [RawWord] = []
         var changed = 0
@@ -97,7 +130,7 @@ package enum DotLeaders {
                 // read into them.
                 out += pieces(of: word, outside: touched)
                 changed += 1
-            } else if spans.contains(where: { abs($0.0 - word.rect.right) <= gap || abs(word.rect.left - $0.1) <= gap }),
+            } else if zip(leaders, spans).contains(where: { !$0.0.dashes && (abs($0.1.0 - word.rect.right) <= gap || abs(word.rect.left - $0.1.1) <= gap) }),
                       let bare = withoutDots(word), bare.text != word.text {
                 out.append(bare)
                 changed += 1
@@ -114,9 +147,10 @@ package enum DotLeaders {
             }
         }
         // Each leader goes before the first word right of it (the line's order is kept), as
-        // sure as its line.
-        for dots in leaders {
-            out.insert(leader(dots, confidence: line.confidence), at: out.firstIndex { $0.rect.left >= dots[0].left } ?? out.endIndex)
+        // sure as its line; spaced dashes are a word each.
+        for found in leaders {
+            let words = found.dashes ? found.marks.map { dash($0, confidence: line.confidence) } : [leader(found.marks, confidence: line.confidence)]
+            out.insert(contentsOf: words, at: out.firstIndex { $0.rect.left >= found.marks[0].left } ?? out.endIndex)
         }
         return (out, changed + leaders.count)
     }
@@ -163,6 +197,10 @@ package enum DotLeaders {
         guard !symbols.isEmpty else { return nil }
         return RawWord(text: symbols.map(\.text).joined(), confidence: word.confidence, rect: WordCombination.bounds(symbols.map(\.rect))!,
                        fromDictionary: word.fromDictionary, symbols: symbols)
+    }
+
+    private static func dash(_ rect: RawRect, confidence: Float) -> RawWord {
+        RawWord(text: "-", confidence: confidence, rect: rect, symbols: [RawSymbol(text: "-", confidence: confidence, rect: rect)])
     }
 
     private static func leader(_ dots: [RawRect], confidence: Float) -> RawWord {
