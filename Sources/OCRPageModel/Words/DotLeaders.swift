@@ -29,8 +29,8 @@ package enum DotLeaders {
     /// A dash is at most this share of the line's letter height wide, and at least twice as
     /// wide as tall (a hyphen is a third of an em, an en dash half)...
     static let dashWidth = 0.8
-    /// ...with its middle this many letter heights above the baseline (halfway up a lowercase
-    /// letter; an underscore lies on the baseline, a rule's stub in no place of its own).
+    /// ...with its middle this many letter heights above the bottom of the line's letters
+    /// (halfway up a lowercase letter; an underscore lies on that bottom).
     static let dashMiddle = 0.15...0.6
     /// Spaced dashes are at most this many letter heights apart, edge to edge (a transcript's
     /// "- - - -" leaves 1.5).
