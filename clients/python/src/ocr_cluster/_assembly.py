@@ -59,9 +59,10 @@ class _Frame:
     """A page's boxes as the page reads, upright (quarter turns clockwise from the original image)."""
 
     def __init__(self, result: JSON) -> None:
-        degrees = int(result.get("rotationDegrees", 0))
-        eighths = int(degrees / 90)  # truncated, as Swift divides
-        turns = abs(eighths) % 4 * (1 if eighths >= 0 else -1)
+        # From `rotationDegrees` as the Swift library's UprightFrame reads it (divided with
+        # truncation and the remainder's sign as Swift's, for a peer's odd values).
+        quarters = int(int(result.get("rotationDegrees", 0)) / 90)
+        turns = abs(quarters) % 4 * (1 if quarters >= 0 else -1)
         self.quarter_turns = ((4 - turns) % 4 + 4) % 4
         self.width, self.height = int(result.get("width", 0)), int(result.get("height", 0))
 
