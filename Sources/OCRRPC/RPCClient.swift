@@ -73,11 +73,10 @@ package final class RPCClient: Sendable {
                 try socket.set(.heartbeatInterval(1_000))
                 try socket.set(.heartbeatTimeout(3_000))
             }
-            for endpoint in endpoints.isEmpty ? [endpoint] : endpoints { _ = try socket.connect(endpoint) }
-            let id = control.register(socket, closeLingerMilliseconds: 0) { control, _, frames in
-                RPCClient.receive(frames, pending: pending, control: control)
-            }
-            // The monitor's PAIR is bound by zmq_socket_monitor, so connect ours after it.
+            // The monitor's PAIR is bound by zmq_socket_monitor, so connect ours after it; both
+            // before the socket connects, since libzmq drops events no peer takes (a refusal
+            // that came before the monitor was there was lost, and the call waited for its
+            // deadline: seen once on a loaded CI machine).
             let monitorEndpoint = "inproc://ocr.rpc-client.monitor.\(UInt64.random(in: 1...UInt64.max))"
             try socket.monitor(monitorEndpoint, events: [.disconnected, .handshakeFailedAuth, .handshakeSucceeded])
             let monitor = try control.context.makeSocket(.pair)
@@ -93,7 +92,10 @@ package final class RPCClient: Sendable {
                     RPCClient.connectionLost(pending, control)
                 }
             }
-            return id
+            for endpoint in endpoints.isEmpty ? [endpoint] : endpoints { _ = try socket.connect(endpoint) }
+            return control.register(socket, closeLingerMilliseconds: 0) { control, _, frames in
+                RPCClient.receive(frames, pending: pending, control: control)
+            }
         }
     }
 
@@ -207,7 +209,8 @@ package final class RPCClient: Sendable {
     private static func send(_ frames: [[UInt8]], _ socketID: SocketID, _ control: SocketLoop.Control,
                              _ callID: UInt64, _ pending: LoopBound<Pending>) {
         guard let entry = pending.value.calls[callID] else { return }  // settled meanwhile
-        if (try? control.send(frames, on: socketID)) ?? false { return }
+        // A refusal since the last handshake that succeeded stands: libzmq will be refused again.
+        if ((try? control.send(frames, on: socketID)) ?? false), pending.value.refusal == nil { return }
         if let refusal = pending.value.refusal {
             pending.value.calls[callID] = nil
             if let timer = entry.timer { control.cancelTimer(timer) }
