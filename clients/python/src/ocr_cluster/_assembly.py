@@ -247,13 +247,18 @@ def _running(pages: List[Optional[_PageParts]]) -> Dict[int, Tuple[List[TextBloc
     return running
 
 
+def _union(boxes: List[Box]) -> Box:
+    """The smallest box holding every one of `boxes` (at least one)."""
+    x, y = min(b.x for b in boxes), min(b.y for b in boxes)
+    return Box(x, y, max(b.x + b.width for b in boxes) - x, max(b.y + b.height for b in boxes) - y)
+
+
 def _joined(kind: str, lines: List[TextBlock]) -> Optional[TextBlock]:
+    """Running lines as one header or footer, top to bottom."""
     if not lines:
         return None
     lines = sorted(lines, key=lambda line: (line.box.y, line.box.x))
-    x, y = min(line.box.x for line in lines), min(line.box.y for line in lines)
-    right, bottom = max(line.box.x + line.box.width for line in lines), max(line.box.y + line.box.height for line in lines)
-    return TextBlock(kind, " ".join(line.text for line in lines), Box(x, y, right - x, bottom - y))
+    return TextBlock(kind, " ".join(line.text for line in lines), _union([line.box for line in lines]))
 
 
 def _contains(box: Box, x: int, y: int) -> bool:
@@ -267,10 +272,9 @@ def _without_running(elements: List[_Part], running: List[Box]) -> List[_Part]:
     for element in elements:
         inside = [b for b in running if _contains(element.box, b.x + b.width // 2, b.y + b.height // 2)]
         if inside:
-            x, y = min(b.x for b in inside), min(b.y for b in inside)
-            right, bottom = max(b.x + b.width for b in inside), max(b.y + b.height for b in inside)
-            box = element.box
-            if x <= box.x and y <= box.y and right >= box.x + box.width and bottom >= box.y + box.height:
+            lines, box = _union(inside), element.box
+            if lines.x <= box.x and lines.y <= box.y and lines.x + lines.width >= box.x + box.width and \
+                    lines.y + lines.height >= box.y + box.height:
                 continue
         kept.append(element)
     return kept
