@@ -9,7 +9,9 @@ import OCRWire
 /// no I/O, reads no clock and draws no random numbers, so tests drive it with scripted events.
 ///
 /// Rules (`DESIGN.md` sections 3 and 5):
-/// - **Credits**: a worker never holds more than `slots + prefetch` tasks.
+/// - **Credits**: a worker never holds more than `slots + prefetch` tasks; a task beyond its
+///   slots (prefetched) only while more pages wait than the workers' windows hold together,
+///   so the last pages go to whichever worker frees a slot first.
 /// - **LRU**: the worker that got a task least recently gets the next one (one task per
 ///   credit, so work spreads over every worker before any gets a second).
 /// - **Fairness**: higher job priority first; at equal priority the principals (job owners)
@@ -441,6 +443,10 @@ package struct Scheduler: Sendable {
         }
         while store.queuedPages > 0, !runQueue.isEmpty {
             guard let serial = popWorker() else { return }
+            if holdsForAFreeSlot(workers[serial]) {
+                idle.append(serial)
+                continue
+            }
             let kind = workers[serial].languages + ["|"] + workers[serial].engines
             guard !fruitless.contains(kind), let (jobID, page) = nextPage(for: serial, now, &out) else {
                 idle.append(serial)
@@ -463,6 +469,16 @@ package struct Scheduler: Sendable {
                 inRunQueue.remove(jobID)
             }
         }
+    }
+
+    /// The last pages wait for a free slot rather than in a busy worker's queue: once every
+    /// page still waiting would fit in the workers' windows (`slots + prefetch` each), a page
+    /// queued behind a running one could sit there while another worker idles (aim916's 28
+    /// pages: a 4 s page with the last page queued behind it, 0.5 s of one core idle). A worker
+    /// whose window adaptive prefetch widened (fast pages, where the round trip matters more
+    /// than the order) keeps taking pages ahead.
+    private func holdsForAFreeSlot(_ worker: WorkerRecord) -> Bool {
+        worker.slotsFull && worker.extra == 0 && store.queuedPages <= workers.baseCapacityTotal
     }
 
     /// The page's task, and its stored descriptor when the page is still to be cut out of its

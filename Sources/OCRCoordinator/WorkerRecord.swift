@@ -71,6 +71,8 @@ struct WorkerRecord: Sendable {
     var pagesDone: UInt64 = 0
 
     var hasCredit: Bool { !givingBack && held.count < capacity }
+    /// Every slot is running a task: another one would wait in the worker's queue.
+    var slotsFull: Bool { held.count >= slots }
 
     init(serial: Int, identity: WorkerIdentity, uid: UInt64, slots: Int, baseCapacity: Int, languages: [String],
          version: String, hostname: String, expiry: Duration, lastSeen: Duration) {

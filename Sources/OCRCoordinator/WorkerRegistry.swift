@@ -15,6 +15,10 @@ struct WorkerRegistry: Sendable {
     /// worker comes or goes.
     private var servedByAny: [String: Bool] = [:]
 
+    /// `slots + prefetch` summed over the connected workers: the pages their windows take
+    /// before any adaptive widening.
+    private(set) var baseCapacityTotal = 0
+
     var isEmpty: Bool { records.isEmpty }
     var count: Int { records.count }
     /// Every worker, by serial (the order they connected in).
@@ -37,6 +41,7 @@ struct WorkerRegistry: Sendable {
         nextSerial += 1
         let worker = make(serial)
         records[serial] = worker
+        baseCapacityTotal += worker.baseCapacity
         serialByIdentity[worker.identity] = serial
         serialByUID[worker.uid] = serial
         servedByAny.removeAll()
@@ -47,6 +52,7 @@ struct WorkerRegistry: Sendable {
     /// Forgets worker `serial` (its `offered` entry is skipped when popped).
     mutating func remove(_ serial: Int) -> WorkerRecord? {
         guard let worker = records.removeValue(forKey: serial) else { return nil }
+        baseCapacityTotal -= worker.baseCapacity
         servedByAny.removeAll()
         serialByIdentity[worker.identity] = nil
         if serialByUID[worker.uid] == serial { serialByUID[worker.uid] = nil }

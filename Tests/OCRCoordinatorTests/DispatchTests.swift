@@ -17,6 +17,26 @@ import Testing
         #expect(h.scheduler.workerLoad(h.worker(1))! == (3, 3))
     }
 
+    /// Once the pages still waiting fit in the workers' windows, a busy worker takes no page
+    /// ahead: a page queued behind a long one would wait while another worker idles.
+    @Test func theLastPagesWaitForAFreeSlot() {
+        var h = SchedulerHarness()
+        h.ready(1, slots: 1)
+        h.ready(2, slots: 1)
+        let first = h.submit("a", pages: 6).tasks
+        #expect(first.map(\.task.pageIndex) == [0, 1], "4 pages left fit in two windows of 2: none taken ahead")
+        let long = h.succeed(1, first[0].task).tasks
+        #expect(long.map(\.to) == [h.worker(1)] && long.map(\.task.pageIndex) == [2])
+        // Worker 1 runs page 2 for a long time; the rest go to worker 2 as it frees its slot.
+        var task = first[1].task
+        for page: UInt32 in 3...5 {
+            let next = h.succeed(2, task).tasks
+            #expect(next.map(\.to) == [h.worker(2)] && next.map(\.task.pageIndex) == [page])
+            #expect(h.scheduler.workerLoad(h.worker(1))! == (1, 2), "nothing queued behind the long page")
+            task = try! #require(next.first).task
+        }
+    }
+
     @Test func prefetchIsConfigurable() {
         var h = SchedulerHarness { $0.prefetch = 0 }
         h.ready(1, slots: 4)
@@ -26,7 +46,7 @@ import Testing
     @Test func tasksSpreadOverEveryWorkerBeforeAnyGetsASecond() {
         var h = SchedulerHarness()
         for w: UInt8 in 1...3 { h.ready(w, slots: 1) }
-        let sent = h.submit("a", pages: 6).tasks
+        let sent = h.submit("a", pages: 12).tasks
         #expect(sent.map(\.to) == [1, 2, 3, 1, 2, 3].map { h.worker($0) })
     }
 

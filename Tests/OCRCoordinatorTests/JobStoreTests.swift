@@ -66,7 +66,7 @@ import Testing
         #expect(job.createdUnixMs == 1_700_000_002_000)
         #expect(job.options?.languages == "deu")
         #expect(job.pageStates == [.pending, .pending, .pending])
-        h.ready(1, slots: 1)
+        h.ready(1, slots: 2)
         let running = h.scheduler.getJob(GetJobRequest.with { $0.jobId = "a"; $0.includePageStates = true }).value!
         #expect(running.state == .running)
         #expect(running.pageStates == [.dispatched, .dispatched, .pending])
@@ -99,7 +99,7 @@ import Testing
         var h = SchedulerHarness()
         h.ready(1, slots: 2)
         h.ready(2, slots: 4)
-        let tasks = h.submit("a", pages: 20).tasks
+        let tasks = h.submit("a", pages: 40).tasks
         #expect(tasks.count == 8)
         // 6 results spread over the first two seconds.
         for (i, t) in tasks.prefix(6).enumerated() {
@@ -113,7 +113,7 @@ import Testing
         #expect(status.totalSlots == 6)
         #expect(status.busySlots == 6)  // 8 tasks held, at most `slots` count as busy
         #expect(status.workers.map(\.busy) == [3, 5])
-        #expect(status.queueDepth == 20 - 8 - 6)
+        #expect(status.queueDepth == 40 - 8 - 6)
         #expect(status.activeJobs == 1)
         #expect(status.pagesDone == 6)
         #expect(status.pagesPerSecond == 3)

@@ -58,11 +58,11 @@ import Testing
         // The first process: job a (4 pages, 60 s timeout) half done, job b cancelled.
         var h = SchedulerHarness { $0.journalChanges = true }
         var journal: (any JobJournal)? = try backend.open(startedAtUnixMs: Self.start)
-        _ = try Self.send(&h, journal!, h.readyEvent(1, slots: 3))
+        _ = try Self.send(&h, journal!, h.readyEvent(1, slots: 4))
         let tasks = try Self.send(&h, journal!, .submitJob(JobSubmission(
             request: 1, jobID: "a", jobKey: "key-a", pages: SchedulerHarness.pages(4, file: "a.tiff"),
             timeout: .seconds(60), labels: ["team": "ocr"], requestDigest: 42))).tasks
-        #expect(tasks.map(\.task.pageIndex) == [0, 1, 2, 3])  // 3 slots + 1 prefetch
+        #expect(tasks.map(\.task.pageIndex) == [0, 1, 2, 3])  // 4 slots
         h.now = .seconds(1)
         _ = try Self.send(&h, journal!, h.resultEvent(1, tasks[0].task, text: "page one"))
         _ = try Self.send(&h, journal!, h.resultEvent(1, tasks[1].task, error: .invalidArgument))  // FAILED for good

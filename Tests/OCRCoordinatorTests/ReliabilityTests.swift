@@ -50,7 +50,7 @@ import Testing
         #expect(h.tick(at: .seconds(3)).disconnects.isEmpty)
         // Silent for more than liveness (3) x the coordinator's 1 s: dead, its pages queued again.
         #expect(h.tick(at: .seconds(4)).disconnects == [h.worker(1)])
-        #expect(h.ready(2).tasks.map(\.task.pageIndex).sorted() == [0, 1])
+        #expect(h.ready(2, slots: 2).tasks.map(\.task.pageIndex).sorted() == [0, 1])
     }
 
     @Test func aPageThatFailsMaxAttemptsTimesIsFailedAndTheJobIsPartial() {
@@ -111,7 +111,7 @@ import Testing
     @Test func nonRetryableErrorsFailThePageAtOnce() {
         for code: StatusCode in [.invalidArgument, .resourceExhausted, .failedPrecondition, .outOfRange] {
             var h = SchedulerHarness()
-            h.ready(1, slots: 1)
+            h.ready(1, slots: 2)
             let tasks = h.submit("a", pages: 2).tasks
             let out = h.fail(1, tasks[0].task, code, "bad page")
             #expect(out.tasks.isEmpty, "no retry for \(code.name)")
@@ -125,7 +125,7 @@ import Testing
 
     @Test func aJobWhosePagesAllFailIsFailed() {
         var h = SchedulerHarness()
-        h.ready(1, slots: 1)
+        h.ready(1, slots: 2)
         let tasks = h.submit("a", pages: 2).tasks
         for t in tasks { h.fail(1, t.task, .invalidArgument, "corrupt image") }
         let finished = h.log.finished
