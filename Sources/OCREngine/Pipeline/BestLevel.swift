@@ -78,10 +78,12 @@ extension Recognizer {
     /// the page (``LostRegions``), each on its own, in the page's pixels; `knownLetters` when those
     /// regions are small and known to hold letters the first pass did not read
     /// (``WordCombination/init(replacesWords:joinsDistantLines:overKnownLetters:)``);
-    /// `combination`, when given, combines the readings instead of that default; `keepsRegion`,
-    /// when given, drops a region's reading it does not accept.
+    /// `combination`, when given, combines the readings instead of that default; `regionReading`,
+    /// when given, makes of each region's reading (in the page's pixels) what is kept of it:
+    /// all of it, part of it or nothing; `step`, when given, names the passes' cost in the page's
+    /// step list instead of the pass's own name (a guard's reading apart from another's).
     func refine(_ primary: [RawBlock], passes: [BestLevel.Pass], regions: [RawRect]? = nil, knownLetters: Bool = false,
-                combination: WordCombination? = nil, keepsRegion: ((RawRect, [RawBlock]) -> Bool)? = nil, pix: Pix, dpi: Int,
+                combination: WordCombination? = nil, regionReading: ((RawRect, [RawBlock]) -> [RawBlock])? = nil, step: String? = nil, pix: Pix, dpi: Int,
                 options: RecognitionOptions,
                 settings: PageSettings, deadline: ContinuousClock.Instant?, cancellation: PageControl?,
                 costs: inout StepCosts) throws(OCRError) -> (blocks: [RawBlock], passes: Int) {
@@ -89,8 +91,8 @@ extension Recognizer {
         var readings = [primary]
         for pass in passes {
             if state.shouldStop() { break }
-            guard let reading = try costs.measure(pass.stepName, { () throws(OCRError) in
-                try read(pass, in: regions, keepsRegion: keepsRegion, pix: pix, dpi: dpi, options: options, settings: settings, state)
+            guard let reading = try costs.measure(step ?? pass.stepName, { () throws(OCRError) in
+                try read(pass, in: regions, regionReading: regionReading, pix: pix, dpi: dpi, options: options, settings: settings, state)
             }) else { continue }
             if state.stopReason != nil { break }  // Cut short: its words are partial.
             readings.append(reading)
@@ -106,7 +108,7 @@ extension Recognizer {
 
     /// One extra pass's words over `regions` of `pix` (the whole page when nil), or nil when the
     /// pass does not apply to this page or was stopped.
-    private func read(_ pass: BestLevel.Pass, in regions: [RawRect]?, keepsRegion: ((RawRect, [RawBlock]) -> Bool)?, pix: Pix, dpi: Int,
+    private func read(_ pass: BestLevel.Pass, in regions: [RawRect]?, regionReading: ((RawRect, [RawBlock]) -> [RawBlock])?, pix: Pix, dpi: Int,
                       options: RecognitionOptions,
                       settings: PageSettings, _ state: Monitor.State) throws(OCRError) -> [RawBlock]? {
         guard let regions else { return try read(pass, pix: pix, dpi: dpi, options: options, settings: settings, state) }
@@ -114,7 +116,7 @@ extension Recognizer {
         for region in regions {
             guard let part = try read(pass, pix: try pix.cropped(region), dpi: dpi, options: options, settings: settings, state) else { return nil }
             let placed = part.map { $0.shifted(region.left, region.top) }
-            if keepsRegion?(region, placed) ?? true { blocks += placed }
+            blocks += regionReading?(region, placed) ?? placed
         }
         return blocks
     }

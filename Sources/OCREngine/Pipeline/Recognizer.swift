@@ -574,8 +574,23 @@ package final class Recognizer {
                         combination.addsWords = false
                         let firstWords = blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words)
                         let refined = try refine(blocks, passes: [.singleLine], regions: numbers, combination: combination,
-                                                 keepsRegion: { DoubtfulNumbers.keeps($1, in: $0, over: firstWords) }, pix: pix, dpi: dpi,
+                                                 regionReading: { DoubtfulNumbers.keeps($1, in: $0, over: firstWords) ? $1 : [] }, pix: pix, dpi: dpi,
                                                  options: options, settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs)
+                        blocks = refined.blocks
+                        passes += refined.passes - 1
+                        meanConfidence = Self.meanWordConfidence(blocks)
+                    }
+                }
+                // Lines that took in two rows (MergedRows.swift): their tall doubtful words'
+                // parts of the page read again as one block each, combined word by word.
+                if !settings.fast, settings.psm == 3 {
+                    let merged = MergedRows.regions(in: blocks, width: pix.width, height: pix.height)
+                    if !merged.isEmpty {
+                        let refined = try refine(blocks, passes: [.singleBlock], regions: merged.map(\.rect),
+                                                 combination: WordCombination(replacesWords: true, joinsDistantLines: true),
+                                                 regionReading: { region, reading in MergedRows.words(of: reading, in: region, of: merged) },
+                                                 step: "merged_rows", pix: pix, dpi: dpi, options: options,
+                                                 settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs)
                         blocks = refined.blocks
                         passes += refined.passes - 1
                         meanConfidence = Self.meanWordConfidence(blocks)
