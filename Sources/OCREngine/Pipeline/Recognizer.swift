@@ -97,7 +97,8 @@ package struct EngineConfiguration: Sendable {
 /// times and the two readings combined word by word (``WordCombination``);
 /// where the layout analysis read a table's columns of short numbers turned on their side
 /// (``TurnedLines``), or dropped a page number standing alone in a margin (``LostText``'s
-/// margin letters), those parts are read again as one text block;
+/// margin letters), those parts are read again as one text block; so are the parts where a text
+/// line took in two rows (``MergedRows``: words twice a letter's height, read unsure);
 /// where the layout analysis left text unread (``LostText``), the page is read again with
 /// ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses
 /// ``EngineConfiguration/fastTessdataPath`` models when configured and reads the page once, as `tesseract` does, with the checks every level makes

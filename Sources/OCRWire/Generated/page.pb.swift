@@ -524,8 +524,9 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// `word_gaps`, `table_rules` (brackets that are a table's rules), `dot_leaders` (leaders read
     /// as dots, spaced dashes as dashes), the extra readings `pass_single_block`,
     /// `pass_background_normalized`, `pass_median_filtered`, `pass_enlarged` (small text),
-    /// `pass_single_line` (doubtful numbers and unread ruled cells, each alone), and `combine`,
-    /// then `structure` (PageResult.layout). Readers must accept names not listed here.
+    /// `pass_single_line` (doubtful numbers and unread ruled cells, each alone), `merged_rows` (a
+    /// text line that took in two rows, its tall doubtful words read again as one block), and
+    /// `combine`, then `structure` (PageResult.layout). Readers must accept names not listed here.
     public var step: String = ""  // string step = 1
     /// `cpu_us` (field 2).
     public var cpuUs: UInt64 = 0  // uint64 cpu_us = 2
