@@ -41,8 +41,8 @@ package enum MergedRows {
     }
 
     /// The parts of a `width` x `height` page to read again, top to bottom: each tall doubtful
-    /// word of two or more letters or digits with a margin, those that overlap merged. Empty when there
-    /// are none or the page has too few sure words to tell a letter's height.
+    /// word of two or more letters or digits with a margin, those that overlap merged. Empty
+    /// when there are none or the page has too few sure words to tell a letter's height.
     package static func regions(in blocks: [RawBlock], width: Int, height: Int) -> [Region] {
         let words = blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).filter { !$0.text.allSatisfy(\.isWhitespace) }
         let heights = words.filter { $0.confidence >= sure && $0.text.count >= 2 }.map(\.rect.height).sorted()
@@ -54,6 +54,7 @@ package enum MergedRows {
         var regions = words.filter { $0.confidence < doubtful && $0.text.filter { $0.isLetter || $0.isNumber }.count >= 2
                                      && Double($0.rect.height) >= tallness * letter }
             .map { Region(rect: $0.rect.padded(pad, within: page), words: [$0.rect], confidences: [$0.confidence]) }
+        // Regions that overlap are read as one.
         var merged = true
         while merged {
             merged = false
