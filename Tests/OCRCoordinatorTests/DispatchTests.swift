@@ -19,7 +19,7 @@ import Testing
 
     /// Once the pages still waiting fit in the workers' windows, a busy worker takes no page
     /// ahead: a page queued behind a long one would wait while another worker idles.
-    @Test func theLastPagesWaitForAFreeSlot() {
+    @Test func theLastPagesWaitForAFreeSlot() throws {
         var h = SchedulerHarness()
         h.ready(1, slots: 1)
         h.ready(2, slots: 1)
@@ -33,7 +33,7 @@ import Testing
             let next = h.succeed(2, task).tasks
             #expect(next.map(\.to) == [h.worker(2)] && next.map(\.task.pageIndex) == [page])
             #expect(h.scheduler.workerLoad(h.worker(1))! == (1, 2), "nothing queued behind the long page")
-            task = try! #require(next.first).task
+            task = try #require(next.first).task
         }
     }
 

@@ -22,7 +22,7 @@ import Testing
         let region = try #require(regions.first)
         #expect(regions.count == 1)
         #expect(region.rect == RawRect(left: 785, top: 185, right: 855, bottom: 275))
-        #expect(region.words == [tall.rect] && region.confidences == [0.3])
+        #expect(region.tallWords.map(\.rect) == [tall.rect] && region.tallWords.map(\.confidence) == [0.3])
     }
 
     @Test func headingsDoubtfulLettersAndSpecksAreNot() {
@@ -45,7 +45,7 @@ import Testing
         let far = Self.word("ne", 900, 600, height: 70, confidence: 0.4)
         let regions = MergedRows.regions(in: RawPages.page(Self.sure, [a, b], [far]), width: 1000, height: 1000)
         #expect(regions.map(\.rect) == [RawRect(left: 485, top: 185, right: 615, bottom: 315), RawRect(left: 885, top: 585, right: 955, bottom: 685)])
-        #expect(regions.first?.words == [a.rect, b.rect])
+        #expect(regions.first?.tallWords.map(\.rect) == [a.rect, b.rect])
     }
 
     /// What the margin took in of the neighbours is left out; a reading no surer than the tall

@@ -695,8 +695,7 @@ package final class Recognizer {
 
     /// The mean confidence of the words that have text (Tesseract's own mean, for a combination).
     static func meanWordConfidence(_ blocks: [RawBlock]) -> Float {
-        let words = RawBlock.wordsWithText(blocks)
-        return words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Float(words.count)
+        RawWord.meanConfidence(RawBlock.wordsWithText(blocks))
     }
 
     private static func wordCount(_ blocks: [RawBlock]) -> Int {

@@ -44,6 +44,11 @@ package struct RawWord {
     package init(text: String = "", confidence: Float = 0, rect: RawRect, fromDictionary: Bool = false, symbols: [RawSymbol] = []) {
         self.text = text; self.confidence = confidence; self.rect = rect; self.fromDictionary = fromDictionary; self.symbols = symbols
     }
+
+    /// The mean confidence of `words` (0 for none).
+    package static func meanConfidence(_ words: [RawWord]) -> Float {
+        words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Float(words.count)
+    }
 }
 
 /// One text line; `baseline` is the engine's baseline as x1, y1, x2, y2 when it gave one.

@@ -28,13 +28,11 @@ package enum MergedRows {
     /// it comes back as tall letters and specks no surer than before.
     package static let gain: Float = 0.2
 
-    /// A part of the page to read again: the tall doubtful words' boxes, and the rectangle read
-    /// (those boxes with their margins, merged where they overlap).
-    package struct Region: Equatable, Sendable {
+    /// A part of the page to read again: the tall doubtful words as first read, and the
+    /// rectangle read (their boxes with their margins, merged where they overlap).
+    package struct Region {
         package var rect: RawRect
-        package var words: [RawRect]
-        /// The tall words' confidences as first read.
-        package var confidences: [Float]
+        package var tallWords: [RawWord]
         /// Sure words of the first reading within `rect` (beside the tall words): no new word
         /// may take their place.
         package var sureWords: [RawRect] = []
@@ -53,15 +51,15 @@ package enum MergedRows {
         // Two letters or digits at least: a drop cap read with a speck ("S*") is tall too.
         var regions = words.filter { $0.confidence < doubtful && $0.text.filter { $0.isLetter || $0.isNumber }.count >= 2
                                      && Double($0.rect.height) >= tallness * letter }
-            .map { Region(rect: $0.rect.padded(pad, within: page), words: [$0.rect], confidences: [$0.confidence]) }
+            .map { Region(rect: $0.rect.padded(pad, within: page), tallWords: [$0]) }
         // Regions that overlap are read as one.
         var merged = true
         while merged {
             merged = false
             outer: for i in regions.indices {
                 for j in regions.indices where j > i && regions[i].rect.overlaps(regions[j].rect) {
-                    regions[i] = Region(rect: WordCombination.bounds([regions[i].rect, regions[j].rect])!, words: regions[i].words + regions[j].words,
-                                        confidences: regions[i].confidences + regions[j].confidences)
+                    regions[i] = Region(rect: WordCombination.bounds([regions[i].rect, regions[j].rect])!,
+                                        tallWords: regions[i].tallWords + regions[j].tallWords)
                     regions.remove(at: j)
                     merged = true
                     break outer
@@ -76,13 +74,13 @@ package enum MergedRows {
     /// The words of `reading` (the part of the page at `rect` read again, in the page's pixels)
     /// centred in one of the tall words of the region of `regions` read there and clear of the
     /// sure words around them: what the margin took in of its neighbours (half a word, cut) is
-    /// left out, since it would replace the first reading's whole words. Nothing when those words are not ``gain``
-    /// more confident on average than the tall words were.
+    /// left out, since it would replace the first reading's whole words. Nothing when those
+    /// words are not ``gain`` more confident on average than the tall words were.
     package static func words(of reading: [RawBlock], in rect: RawRect, of regions: [Region]) -> [RawBlock] {
         guard let region = regions.first(where: { $0.rect == rect }) else { return [] }
         func centred(_ word: RawWord) -> Bool {
             let x = (word.rect.left + word.rect.right) / 2, y = (word.rect.top + word.rect.bottom) / 2
-            return region.words.contains { x >= $0.left && x < $0.right && y >= $0.top && y < $0.bottom }
+            return region.tallWords.map(\.rect).contains { x >= $0.left && x < $0.right && y >= $0.top && y < $0.bottom }
                 && !region.sureWords.contains { word.rect.overlaps($0) }
         }
         var blocks = reading
@@ -94,10 +92,8 @@ package enum MergedRows {
             blocks[b].paragraphs.removeAll { $0.lines.isEmpty }
         }
         blocks.removeAll { $0.paragraphs.isEmpty }
-        let read = blocks.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words).map(\.confidence)
-        guard !read.isEmpty, mean(read) >= mean(region.confidences) + gain else { return [] }
+        let read = RawBlock.wordsWithText(blocks)
+        guard !read.isEmpty, RawWord.meanConfidence(read) >= RawWord.meanConfidence(region.tallWords) + gain else { return [] }
         return blocks
     }
-
-    private static func mean(_ values: [Float]) -> Float { values.reduce(0, +) / Float(max(1, values.count)) }
 }

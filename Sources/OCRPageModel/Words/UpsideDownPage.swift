@@ -91,12 +91,7 @@ package enum UpsideDownPage {
     /// and numbers reads turned with no more dictionary words, but surely: 0.80 against 0.42).
     package static func turnedBandReadsBetter(_ turned: [RawWord], than upright: [RawWord]) -> Bool {
         (SidewaysPage.isConvincing(turned) && SidewaysPage.dictionaryShare(turned) > SidewaysPage.dictionaryShare(upright))
-            || meanConfidence(turned) >= meanConfidence(upright) + bandConfidenceGain
-    }
-
-    /// The mean confidence of `words` (0 for none).
-    static func meanConfidence(_ words: [RawWord]) -> Float {
-        words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Float(words.count)
+            || RawWord.meanConfidence(turned) >= RawWord.meanConfidence(upright) + bandConfidenceGain
     }
 
     /// The words of `words` wholly inside the rows `band`.
