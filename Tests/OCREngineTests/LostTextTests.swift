@@ -107,8 +107,9 @@ import Testing
         let far = Self.letters(3, left: 1500, top: 900)
         let regions = try #require(LostRegions.regions(paragraph + far, width: 2000, height: 3000))
         #expect(regions == [Self.rect(80, 80, 15 * 9 + 12 + 40, 30 + 20 + 40), Self.rect(1480, 880, 15 * 2 + 12 + 40, 60)])
-        // A dark box gets a quarter of its height around it, clipped to the page.
-        #expect(LostRegions.regions([], darkBoxes: [Self.rect(0, 100, 200, 60)], width: 2000, height: 3000) == [Self.rect(0, 85, 215, 90)])
+        // A dark box is read as it is, clipped to the page.
+        #expect(LostRegions.regions([], darkBoxes: [Self.rect(0, 100, 200, 60)], width: 2000, height: 3000) == [Self.rect(0, 100, 200, 60)])
+        #expect(LostRegions.regions([], darkBoxes: [Self.rect(1900, 100, 200, 60)], width: 2000, height: 3000) == [Self.rect(1900, 100, 100, 60)])
         // Regions over more than half the page: the page is read whole.
         #expect(LostRegions.regions(Self.letters(10, left: 0, top: 0), width: 170, height: 50) == nil)
         #expect(LostRegions.regions([], width: 2000, height: 3000) == nil)

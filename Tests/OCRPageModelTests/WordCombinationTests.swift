@@ -89,6 +89,19 @@ import OCRTestSupport
         #expect(combined.count == 1)
     }
 
+    /// Where the first pass read nothing, two passes each won some of a line's words (a shaded
+    /// footnote row read again): they make one line, left to right, not one pass's words above
+    /// the other's; a block only one pass read elsewhere stays a block of its own.
+    @Test func wordsTwoPassesWonOnOneLineMakeOneLine() {
+        let heading = RawPages.page([RawPages.word("heading", 0, 0)])
+        let a = heading + RawPages.page([RawPages.word("given", 0, 500), RawPages.word("mi1k", 150, 500, confidence: 0.5, dictionary: false)])
+            + RawPages.page([RawPages.word("notes", 2000, 900)])
+        let b = heading + RawPages.page([RawPages.word("giyen", 0, 500, confidence: 0.5, dictionary: false), RawPages.word("milk", 150, 500)])
+        let combined = WordCombination(replacesWords: false, joinsDistantLines: true).combine([heading, a, b])
+        #expect(RawPages.texts(combined) == [["heading"], ["given", "milk"], ["notes"]])
+        #expect(combined.count == 3)
+    }
+
     /// A word the first pass read is replaced by another reading or kept, never dropped: even a
     /// doubtful one that every other pass saw nothing at (no level loses what `accurate` reads).
     @Test func theFirstPassNeverLosesAWordToNothing() {

@@ -15,13 +15,16 @@ package enum LostRegions {
     /// Regions covering more of the page than this: the page is read whole.
     package static let maximumShare = 0.5
 
-    /// The regions around `lost` (letter boxes) and `darkBoxes` (each with a quarter of its
-    /// height around it) on a `width` x `height` page, top to bottom, or nil when they would
-    /// cover more than ``maximumShare`` of it (or there are none).
+    /// The regions around `lost` (letter boxes), and `darkBoxes` as they are, on a `width` x
+    /// `height` page, top to bottom, or nil when they would cover more than ``maximumShare`` of
+    /// it (or there are none). A dark box gets no paper around it: a crop's own threshold then
+    /// parts a gray fill from its text, where with paper around it makes the fill ink again (a
+    /// scanned footnote row shaded gray under a table read as "Sa" with a quarter of its height
+    /// around it, and word for word as it is).
     package static func regions(_ lost: [RawRect], darkBoxes: [RawRect] = [], width: Int, height: Int) -> [RawRect]? {
         guard width > 0, height > 0 else { return nil }
         let page = RawRect(left: 0, top: 0, right: width, bottom: height)
-        let regions = (letterGroups(lost).map { $0.rect.padded($0.pad, within: page) } + darkBoxes.map { $0.padded($0.height / 4, within: page) })
+        let regions = (letterGroups(lost).map { $0.rect.padded($0.pad, within: page) } + darkBoxes.map { $0.padded(0, within: page) })
             .sorted { ($0.top, $0.left) < ($1.top, $1.left) }
         let area = regions.reduce(0) { $0 + $1.width * $1.height }
         return regions.isEmpty || Double(area) > maximumShare * Double(width * height) ? nil : regions

@@ -366,29 +366,73 @@ package struct WordCombination {
     }
 
     /// Words with no place in the first pass's lines, as blocks grouped as their own pass
-    /// grouped them (one block per source block, one line per source line).
+    /// grouped them (one block per source block, one line per source line), except that the
+    /// blocks of different passes that overlap are one block, and in it the lines that share
+    /// half their height are one line: a region that two passes read, each winning some of its
+    /// words, reads as its lines, not as one pass's words and then the other's (a scanned
+    /// footnote row came out "breast milk till ... on" above "Children Who were given nothing
+    /// but the survey date ...").
     package static func newBlocks(_ items: [Item]) -> [RawBlock] {
-        var order: [String] = []
-        var groups: [String: [Item]] = [:]
+        // The source lines, in the order their words come.
+        var order: [SourceLine] = []
+        var members: [SourceLine: [Item]] = [:]
         for item in items {
-            let key = "\(item.pass)/\(item.path.block)"
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(item)
+            let key = SourceLine(item)
+            if members[key] == nil { order.append(key) }
+            members[key, default: []].append(item)
         }
-        return order.map { key in
-            let members = groups[key]!.sorted { $0.path < $1.path }
-            var lines: [RawLine] = []
-            var lastLine: (Int, Int)?
-            for item in members {
-                if lastLine == nil || lastLine! != (item.path.paragraph, item.path.line) {
-                    lines.append(item.line)
-                    lastLine = (item.path.paragraph, item.path.line)
-                }
-                lines[lines.count - 1].words.append(item.word)
+        // (as their passes read them, whatever words won: the other pass's words fill the gaps)
+        let lineBounds = members.mapValues { bounds([$0[0].line.rect] + $0.map(\.word.rect))! }
+        // Source blocks (pass, block) joined when their bounds overlap.
+        struct SourceBlock: Hashable { var pass: Int, block: Int }
+        var blockOrder: [SourceBlock] = []
+        var blockBounds: [SourceBlock: RawRect] = [:]
+        for key in order {
+            let block = SourceBlock(pass: key.pass, block: key.block)
+            if blockBounds[block] == nil { blockOrder.append(block) }
+            let rect = lineBounds[key]!
+            blockBounds[block] = blockBounds[block].map { bounds([$0, rect])! } ?? rect
+        }
+        var group = Array(blockOrder.indices)
+        func root(_ i: Int) -> Int { group[i] == i ? i : root(group[i]) }
+        for i in blockOrder.indices {
+            for j in blockOrder.indices where j > i && blockBounds[blockOrder[i]]!.overlaps(blockBounds[blockOrder[j]]!) {
+                group[root(j)] = root(i)
             }
-            for i in lines.indices { lines[i].rect = bounds(lines[i].words.map(\.rect)) ?? lines[i].rect }
-            let rect = bounds(lines.map(\.rect)) ?? members[0].line.rect
-            let paragraph = RawParagraph(confidence: members[0].word.confidence, rect: rect, lines: lines)
+        }
+        let groupOf = Dictionary(uniqueKeysWithValues: blockOrder.indices.map { (blockOrder[$0], root($0)) })
+        var groupOrder: [Int] = []
+        var groupLines: [Int: [SourceLine]] = [:]
+        for key in order {
+            let g = groupOf[SourceBlock(pass: key.pass, block: key.block)]!
+            if groupLines[g] == nil { groupOrder.append(g) }
+            groupLines[g, default: []].append(key)
+        }
+        return groupOrder.map { g in
+            // Each source line, top to bottom, joins the line it shares half its height with.
+            var lines: [RawLine] = []
+            let sources = groupLines[g]!.sorted { (lineBounds[$0]!.top, $0.pass, $0.paragraph, $0.line) < (lineBounds[$1]!.top, $1.pass, $1.paragraph, $1.line) }
+            for key in sources {
+                let words = members[key]!.sorted { $0.path < $1.path }
+                let rect = lineBounds[key]!
+                let shared = lines.indices.first { l in
+                    let r = lines[l].rect
+                    return 2 * (min(r.bottom, rect.bottom) - max(r.top, rect.top)) >= min(r.height, rect.height)
+                }
+                if let l = shared {
+                    lines[l].words = (lines[l].words + words.map(\.word)).sorted { $0.rect.left < $1.rect.left }
+                    lines[l].rect = bounds([lines[l].rect, rect])!
+                } else {
+                    var line = words[0].line
+                    line.words = words.map(\.word)
+                    line.rect = rect
+                    lines.append(line)
+                }
+            }
+            for l in lines.indices { lines[l].rect = bounds(lines[l].words.map(\.rect))! }
+            let first = members[groupLines[g]![0]]![0]
+            let rect = bounds(lines.map(\.rect)) ?? first.line.rect
+            let paragraph = RawParagraph(confidence: first.word.confidence, rect: rect, lines: lines)
             return RawBlock(confidence: paragraph.confidence, rect: rect, type: .text, paragraphs: [paragraph])
         }
     }
