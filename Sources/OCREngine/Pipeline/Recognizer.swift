@@ -543,11 +543,29 @@ package final class Recognizer {
                         meanConfidence = Self.meanWordConfidence(blocks)
                     }
                 }
+                // Text set on its side in the upright page (SidewaysText.swift): a table's column
+                // heads turned a quarter, read as crowds of doubtful slices; each crowd's part of
+                // the page read turned each way, and the surer reading put in their place.
+                if !settings.fast, settings.psm == 3, let thresholded {
+                    let crowds = SidewaysText.regions(in: blocks, rules: rules, width: pix.width, height: pix.height)
+                    if !crowds.isEmpty {
+                        let read = try costs.measure("sideways_text") { () throws(OCRError) in
+                            components = try thresholded.componentBoxes()
+                            let regions = SidewaysText.turned(crowds, letters: components)
+                            return try readSideways(regions, in: blocks, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+                        }
+                        if read.replaced > 0 {
+                            blocks = read.blocks
+                            passes += 1
+                            meanConfidence = Self.meanWordConfidence(blocks)
+                        }
+                    }
+                }
                 // After the turned lines: what their new reading missed is lost text too.
                 var lost: LostText.Finding?
                 if !settings.fast, let thresholded {
                     lost = try costs.measure("lost_text") { () throws(OCRError) in
-                        components = try thresholded.componentBoxes()
+                        if components.isEmpty { components = try thresholded.componentBoxes() }
                         return try LostText.find(components: components, words: RawBlock.wordsWithText(blocks)) { box throws(OCRError) in
                             try thresholded.inkShare(in: box)
                         }
@@ -765,12 +783,43 @@ package final class Recognizer {
 
     /// The words with text Tesseract reads on `pix` (the api is cleared before and after).
     private func read(_ pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> [RawWord] {
+        RawBlock.wordsWithText(try readBlocks(pix, dpi: dpi, api: api, settings: settings, monitorState))
+    }
+
+    /// What Tesseract reads on `pix` (the api is cleared before and after).
+    private func readBlocks(_ pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> [RawBlock] {
         api.clear()
         defer { api.clear() }
         try settings.apply(to: api)
         api.setImage(pix, dpi: dpi)
         guard api.recognize(try Monitor(state: monitorState)) else { return [] }
-        return RawBlock.wordsWithText(api.results(choices: false))
+        return api.results(choices: settings.candidates > 1)
+    }
+
+    /// `blocks` with each of `regions` (``SidewaysText``) read turned a quarter each way as one
+    /// text block, and the surer of the two readings in place of the region's doubtful words
+    /// where it is sure enough (``SidewaysText/keeps(_:over:)``); and how many regions were.
+    private func readSideways(_ regions: [SidewaysText.Region], in blocks: [RawBlock], pix: Pix, dpi: Int, api: TessAPI,
+                              settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> (blocks: [RawBlock], replaced: Int) {
+        var settings = settings
+        settings.psm = 6
+        var blocks = blocks
+        var replaced = 0
+        for region in regions {
+            let crop = try pix.cropped(region.rect)
+            var best: [RawBlock] = []
+            for turns in [1, 3] {
+                let reading = try readBlocks(try crop.rotatedOrth(turns), dpi: dpi, api: api, settings: settings, monitorState)
+                    .map { $0.unturned(turns, width: crop.width, height: crop.height).shifted(region.rect.left, region.rect.top) }
+                let kept = SidewaysText.words(of: reading, in: region)
+                if RawWord.meanConfidence(RawBlock.wordsWithText(kept)) > RawWord.meanConfidence(RawBlock.wordsWithText(best)) { best = kept }
+            }
+            if SidewaysText.keeps(best, over: region) {
+                blocks = SidewaysText.replacing(region, with: best, in: blocks)
+                replaced += 1
+            }
+        }
+        return (blocks, replaced)
     }
 
     /// Whether the page is checked for lying on its side or upside down: not where the caller

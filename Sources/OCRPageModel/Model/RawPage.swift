@@ -16,6 +16,12 @@ package struct RawRect: Equatable, Sendable {
         left < other.right && other.left < right && top < other.bottom && other.top < bottom
     }
 
+    /// Whether `other`'s centre lies in this rectangle.
+    package func contains(centreOf other: RawRect) -> Bool {
+        let x = (other.left + other.right) / 2, y = (other.top + other.bottom) / 2
+        return x >= left && x < right && y >= top && y < bottom
+    }
+
     package init(left: Int, top: Int, right: Int, bottom: Int) {
         self.left = left; self.top = top; self.right = right; self.bottom = bottom
     }

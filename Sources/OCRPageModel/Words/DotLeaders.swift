@@ -219,10 +219,7 @@ package enum DotLeaders {
 
         func centred(in rect: RawRect) -> [RawRect] {
             guard rect.height > 0 else { return [] }
-            return (rect.top / Self.cell...(rect.bottom - 1) / Self.cell).flatMap { rows[$0] ?? [] }.filter {
-                let x = ($0.left + $0.right) / 2, y = ($0.top + $0.bottom) / 2
-                return x >= rect.left && x < rect.right && y >= rect.top && y < rect.bottom
-            }
+            return (rect.top / Self.cell...(rect.bottom - 1) / Self.cell).flatMap { rows[$0] ?? [] }.filter { rect.contains(centreOf: $0) }
         }
     }
 }

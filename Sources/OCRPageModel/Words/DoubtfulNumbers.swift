@@ -71,10 +71,7 @@ package enum DoubtfulNumbers {
     /// keeps every digit.
     package static func keeps(_ reading: [RawBlock], in region: RawRect, over first: [RawWord]) -> Bool {
         let read = reading.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words)
-        let there = first.filter {
-            let x = ($0.rect.left + $0.rect.right) / 2, y = ($0.rect.top + $0.rect.bottom) / 2
-            return x >= region.left && x < region.right && y >= region.top && y < region.bottom
-        }
+        let there = first.filter { region.contains(centreOf: $0.rect) }
         return read.reduce(0) { $0 + digitCount($1.text) } >= there.reduce(0) { $0 + digitCount($1.text) }
     }
 

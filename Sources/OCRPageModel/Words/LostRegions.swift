@@ -35,31 +35,33 @@ package enum LostRegions {
     package static func letterGroups(_ lost: [RawRect]) -> [(rect: RawRect, pad: Int)] {
         guard !lost.isEmpty else { return [] }
         let letterHeight = Double(lost.map(\.height).sorted()[lost.count / 2])
-        let (across, down) = (Int(reachAcross * letterHeight), Int(reachDown * letterHeight))
-        // Union-find over the letters, joined when their boxes come within reach.
-        var parent = Array(lost.indices)
+        return groups(lost, across: Int(reachAcross * letterHeight), down: Int(reachDown * letterHeight)).map { group in
+            (WordCombination.bounds(group.map { lost[$0] })!, Int(margin * letterHeight))
+        }
+    }
+
+    /// The indices of `rects` in groups: rectangles at most `across` pixels apart side by side
+    /// and `down` pixels above one another are in one group, directly or through others.
+    package static func groups(_ rects: [RawRect], across: Int, down: Int) -> [[Int]] {
+        // Union-find over the rectangles, joined when their boxes come within reach.
+        var parent = Array(rects.indices)
         func root(_ i: Int) -> Int {
             var i = i
             while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
             return i
         }
-        let order = lost.indices.sorted { lost[$0].left < lost[$1].left }
+        let order = rects.indices.sorted { rects[$0].left < rects[$1].left }
         for (n, i) in order.enumerated() {
-            let a = lost[i]
+            let a = rects[i]
             for j in order[(n + 1)...] {
-                let b = lost[j]
+                let b = rects[j]
                 if b.left > a.right + across { break }
                 if b.top <= a.bottom + down && a.top <= b.bottom + down { parent[root(i)] = root(j) }
             }
         }
-        var groups: [Int: RawRect] = [:]
-        for i in lost.indices {
-            let r = lost[i]
-            groups[root(i)] = groups[root(i)].map {
-                RawRect(left: min($0.left, r.left), top: min($0.top, r.top), right: max($0.right, r.right), bottom: max($0.bottom, r.bottom))
-            } ?? r
-        }
-        return groups.values.map { ($0, Int(margin * letterHeight)) }
+        var groups: [Int: [Int]] = [:]
+        for i in rects.indices { groups[root(i), default: []].append(i) }
+        return groups.keys.sorted().map { groups[$0]! }
     }
 }
 
@@ -82,7 +84,14 @@ extension RawBlock {
     package func mapped(scale: Double, dx: Int = 0, dy: Int = 0) -> RawBlock {
         func down(_ v: Int) -> Int { Int((Double(v) / scale).rounded(.down)) }
         func up(_ v: Int) -> Int { Int((Double(v) / scale).rounded(.up)) }
-        func move(_ r: RawRect) -> RawRect { RawRect(left: down(r.left) + dx, top: down(r.top) + dy, right: up(r.right) + dx, bottom: up(r.bottom) + dy) }
+        func near(_ v: Int) -> Int { Int((Double(v) / scale).rounded()) }
+        return mapped(rect: { RawRect(left: down($0.left) + dx, top: down($0.top) + dy, right: up($0.right) + dx, bottom: up($0.bottom) + dy) },
+                      point: { (near($0) + dx, near($1) + dy) })
+    }
+
+    /// This block with each rectangle (its own, its paragraphs', lines', words' and symbols')
+    /// passed through `rect`, and each of its lines' baseline points through `point`.
+    package func mapped(rect move: (RawRect) -> RawRect, point: (Int, Int) -> (Int, Int)) -> RawBlock {
         var block = self
         block.rect = move(rect)
         for p in block.paragraphs.indices {
@@ -90,7 +99,10 @@ extension RawBlock {
             for l in block.paragraphs[p].lines.indices {
                 var line = block.paragraphs[p].lines[l]
                 line.rect = move(line.rect)
-                line.baseline = line.baseline.enumerated().map { Int((Double($0.element) / scale).rounded()) + ($0.offset % 2 == 0 ? dx : dy) }
+                line.baseline = stride(from: 0, to: line.baseline.count - 1, by: 2).flatMap { i in
+                    let (x, y) = point(line.baseline[i], line.baseline[i + 1])
+                    return [x, y]
+                }
                 for w in line.words.indices {
                     line.words[w].rect = move(line.words[w].rect)
                     for s in line.words[w].symbols.indices { line.words[w].symbols[s].rect = move(line.words[w].symbols[s].rect) }

@@ -79,9 +79,7 @@ package enum MergedRows {
     package static func words(of reading: [RawBlock], in rect: RawRect, of regions: [Region]) -> [RawBlock] {
         guard let region = regions.first(where: { $0.rect == rect }) else { return [] }
         func centred(_ word: RawWord) -> Bool {
-            let x = (word.rect.left + word.rect.right) / 2, y = (word.rect.top + word.rect.bottom) / 2
-            return region.tallWords.map(\.rect).contains { x >= $0.left && x < $0.right && y >= $0.top && y < $0.bottom }
-                && !region.sureWords.contains { word.rect.overlaps($0) }
+            region.tallWords.contains { $0.rect.contains(centreOf: word.rect) } && !region.sureWords.contains { word.rect.overlaps($0) }
         }
         var blocks = reading
         for b in blocks.indices {
