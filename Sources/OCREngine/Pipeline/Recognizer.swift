@@ -98,9 +98,11 @@ package struct EngineConfiguration: Sendable {
 /// where the layout analysis read a table's columns of short numbers turned on their side
 /// (``TurnedLines``), or dropped a page number standing alone in a margin (``LostText``'s
 /// margin letters), those parts are read again as one text block; so are the parts where a text
-/// line took in two rows (``MergedRows``: words twice a letter's height, read unsure);
-/// where the layout analysis left text unread (``LostText``), the page is read again with
-/// ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses
+/// line took in two rows (``MergedRows``: words twice a letter's height, read unsure); where
+/// text is printed turned a quarter in the upright page (``SidewaysText``: a table's column
+/// heads, read as crowds of doubtful slices), those parts are read turned each way;
+/// where the layout analysis left text unread (``LostText``, dark boxes included), the page
+/// is read again with ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses
 /// ``EngineConfiguration/fastTessdataPath`` models when configured and reads the page once, as `tesseract` does, with the checks every level makes
 /// (photographed pages, uneven light); it keeps Tesseract's retry of low-confidence lines as
 /// inverted text, which costs little and saves whole light-on-dark regions. Debian's

@@ -525,7 +525,8 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// as dots, spaced dashes as dashes), the extra readings `pass_single_block`,
     /// `pass_background_normalized`, `pass_median_filtered`, `pass_enlarged` (small text),
     /// `pass_single_line` (doubtful numbers and unread ruled cells, each alone), `merged_rows` (a
-    /// text line that took in two rows, its tall doubtful words read again as one block), and
+    /// text line that took in two rows, its tall doubtful words read again as one block),
+    /// `sideways_text` (column heads printed turned a quarter, read turned each way), and
     /// `combine`, then `structure` (PageResult.layout). Readers must accept names not listed here.
     public var step: String = ""  // string step = 1
     /// `cpu_us` (field 2).
