@@ -473,8 +473,8 @@ package final class Recognizer {
                 // A doubtful page that reads no better turned upside down: no text Tesseract
                 // reads well, upright or turned (aim916's page 27, its back showing through
                 // mirrored). The letters its reading left out, its tall doubtful words and its
-                // crowds of them are more of the same, and are not read again (1.7 s of 3.9 s
-                // there, for 13 more words of noise).
+                // crowds of them are more of the same, and are not read again (that page: 3.9 s
+                // of CPU for 13 more words of noise, now 2.6 s; tesseract's 1.4 s).
                 var readsAsNoise = false
                 // A page upside down reads as words that are no words (UpsideDownPage.swift):
                 // unless OSD is sure it is upright, it is read turned (first only the band with the
@@ -555,7 +555,8 @@ package final class Recognizer {
                 }
                 // Text set on its side in the upright page (SidewaysText.swift): a table's column
                 // heads turned a quarter, read as crowds of doubtful slices; each crowd's part of
-                // the page read turned each way, and the surer reading put in their place.
+                // the page whose letters are wider than tall read turned each way, and the surer
+                // reading put in the place of the words it covers.
                 if !settings.fast, settings.psm == 3, !readsAsNoise, let thresholded {
                     let crowds = SidewaysText.regions(in: blocks, rules: rules, width: pix.width, height: pix.height)
                     if !crowds.isEmpty {
@@ -793,22 +794,24 @@ package final class Recognizer {
 
     /// The words with text Tesseract reads on `pix` (the api is cleared before and after).
     private func read(_ pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> [RawWord] {
-        RawBlock.wordsWithText(try readBlocks(pix, dpi: dpi, api: api, settings: settings, monitorState))
+        RawBlock.wordsWithText(try readBlocks(pix, dpi: dpi, api: api, settings: settings, choices: false, monitorState))
     }
 
-    /// What Tesseract reads on `pix` (the api is cleared before and after).
-    private func readBlocks(_ pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> [RawBlock] {
+    /// What Tesseract reads on `pix`, with each symbol's alternatives when `choices` (the api is
+    /// cleared before and after).
+    private func readBlocks(_ pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings, choices: Bool,
+                            _ monitorState: Monitor.State) throws(OCRError) -> [RawBlock] {
         api.clear()
         defer { api.clear() }
         try settings.apply(to: api)
         api.setImage(pix, dpi: dpi)
         guard api.recognize(try Monitor(state: monitorState)) else { return [] }
-        return api.results(choices: settings.candidates > 1)
+        return api.results(choices: choices)
     }
 
     /// `blocks` with each of `regions` (``SidewaysText``) read turned a quarter each way as one
-    /// text block, and the surer of the two readings in place of the region's doubtful words
-    /// where it is sure enough (``SidewaysText/keeps(_:over:)``); and how many regions were.
+    /// text block, and the surer of the two readings in place of the words it covers where it
+    /// is sure enough (``SidewaysText/keeps(_:over:)``); and how many regions were.
     private func readSideways(_ regions: [SidewaysText.Region], in blocks: [RawBlock], pix: Pix, dpi: Int, api: TessAPI,
                               settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> (blocks: [RawBlock], replaced: Int) {
         var settings = settings
@@ -819,7 +822,8 @@ package final class Recognizer {
             let crop = try pix.cropped(region.rect)
             var best: [RawBlock] = []
             for turns in [1, 3] {
-                let reading = try readBlocks(try crop.rotatedOrth(turns), dpi: dpi, api: api, settings: settings, monitorState)
+                let reading = try readBlocks(try crop.rotatedOrth(turns), dpi: dpi, api: api, settings: settings,
+                                             choices: settings.candidates > 1, monitorState)
                     .map { $0.unturned(turns, width: crop.width, height: crop.height).shifted(region.rect.left, region.rect.top) }
                 let kept = SidewaysText.words(of: reading, in: region)
                 if RawWord.meanConfidence(RawBlock.wordsWithText(kept)) > RawWord.meanConfidence(RawBlock.wordsWithText(best)) { best = kept }

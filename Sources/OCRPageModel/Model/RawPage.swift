@@ -99,4 +99,18 @@ extension RawBlock {
     package static func wordsWithText(_ blocks: [RawBlock]) -> [RawWord] {
         allWords(blocks).filter { !$0.text.allSatisfy(\.isWhitespace) }
     }
+
+    /// `blocks` with only the words `keep` keeps; the lines, paragraphs and blocks that leaves
+    /// without words go.
+    package static func keepingWords(of blocks: [RawBlock], where keep: (RawWord) -> Bool) -> [RawBlock] {
+        blocks.compactMap { block in
+            var block = block
+            for p in block.paragraphs.indices {
+                for l in block.paragraphs[p].lines.indices { block.paragraphs[p].lines[l].words.removeAll { !keep($0) } }
+                block.paragraphs[p].lines.removeAll { $0.words.isEmpty }
+            }
+            block.paragraphs.removeAll { $0.lines.isEmpty }
+            return block.paragraphs.isEmpty ? nil : block
+        }
+    }
 }

@@ -81,15 +81,7 @@ package enum MergedRows {
         func centred(_ word: RawWord) -> Bool {
             region.tallWords.contains { $0.rect.contains(centreOf: word.rect) } && !region.sureWords.contains { word.rect.overlaps($0) }
         }
-        var blocks = reading
-        for b in blocks.indices {
-            for p in blocks[b].paragraphs.indices {
-                for l in blocks[b].paragraphs[p].lines.indices { blocks[b].paragraphs[p].lines[l].words.removeAll { !centred($0) } }
-                blocks[b].paragraphs[p].lines.removeAll { $0.words.isEmpty }
-            }
-            blocks[b].paragraphs.removeAll { $0.lines.isEmpty }
-        }
-        blocks.removeAll { $0.paragraphs.isEmpty }
+        let blocks = RawBlock.keepingWords(of: reading, where: centred)
         let read = RawBlock.wordsWithText(blocks)
         guard !read.isEmpty, RawWord.meanConfidence(read) >= RawWord.meanConfidence(region.tallWords) + gain else { return [] }
         return blocks

@@ -121,13 +121,13 @@ package enum SidewaysText {
     /// "ONS", gives way; what the turned reading finds between the slices is noise), and no
     /// word that they do not cover (``covered(by:in:)``), which stays.
     package static func words(of reading: [RawBlock], in region: Region) -> [RawBlock] {
-        let candidates = keeping(reading) { word in
-            region.doubtfulWords.contains { word.rect.overlaps($0.rect) }
+        let candidates = RawBlock.keepingWords(of: reading) { word in
+            !word.text.allSatisfy(\.isWhitespace) && region.doubtfulWords.contains { word.rect.overlaps($0.rect) }
                 && !region.otherWords.contains { word.rect.overlaps($0.rect) && $0.confidence >= word.confidence }
         }
         let replaced = covered(by: candidates, in: region).map(\.rect)
         let staying = (region.doubtfulWords + region.otherWords).map(\.rect).filter { !replaced.contains($0) }
-        return keeping(candidates) { word in !staying.contains { word.rect.overlaps($0) } }
+        return RawBlock.keepingWords(of: candidates) { word in !staying.contains { word.rect.overlaps($0) } }
     }
 
     /// The first reading's words of `region` with at least ``coverShare`` of their box under
@@ -140,19 +140,6 @@ package enum SidewaysText {
                     * max(0, min(rect.bottom, word.rect.bottom) - max(rect.top, word.rect.top))
             }
             return Double(under) >= coverShare * Double(word.rect.width * word.rect.height)
-        }
-    }
-
-    /// `blocks` with only the words `keep` keeps (lines, paragraphs and blocks left empty go).
-    static func keeping(_ blocks: [RawBlock], _ keep: (RawWord) -> Bool) -> [RawBlock] {
-        blocks.compactMap { block in
-            var block = block
-            for p in block.paragraphs.indices {
-                for l in block.paragraphs[p].lines.indices { block.paragraphs[p].lines[l].words.removeAll { !keep($0) } }
-                block.paragraphs[p].lines.removeAll { $0.words.isEmpty }
-            }
-            block.paragraphs.removeAll { $0.lines.isEmpty }
-            return block.paragraphs.isEmpty ? nil : block
         }
     }
 
@@ -171,21 +158,14 @@ package enum SidewaysText {
     }
 
     /// `blocks` without the words `turned` covers (``covered(by:in:)``, matched by their boxes;
-    /// lines, paragraphs and blocks they leave empty go too), and with `turned` in their place:
-    /// each of its blocks after the blocks that start above it.
+    /// lines, paragraphs and text blocks they leave empty go too; blocks without text, a
+    /// picture's, stay), and with `turned` in their place: each of its blocks after the blocks
+    /// that start above it.
     package static func replacing(_ region: Region, with turned: [RawBlock], in blocks: [RawBlock]) -> [RawBlock] {
         let gone = covered(by: turned, in: region).map(\.rect)
-        var kept: [RawBlock] = []
-        for var block in blocks {
-            let hadText = !RawBlock.wordsWithText([block]).isEmpty
-            for p in block.paragraphs.indices {
-                for l in block.paragraphs[p].lines.indices {
-                    block.paragraphs[p].lines[l].words.removeAll { word in gone.contains(word.rect) && !word.text.allSatisfy(\.isWhitespace) }
-                }
-                block.paragraphs[p].lines.removeAll { $0.words.isEmpty }
-            }
-            block.paragraphs.removeAll { $0.lines.isEmpty }
-            if !hadText || !block.paragraphs.isEmpty { kept.append(block) }
+        var kept = blocks.flatMap { block in
+            RawBlock.wordsWithText([block]).isEmpty ? [block]
+                : RawBlock.keepingWords(of: [block]) { $0.text.allSatisfy(\.isWhitespace) || !gone.contains($0.rect) }
         }
         for block in turned {
             kept.insert(block, at: kept.firstIndex { $0.rect.top > block.rect.top } ?? kept.endIndex)
