@@ -675,6 +675,12 @@ package final class Recognizer {
                     blocks = leaders.blocks
                     changedWords += leaders.changed
                 }
+                // An amount's point read as a comma (DecimalPoints.swift): the mark's box says which.
+                if !settings.fast {
+                    let points = try costs.measure("decimal_points") { DecimalPoints.read(blocks) }
+                    blocks = points.blocks
+                    changedWords += points.changed
+                }
             }
         }
         let recognized = clock.now
