@@ -102,7 +102,8 @@ package struct EngineConfiguration: Sendable {
 /// text is printed turned a quarter in the upright page (``SidewaysText``: a table's column
 /// heads, read as crowds of doubtful slices), those parts are read turned each way;
 /// where the layout analysis left text unread (``LostText``, dark boxes included), the page
-/// is read again with ``BestLevel/recoveryPasses`` and the readings combined. `fast` uses
+/// is read again with ``BestLevel/recoveryPasses`` and the readings combined; an amount's point
+/// read as a comma is read as a point where the mark's box says so (``DecimalPoints``). `fast` uses
 /// ``EngineConfiguration/fastTessdataPath`` models when configured and reads the page once, as `tesseract` does, with the checks every level makes
 /// (photographed pages, uneven light); it keeps Tesseract's retry of low-confidence lines as
 /// inverted text, which costs little and saves whole light-on-dark regions. Debian's
