@@ -22,6 +22,36 @@ package struct RawRect: Equatable, Sendable {
         return x >= left && x < right && y >= top && y < bottom
     }
 
+    /// The indices of `rects` in groups, each in the order of `rects` and the groups in the
+    /// order of their first member: rectangles at most `across` pixels apart side by side and
+    /// `down` pixels above one another are in one group, directly or through others (-1 and -1:
+    /// rectangles that overlap).
+    package static func groups(_ rects: [RawRect], across: Int, down: Int) -> [[Int]] {
+        // Union-find over the rectangles, joined when their boxes come within reach.
+        var parent = Array(rects.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+            return i
+        }
+        let order = rects.indices.sorted { rects[$0].left < rects[$1].left }
+        for (n, i) in order.enumerated() {
+            let a = rects[i]
+            for j in order[(n + 1)...] {
+                let b = rects[j]
+                if b.left > a.right + across { break }
+                if b.top <= a.bottom + down && a.top <= b.bottom + down { parent[root(i)] = root(j) }
+            }
+        }
+        var groups: [Int: [Int]] = [:]
+        var firsts: [Int] = []
+        for i in rects.indices {
+            if groups[root(i)] == nil { firsts.append(root(i)) }
+            groups[root(i), default: []].append(i)
+        }
+        return firsts.map { groups[$0]! }
+    }
+
     package init(left: Int, top: Int, right: Int, bottom: Int) {
         self.left = left; self.top = top; self.right = right; self.bottom = bottom
     }

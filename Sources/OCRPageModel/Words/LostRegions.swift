@@ -35,33 +35,9 @@ package enum LostRegions {
     package static func letterGroups(_ lost: [RawRect]) -> [(rect: RawRect, pad: Int)] {
         guard !lost.isEmpty else { return [] }
         let letterHeight = Double(lost.map(\.height).sorted()[lost.count / 2])
-        return groups(lost, across: Int(reachAcross * letterHeight), down: Int(reachDown * letterHeight)).map { group in
+        return RawRect.groups(lost, across: Int(reachAcross * letterHeight), down: Int(reachDown * letterHeight)).map { group in
             (WordCombination.bounds(group.map { lost[$0] })!, Int(margin * letterHeight))
         }
-    }
-
-    /// The indices of `rects` in groups: rectangles at most `across` pixels apart side by side
-    /// and `down` pixels above one another are in one group, directly or through others.
-    package static func groups(_ rects: [RawRect], across: Int, down: Int) -> [[Int]] {
-        // Union-find over the rectangles, joined when their boxes come within reach.
-        var parent = Array(rects.indices)
-        func root(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
-            return i
-        }
-        let order = rects.indices.sorted { rects[$0].left < rects[$1].left }
-        for (n, i) in order.enumerated() {
-            let a = rects[i]
-            for j in order[(n + 1)...] {
-                let b = rects[j]
-                if b.left > a.right + across { break }
-                if b.top <= a.bottom + down && a.top <= b.bottom + down { parent[root(i)] = root(j) }
-            }
-        }
-        var groups: [Int: [Int]] = [:]
-        for i in rects.indices { groups[root(i), default: []].append(i) }
-        return groups.keys.sorted().map { groups[$0]! }
     }
 }
 

@@ -70,7 +70,7 @@ package enum SidewaysText {
         let doubtfulWords = words.filter { $0.confidence < doubtful }
         let page = RawRect(left: 0, top: 0, right: width, bottom: height)
         var regions: [Region] = []
-        for group in LostRegions.groups(doubtfulWords.map(\.rect), across: Int(reachAcross * letter), down: Int(reachDown * letter))
+        for group in RawRect.groups(doubtfulWords.map(\.rect), across: Int(reachAcross * letter), down: Int(reachDown * letter))
         where group.count >= minimumWords {
             let bounds = WordCombination.bounds(group.map { doubtfulWords[$0].rect })!
             let inside = words.filter { bounds.contains(centreOf: $0.rect) }

@@ -393,14 +393,10 @@ package struct WordCombination {
             let rect = lineBounds[key]!
             blockBounds[block] = blockBounds[block].map { bounds([$0, rect])! } ?? rect
         }
-        var group = Array(blockOrder.indices)
-        func root(_ i: Int) -> Int { group[i] == i ? i : root(group[i]) }
-        for i in blockOrder.indices {
-            for j in blockOrder.indices where j > i && blockBounds[blockOrder[i]]!.overlaps(blockBounds[blockOrder[j]]!) {
-                group[root(j)] = root(i)
-            }
+        var groupOf: [SourceBlock: Int] = [:]
+        for (g, members) in RawRect.groups(blockOrder.map { blockBounds[$0]! }, across: -1, down: -1).enumerated() {
+            for i in members { groupOf[blockOrder[i]] = g }
         }
-        let groupOf = Dictionary(uniqueKeysWithValues: blockOrder.indices.map { (blockOrder[$0], root($0)) })
         var groupOrder: [Int] = []
         var groupLines: [Int: [SourceLine]] = [:]
         for key in order {
