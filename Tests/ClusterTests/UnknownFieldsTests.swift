@@ -10,8 +10,10 @@ import Testing
     static let script = Binaries.repoRoot.appendingPathComponent("Tests/ClusterTests/python_worker.py").path
     static let proto = Binaries.repoRoot.appendingPathComponent("proto").path
 
-    static func python(_ arguments: [String]) async throws -> [String: Any] {
-        let process = Process()
+    /// Runs python_worker.py with `arguments` in `peer` and returns what it printed. A worker
+    /// mode answers until the caller stops it with `peer.value.terminate()`.
+    static func python(_ arguments: [String], in peer: UncheckedSendable<Process> = UncheckedSendable(Process())) async throws -> [String: Any] {
+        let process = peer.value
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script] + arguments
         let (out, err) = try await runToCompletion(process)
@@ -28,11 +30,13 @@ import Testing
         let (journalArguments, database) = try journal?.arguments(in: dir) ?? ([], nil)
         defer { withExtendedLifetime(database) {} }
         let cluster = try await TestCluster(coordinatorArguments: journalArguments)
-        async let worker = Self.python(["newer", cluster.workerEndpoint, Self.proto, "1"])
+        let peer = UncheckedSendable(Process())
+        async let worker = Self.python(["newer", cluster.workerEndpoint, Self.proto], in: peer)
         try await cluster.waitForWorkers(1)
         let client = try OCRClient(endpoint: cluster.clientEndpoint)
         let job = try await client.submit(files: [Binaries.fixtures.appendingPathComponent("text.png")])
         let document = try await client.document(for: job)
+        peer.value.terminate()
         let answered = try await worker
         #expect((answered["answered"] as? [Any])?.count == 1)
         // After the job: what GetJob/WatchJob replay give (from the store, or the journal) too.

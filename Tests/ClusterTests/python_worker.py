@@ -5,13 +5,16 @@ protoc-generated classes). Used by ClusterTests as a peer this build did not wri
 Usage: python_worker.py rogue ENDPOINT PROTO_DIR JOB_ID PAGE_INDEX ATTEMPT
   Says Ready, then sends a TaskResult for a task it was never given (another worker's) and
   prints one JSON object with every command the coordinator sent it, in order.
-       python_worker.py newer ENDPOINT PROTO_DIR TASKS
+       python_worker.py newer ENDPOINT PROTO_DIR
   A worker built from a newer proto/: PageResult and Word carry fields this build does not know
-  (added_by_newer_worker = 999, newer_word_field = 998). Answers TASKS tasks, then says
-  Disconnect and prints the tasks it answered as JSON.
-       python_worker.py engine ENDPOINT PROTO_DIR ENGINE TASKS
-  A worker of another engine: announces Ready.engines = [ENGINE] and answers TASKS tasks with
-  "ENGINE read FILE page N", then says Disconnect and prints the tasks it answered as JSON.
+  (added_by_newer_worker = 999, newer_word_field = 998).
+       python_worker.py engine ENDPOINT PROTO_DIR ENGINE [STALL_SECONDS]
+  A worker of another engine: announces Ready.engines = [ENGINE] and answers with "ENGINE read
+  FILE page N"; with STALL_SECONDS it falls silent that long before its first answer (a worker
+  stalled past the coordinator's liveness, which must then reconnect).
+  Both answer tasks until SIGTERM (at most 120 s), reconnecting as PROTOCOL.md says whenever
+  the coordinator sends Disconnect, then say Disconnect and print the tasks they answered as
+  JSON, each with its attempt and the number of the connection it came on (1 for the first).
        python_worker.py check-newer - PROTO_DIR HEX
   Decodes HEX (a PageResult as the client received it) with the newer proto and prints the two
   fields as JSON.
@@ -20,6 +23,7 @@ import json
 import os
 import random
 import re
+import signal
 import shutil
 import subprocess
 import time
@@ -47,11 +51,17 @@ from ocr.v1 import page_pb2, worker_pb2  # noqa: E402
 
 SIGNATURE = b"OCRW01"
 ctx = zmq.Context()
-sock = ctx.socket(zmq.DEALER)
-sock.setsockopt(zmq.LINGER, 1000)
-sock.setsockopt(zmq.RCVTIMEO, 10000)
-if mode != "check-newer":
-    sock.connect(endpoint)
+
+
+def connect():
+    fresh = ctx.socket(zmq.DEALER)
+    fresh.setsockopt(zmq.LINGER, 1000)
+    fresh.setsockopt(zmq.RCVTIMEO, 10000)
+    fresh.connect(endpoint)
+    return fresh
+
+
+sock = connect() if mode != "check-newer" else None
 
 
 def send(message):
@@ -78,26 +88,44 @@ def commands_until(kind, limit=50):
     return seen
 
 
-def answer_tasks(ready, wanted, respond):
-    """Says `ready`, answers `wanted` tasks with `respond(task)` (a PageResult) and heartbeats
-    meanwhile, then says Disconnect; returns the tasks answered."""
+def answer_tasks(ready, respond):
+    """Says `ready`, then answers tasks with `respond(task)` (a PageResult) and heartbeats
+    meanwhile, until SIGTERM; then says Disconnect and returns the tasks answered. A Disconnect
+    from the coordinator (it took this worker for dead, or refused an answer) is followed as
+    PROTOCOL.md says: close the socket, wait 250 ms, connect a new one and say Ready again with
+    the same worker_uid; the pages of the old connection come back as new attempts."""
+    global sock
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    # The test process blocks SIGTERM in its threads, and a spawned child inherits the mask.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    answered, connection = [], 1
     send(worker_pb2.WorkerMessage(ready=ready))
-    answered, last_sent = [], time.monotonic()
     sock.setsockopt(zmq.RCVTIMEO, 50)
-    deadline = time.monotonic() + 60
-    while len(answered) < wanted and time.monotonic() < deadline:
+    last_sent = time.monotonic()
+    deadline = last_sent + 120
+    while not stopping and time.monotonic() < deadline:
         try:
             message = receive()
         except zmq.Again:
             message = None
-        if message is not None and message.HasField("task"):
+        if message is not None and message.HasField("disconnect"):
+            sock.close(linger=0)
+            time.sleep(0.25)
+            sock = connect()
+            sock.setsockopt(zmq.RCVTIMEO, 50)
+            connection += 1
+            send(worker_pb2.WorkerMessage(ready=ready))
+            last_sent = time.monotonic()
+        elif message is not None and message.HasField("task"):
             task = message.task
             send(worker_pb2.WorkerMessage(result=worker_pb2.TaskResult(
                 job_id=task.job_id, page_index=task.page_index, attempt=task.attempt, result=respond(task))))
-            answered.append({"job_id": task.job_id, "page_index": task.page_index})
+            answered.append({"job_id": task.job_id, "page_index": task.page_index,
+                             "attempt": task.attempt, "connection": connection})
             last_sent = time.monotonic()
-        # Well inside the link's expiry (the tests run the coordinator at --heartbeat-ms 200, so
-        # a worker silent for 600 ms is dead and its page requeued to nobody).
+        # Well inside the link's expiry (the tests run the coordinator at --heartbeat-ms 200 and
+        # --liveness 10, so a worker silent for 2 s is dead and its pages requeued).
         if time.monotonic() - last_sent > 0.1:
             send(worker_pb2.WorkerMessage(heartbeat=worker_pb2.Heartbeat()))
             last_sent = time.monotonic()
@@ -123,12 +151,18 @@ elif mode == "newer":
                                    added_by_newer_worker="kept by every hop",
                                    blocks=[page_pb2.Block(paragraphs=[page_pb2.Paragraph(lines=[line])])])
     ready = worker_pb2.Ready(worker_uid=random.getrandbits(63) | 1, slots=1, version="newer", hostname="newer")
-    print(json.dumps({"answered": answer_tasks(ready, int(sys.argv[4]), newer)}))
+    print(json.dumps({"answered": answer_tasks(ready, newer)}))
 elif mode == "engine":
     engine = sys.argv[4]
+    stall = [float(sys.argv[5])] if len(sys.argv) > 5 else []
     ready = worker_pb2.Ready(worker_uid=random.getrandbits(63) | 1, slots=1, version="engine", hostname="engine", engines=[engine])
-    answered = answer_tasks(ready, int(sys.argv[5]), lambda task: page_pb2.PageResult(
-        page_index=task.page_index, file=task.file, text=f"{engine} read {task.file} page {task.page_index}\n"))
+
+    def echo(task):
+        if stall:
+            time.sleep(stall.pop())
+        return page_pb2.PageResult(page_index=task.page_index, file=task.file,
+                                   text=f"{engine} read {task.file} page {task.page_index}\n")
+    answered = answer_tasks(ready, echo)
     print(json.dumps({"answered": answered}))
 elif mode == "check-newer":
     result = page_pb2.PageResult()
