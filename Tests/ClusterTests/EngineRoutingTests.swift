@@ -9,7 +9,9 @@ import Testing
 /// worker falls silent past its liveness before its first answer, as a stalled machine makes
 /// it (which hung a CI run while the test's worker ignored Disconnect): the coordinator takes
 /// it for dead, refuses the late answer, and gives the page again when it reconnects.
-@Suite(.serialized, .blocking, .timeLimit(.minutes(2))) struct EngineRoutingTests {
+/// The time limit counts the wait for a `.blocking` slot too (200 s in a CI run on 2 cores, where
+/// 2 minutes failed the test), so it only stops a hang, at well past the whole suite's length.
+@Suite(.serialized, .blocking, .timeLimit(.minutes(10))) struct EngineRoutingTests {
     @Test func jobsGoOnlyToWorkersOfTheirEngine() async throws {
         let cluster = try await TestCluster()
         try await cluster.addWorker(slots: 1, engine: "sleep:50")
