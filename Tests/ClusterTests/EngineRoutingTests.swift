@@ -9,8 +9,9 @@ import Testing
 /// worker falls silent past its liveness before its first answer, as a stalled machine makes
 /// it (which hung a CI run while the test's worker ignored Disconnect): the coordinator takes
 /// it for dead, refuses the late answer, and gives the page again when it reconnects.
-/// The time limit counts the wait for a `.blocking` slot too (200 s in a CI run on 2 cores, where
-/// 2 minutes failed the test), so it only stops a hang, at well past the whole suite's length.
+/// The time limit counts the wait for a `.blocking` slot too (211 s and 216 s in CI runs on 2
+/// cores, where 2 minutes failed the test), so it is longer than the whole run (558 s there) and
+/// only stops a hang.
 @Suite(.serialized, .blocking, .timeLimit(.minutes(10))) struct EngineRoutingTests {
     @Test func jobsGoOnlyToWorkersOfTheirEngine() async throws {
         let cluster = try await TestCluster()
