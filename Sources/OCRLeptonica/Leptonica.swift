@@ -358,6 +358,20 @@ package final class Pix {
         return Pix(owning: try CheckC.nonNull(pixMedianFilter(gray.raw, 3, 3), "median filtering"))  // NULL on error.
     }
 
+    /// 8 bpp gray smoothed by a Gaussian of standard deviation `sigma` pixels (separable,
+    /// three deviations each side).
+    package func gaussianBlurred(sigma: Double) throws(OCRError) -> Pix {
+        let gray = try gray8()
+        let half = Int32(max(1, (3 * sigma).rounded(.up)))
+        var kernelX: UnsafeMutablePointer<L_KERNEL>?
+        var kernelY: UnsafeMutablePointer<L_KERNEL>?
+        defer { kernelDestroy(&kernelX); kernelDestroy(&kernelY) }
+        guard makeGaussianKernelSep(half, half, Float(sigma), 1, &kernelX, &kernelY) == 0 else {  // 0 ok.
+            throw OCRError(.internal, "making a Gaussian kernel failed")
+        }
+        return Pix(owning: try CheckC.nonNull(pixConvolveSep(gray.raw, kernelX, kernelY, 8, 1), "blurring"))  // NULL on error.
+    }
+
     /// The pixels of an 8 bpp image without a colour map, as bytes (for analysis in Swift).
     package func grayGrid() throws(OCRError) -> GrayGrid {
         guard depth == 8, pixGetColormap(raw) == nil else { throw OCRError(.internal, "grayGrid needs an 8 bpp image without a colour map") }

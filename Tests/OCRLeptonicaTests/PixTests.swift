@@ -44,6 +44,22 @@ import Testing
         #expect(try again.grayGrid() == (try page.grayGrid()))
     }
 
+    /// A 1 bpp page smoothed: 8 bpp of the same size, paper and the middle of ink as they were,
+    /// a box's edge a ramp over a few pixels, and the box's ink neither grown nor shrunk.
+    @Test func aBilevelPageSmoothedHasGrayEdges() throws {
+        let ink = try Pix.decode(Self.pgm()).toBinary(threshold: 128)
+        let smooth = try ink.gaussianBlurred(sigma: 0.7)
+        #expect(smooth.width == Self.width && smooth.height == Self.height && smooth.depth == 8)
+        let grid = try smooth.grayGrid()
+        func gray(_ x: Int, _ y: Int) -> UInt8 { grid.pixels[y * Self.width + x] }
+        #expect(gray(5, 5) == 255 && gray(20, 25) == 0)  // Paper, and the first box's middle.
+        let edge = (6..<14).map { gray($0, 25) }  // Across the first box's left edge, at x = 10.
+        #expect(edge.first == 255 && edge.last == 0 && zip(edge, edge.dropFirst()).allSatisfy { $0 >= $1 }, "\(edge)")
+        #expect(edge.contains { $0 > 40 && $0 < 215 }, "\(edge)")  // A step of whole pixels no more.
+        #expect(try smooth.componentBoxes().sorted { $0.left < $1.left } == Self.boxes)
+        #expect(throws: Never.self) { try Pix.decode(Self.pgm()).gaussianBlurred(sigma: 2) }  // Gray input too.
+    }
+
     /// Rules in light gray and rows of a ruled table told apart by shading are found as a
     /// table's rules; shading no rule runs down through parts no rows, a picture is not a band,
     /// a blurred word is no light rule, and the paper's own gray is no ink.

@@ -137,7 +137,12 @@ extension Recognizer {
             settings.psm = 6
         case .enlarged:
             factor = SmallText.factor
-            image = try pix.toGray().scaled(factor)
+            // A 1 bpp page's edges are steps of whole pixels (and a dithered fax's gray is dots):
+            // interpolated as they are, they make jagged letters that the enlarged reading misreads
+            // ("2019" as "2049", "D" as "B"); smoothed first, they grow as a scan at that
+            // resolution would have seen them (SmallText.bilevelSmoothing).
+            image = pix.depth == 1 ? try pix.gaussianBlurred(sigma: SmallText.bilevelSmoothing).scaled(factor)
+                                   : try pix.toGray().scaled(factor)
             dpi = Int((Double(dpi) * factor).rounded())
         case .singleLine:
             settings.psm = 7
