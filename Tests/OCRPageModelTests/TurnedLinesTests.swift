@@ -150,6 +150,33 @@ import OCRTestSupport
         #expect(SidewaysPage.uprightingTurns(clockwise: unsure, counterclockwise: Self.words([("mss", false)])) == nil)
     }
 
+    /// The strip read turned first is the three tenths of the page's width holding the most
+    /// of the layout's word area (the lines run down the page: tall boxes); it stays inside
+    /// the page at its right edge, and there is none without boxes.
+    @Test func theStripReadTurnedFirstHoldsTheMostText() {
+        func box(left: Int, width: Int = 20, height: Int) -> RawWord {
+            RawWord(text: "", confidence: 0, rect: Lines.rect(left, 50, width, height))
+        }
+        let boxes = [box(left: 10, height: 300), box(left: 500, height: 900), box(left: 560, height: 800), box(left: 700, height: 900),
+                     box(left: 900, height: 100)]
+        #expect(SidewaysPage.strip(of: boxes, pageWidth: 1000) == 500..<800)
+        #expect(SidewaysPage.strip(of: [box(left: 950, width: 40, height: 500)], pageWidth: 1000) == 700..<1000)
+        #expect(SidewaysPage.strip(of: [], pageWidth: 1000) == nil)
+    }
+
+    /// A reading decides the turn alone when it reads as upright text: convincing and half its
+    /// letters or more in dictionary words; text upside down, a table of figures, or words
+    /// read unsurely do not.
+    @Test func onlyAReadingOfUprightTextDecidesAlone() {
+        let prose = Self.words([("Rate", true), ("of", true), ("Accidental", true), ("Deaths", true), ("Ponulation", false)])
+        let upsideDown = Self.words([("OTT", false), ("GpvSeT", false), ("rans", true), ("ewe", true), ("ZBGVEE", false)])
+        #expect(SidewaysPage.readsUpright(prose))
+        #expect(!SidewaysPage.readsUpright(upsideDown))
+        #expect(!SidewaysPage.readsUpright(Self.words([("1967", false), ("126762", false)])))
+        #expect(!SidewaysPage.readsUpright(prose.map { var word = $0; word.confidence = 0.5; return word }))
+        #expect(!SidewaysPage.readsUpright([]))
+    }
+
     /// OSD's clockwise degrees to the turns that undo them, a quarter either way only.
     @Test func onlyAQuarterTurnEitherWayIsTaken() {
         #expect(SidewaysPage.uprightingTurns(osdDegrees: 90) == 3)

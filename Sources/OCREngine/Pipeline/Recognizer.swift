@@ -443,7 +443,7 @@ package final class Recognizer {
             var sideways = false
             if SidewaysPage.isSideways(layout), checksOrientation(options, settings) {
                 let turns = try costs.measure("check_sideways") { () throws(OCRError) in
-                    try sidewaysTurns(of: asTurned.pix, dpi: dpi, api: api, settings: settings, monitorState)
+                    try sidewaysTurns(of: asTurned.pix, layout: RawBlock.allWords(layout), dpi: dpi, api: api, settings: settings, monitorState)
                 }
                 // The check read other images with the api: the page is set again, turned or as it is.
                 if let turns { try turnPage(by: turns) } else { try setPage() }
@@ -853,17 +853,27 @@ package final class Recognizer {
     /// layout's lines run down it: SidewaysPage.swift), or nil to read it as it is. OSD says
     /// which way when it is sure (``SidewaysPage/sureOrientation``), and that it is upright
     /// (a table whose columns of counts the layout took for vertical lines); otherwise, or
-    /// without the `osd` model, the page is read turned each way, and the way whose words are
-    /// more often dictionary words wins when read with confidence
-    /// (``SidewaysPage/uprightingTurns(clockwise:counterclockwise:)``). Two readings of extra
-    /// work, spent only then.
-    private func sidewaysTurns(of pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
+    /// without the `osd` model, the strip down the page with most of its text
+    /// (``SidewaysPage/strip(of:pageWidth:)``, the `layout`'s words) is read turned clockwise,
+    /// then counter-clockwise, and the first way that reads there as upright text does
+    /// (``SidewaysPage/readsUpright(_:)``) wins; where neither does (a table of figures), the
+    /// page is read turned each way, and the way whose words are more often dictionary words
+    /// wins when read with confidence (``SidewaysPage/uprightingTurns(clockwise:counterclockwise:)``).
+    private func sidewaysTurns(of pix: Pix, layout: [RawWord], dpi: Int, api: TessAPI, settings: PageSettings,
                                _ monitorState: Monitor.State) throws(OCRError) -> Int? {
         // OSD sure of the page's orientation decides, upright included: a table whose columns
         // of short numbers the layout took for lines running down the page is upright.
         if configuration.installedLanguages.contains("osd"), let (degrees, confidence) = try orientation(of: pix, dpi: dpi),
            confidence >= SidewaysPage.sureOrientation {
             return SidewaysPage.uprightingTurns(osdDegrees: degrees)
+        }
+        // First the strip down the page with most of its text, turned each way: a way that reads
+        // there as upright text does decides (the other way reads that text upside down).
+        if let strip = SidewaysPage.strip(of: layout, pageWidth: pix.width) {
+            let crop = try pix.cropped(RawRect(left: strip.lowerBound, top: 0, right: strip.upperBound, bottom: pix.height))
+            for turns in [1, 3] where SidewaysPage.readsUpright(try read(try crop.rotatedOrth(turns), dpi: dpi, api: api, settings: settings, monitorState)) {
+                return turns
+            }
         }
         let clockwise = try read(try pix.rotatedOrth(1), dpi: dpi, api: api, settings: settings, monitorState)
         let counterclockwise = try read(try pix.rotatedOrth(3), dpi: dpi, api: api, settings: settings, monitorState)

@@ -36,6 +36,37 @@ package enum SidewaysPage {
         return turnedLines >= minimumTurnedLines && down > across
     }
 
+    /// The share of the page's width read turned first (``strip(of:pageWidth:)``).
+    package static let stripShare = 0.3
+
+    /// The strip down the page, ``stripShare`` of its width, that holds the most of the area of
+    /// the layout's `words` (boxes, read or not; nil when there are none). Read turned each way
+    /// first, it decides for a fraction of the work of reading the whole page twice, most of
+    /// which goes on the way that reads the text upside down (as garbage, two to three times
+    /// slower than text: 22 s of a 39 s page in one case, BENCHMARKS.md "A page on its side
+    /// decided from a strip").
+    package static func strip(of words: [RawWord], pageWidth: Int) -> Range<Int>? {
+        let width = max(1, Int((Double(pageWidth) * stripShare).rounded()))
+        let boxes = words.map(\.rect).filter { $0.width > 0 && $0.height > 0 }
+        guard !boxes.isEmpty else { return nil }
+        var best: (left: Int, area: Int)?
+        for start in Set(boxes.map(\.left)) {
+            let left = max(0, min(start, pageWidth - width))
+            let area = boxes.reduce(0) { $0 + max(0, min($1.right, left + width) - max($1.left, left)) * $1.height }
+            if best.map({ area > $0.area || (area == $0.area && left < $0.left) }) ?? true { best = (left, area) }
+        }
+        guard let best else { return nil }
+        return best.left..<min(pageWidth, best.left + width)
+    }
+
+    /// Whether words read turned read as upright text does: convincing (``isConvincing``), and at
+    /// least ``UpsideDownPage/doubtfulShare`` of their letters in dictionary words (upside down,
+    /// 0.10-0.35 on the pages measured). Turned the other way, the same text is upside down and
+    /// cannot read better, so such a reading decides the turn alone.
+    package static func readsUpright(_ words: [RawWord]) -> Bool {
+        isConvincing(words) && dictionaryShare(words) >= UpsideDownPage.doubtfulShare
+    }
+
     /// The quarter turns clockwise (1 or 3) that make a page upright, from its words read
     /// turned a quarter clockwise and a quarter counter-clockwise: the reading whose words are
     /// more often dictionary words (``dictionaryShare``), when it reads as a page of text does
