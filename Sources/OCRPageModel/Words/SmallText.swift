@@ -19,7 +19,8 @@ package enum SmallText {
     /// The standard deviation, in the page's pixels, of the Gaussian that smooths a 1 bpp page
     /// before it is enlarged. Chosen on the dev half's pages as dithered faxes at 150 and 200 dpi
     /// and bilevel scans at 150 dpi (39 pages, 20 of them read enlarged): 0.7 read 1.15 points
-    /// more of their words than none, 0.5 0.6 more, 1.0 0.1 fewer (BENCHMARKS.md, "A 1 bpp page smoothed before it is enlarged").
+    /// more of their words than none, 0.5 0.6 more, 1.0 0.1 fewer (BENCHMARKS.md, "A 1 bpp
+    /// page smoothed before it is enlarged").
     package static let bilevelSmoothing = 0.7
     /// Below this many word-like boxes there is too little text to measure.
     package static let minimumWords = 8
