@@ -74,23 +74,6 @@ import Testing
         #expect(WordSplitting.split(name, at: [], cuts: .anywhere, isWord: Self.isWord) == nil)
     }
 
-    /// A name in a spaced face, cut at its wide letter gaps, leaves short chance words beside
-    /// remains that are none: not taken, though half its pieces are words.
-    @Test func aCutWhoseLongestPieceIsNoWordIsRefused() throws {
-        let chance: Set<String> = ["Du", "l", "lo", "ida"]
-        func cut(_ word: RawWord, after: [Int]) -> [Int] {
-            after.map { (word.symbols[$0].rect.right + word.symbols[$0 + 1].rect.left) / 2 }
-        }
-        let name = Self.lstmWord("Duraznillo")
-        #expect(WordSplitting.split(name, at: cut(name, after: [1, 6, 7]), cuts: .anywhere, isWord: chance.contains) == nil)
-        let other = Self.lstmWord("Escondida")
-        #expect(WordSplitting.split(other, at: cut(other, after: [5]), cuts: .anywhere, isWord: chance.contains) == nil)
-        // Run together, the longest pieces are words: cut.
-        let words = Self.lstmWord("requestto")
-        let pieces = try #require(WordSplitting.split(words, at: cut(words, after: [6]), cuts: .anywhere, isWord: Self.isWord))
-        #expect(pieces.map(\.text) == ["request", "to"])
-    }
-
     /// Implausible words of five or more letters and digits may be cut anywhere; a plausible
     /// word only where digits meet letters; dictionary words, numbers and short tokens of one
     /// kind are left alone.

@@ -18,10 +18,8 @@ import OCRWire
 /// A split is taken only when at least half of its pieces, and at least one, are plausible
 /// (dictionary words, numbers or short codes: ``WordCombination/isPlausible(_:)``), so a name
 /// or a code cut at a wide letter gap into pieces that are not words ("Wojcie" "chowski") stays
-/// whole; when at most one piece is a single character (letter-spaced text, or a drawing
-/// read as letters, falls apart into letters, and the words were not run together); and when
-/// its longest pieces are plausible (a place name in a spaced face, "Duraznillo", was cut into
-/// "Du" "razni" "l" "lo", three chance words and the rest).
+/// whole; and when at most one piece is a single character (letter-spaced text, or a drawing
+/// read as letters, falls apart into letters, and the words were not run together).
 enum WordSplitting {
     /// Where a word may be cut.
     enum Cuts: Equatable {
@@ -88,12 +86,6 @@ enum WordSplitting {
         // Letter-spaced text, or a drawing read as letters, has a gap after every character:
         // cut there, it falls apart into letters. Run-together words leave pieces of several.
         guard pieces.filter({ $0.symbols.count == 1 }).count <= 1 else { return nil }
-        // A long word cut at the wide letter gaps of a spaced face leaves its longest remains no
-        // word, beside short pieces that are words by chance ("Du" "razni" "l" "lo", "Escond"
-        // "ida" of two place names); run-together words leave words and numbers, the longest too.
-        let length = { (piece: RawWord) in piece.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count }
-        let longest = pieces.map(length).max() ?? 0
-        guard pieces.filter({ length($0) == longest }).allSatisfy(WordCombination.isPlausible) else { return nil }
         return pieces
     }
 }
