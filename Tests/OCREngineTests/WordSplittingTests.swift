@@ -66,6 +66,19 @@ import Testing
         #expect(WordGaps.spaces(in: [word], runs: Self.runs(of: word, spacesAfter: [3], space: 5)).isEmpty)
     }
 
+    /// A line of two words has one space of its own, and it bounds the line's space from below:
+    /// letter gaps over a fifth of the height (a spaced face, "El Duraznillo") are no spaces,
+    /// while gaps as wide as that space still are.
+    @Test func aLinesOneSpaceBoundsItsSpaces() {
+        let word = Self.lstmWord("Duraznillo", left: 100)
+        let before = Self.lstmWord("El", left: 100 - 2 * 24 - 12)
+        let between = BlankRun(left: before.rect.right, right: word.rect.left)  // 16 px.
+        let letterGaps = Self.runs(of: word, spacesAfter: [1, 6, 7], space: 8)  // 8 px: over 30 / 5.
+        #expect(WordGaps.spaces(in: [before, word], runs: letterGaps + [between]) == [(between.left + between.right) / 2])
+        let wide = Self.runs(of: word, spacesAfter: [1], space: 12)  // 12 px: over 0.7 of 16.
+        #expect(WordGaps.spaces(in: [before, word], runs: wide + [between]).count == 2)
+    }
+
     /// A cut that leaves mostly implausible pieces is not taken: a name with a wide letter gap.
     @Test func aCutIntoImplausiblePiecesIsRefused() {
         let name = Self.lstmWord("Kowalczyk")

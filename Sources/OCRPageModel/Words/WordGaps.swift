@@ -40,9 +40,11 @@ package enum WordGaps {
             if let widest { between.append(widest) }
         }
         between.sort()
+        // One space of its own still bounds a line's space from below: a line of two words set
+        // in a spaced face ("El Duraznillo") has letter gaps over a fifth of its height.
         let threshold = between.count >= 2
             ? max(minimumShare * height, spaceShare * Double(between[between.count / 2]))
-            : defaultShare * height
+            : max(defaultShare * height, spaceShare * Double(between.first ?? 0))
         return runs.filter { Double($0.width) >= threshold }.map { ($0.left + $0.right) / 2 }
     }
 
