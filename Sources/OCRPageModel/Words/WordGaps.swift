@@ -29,7 +29,8 @@ package enum WordGaps {
     /// enough to be spaces. The line's own spaces set the width: where the recogniser separated
     /// at least two pairs of words, a space is at least ``spaceShare`` of the median of the
     /// widest run between each pair (and at least ``minimumShare`` of the line's height, the
-    /// median height of its words); else at least ``defaultShare`` of that height.
+    /// median height of its words); else at least ``defaultShare`` of that height, and
+    /// ``spaceShare`` of the one space between its two words where it has two.
     package static func spaces(in words: [RawWord], runs: [BlankRun]) -> [Int] {
         guard !words.isEmpty else { return [] }
         let heights = words.map(\.rect.height).sorted()
