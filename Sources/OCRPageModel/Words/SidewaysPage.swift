@@ -43,7 +43,7 @@ package enum SidewaysPage {
     /// the layout's `words` (boxes, read or not; nil when there are none). Read turned each way
     /// first, it decides for a fraction of the work of reading the whole page twice, most of
     /// which goes on the way that reads the text upside down (as garbage, two to three times
-    /// slower than text: 22 s of a 39 s page in one case, BENCHMARKS.md "A page on its side
+    /// slower than text: 19 s of a 32 s page in one case, BENCHMARKS.md "A page on its side
     /// decided from a strip").
     package static func strip(of words: [RawWord], pageWidth: Int) -> Range<Int>? {
         let width = max(1, Int((Double(pageWidth) * stripShare).rounded()))
