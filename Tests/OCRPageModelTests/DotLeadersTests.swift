@@ -107,6 +107,22 @@ import Testing
         #expect(Self.texts(three.blocks) == ["2", "ee", "x"])
     }
 
+    /// The same line read by another pass: the dashes as several slivers of letters ("ee" "eee"
+    /// "ee", 3 px tall), most of the line's words, the first one's box reaching over blank paper
+    /// left of the first dash. The line's letter height is still its letters' (not a sliver's),
+    /// so the dashes are read, and the letter over blank paper goes with them.
+    @Test func spacedDashesReadAsManySliversAreAWordEach() {
+        let number = Self.word("2", 0), x = Self.word("x", 500)
+        let dashes = (0..<6).map { RawRect(left: 60 + 60 * $0, top: 110, right: 74 + 60 * $0, bottom: 114) }
+        func sliver(_ symbols: [(Int, Int)]) -> RawWord {
+            let parts = symbols.map { RawSymbol(text: "e", confidence: 0.9, rect: RawRect(left: $0.0, top: 110, right: $0.1, bottom: 113)) }
+            return RawWord(text: String(repeating: "e", count: parts.count), confidence: 0.9, rect: WordCombination.bounds(parts.map(\.rect))!, symbols: parts)
+        }
+        let slivers = [sliver([(30, 48), (60, 134)]), sliver([(180, 194), (240, 254), (300, 314)]), sliver([(360, 374)])]
+        let read = DotLeaders.read(Self.line([number] + slivers + [x]), components: Self.letters(number) + dashes + Self.letters(x))
+        #expect(Self.texts(read.blocks) == ["2", "-", "-", "-", "-", "-", "-", "x"])
+    }
+
     /// A sentence's full stops are dots between words: no leader.
     @Test func fullStopsBetweenWordsAreNoLeader() {
         let words = [Self.word("a.", 0), Self.word("b.", 60), Self.word("c.", 120), Self.word("d.", 180), Self.word("e.", 240)]

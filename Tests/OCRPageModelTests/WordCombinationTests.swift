@@ -45,6 +45,36 @@ import OCRTestSupport
         #expect(RawPages.texts(WordCombination().combine([whole, whole, halves])) == [["something"]])
     }
 
+    /// `best`'s passes are no independent witnesses: two unsure ones reading "Smeg," do not
+    /// outvote a sure first reading of "5mcg,", where their sum would; a sure one still does.
+    @Test func overBestPassesAgreeingUnsurePassesDoNotOutvoteASureFirstReading() {
+        let first = RawPages.page([RawPages.word("5mcg,", 0, confidence: 0.93, dictionary: false)])
+        let unsure = [0.42, 0.35].map { RawPages.page([RawPages.word("Smeg,", 0, confidence: Float($0))]) }
+        #expect(RawPages.texts(WordCombination().combine([first] + unsure)) == [["Smeg,"]])
+        #expect(RawPages.texts(WordCombination.overBestPasses.combine([first] + unsure)) == [["5mcg,"]])
+        let doubtful = RawPages.page([RawPages.word("wlth", 0, confidence: 0.6, dictionary: false)])
+        let sure = RawPages.page([RawPages.word("with", 0, confidence: 0.9)])
+        #expect(RawPages.texts(WordCombination.overBestPasses.combine([doubtful, sure, doubtful])) == [["with"]])
+    }
+
+    /// Filtered passes lose small marks: "26.034.823" read "26" "034" "823", surely, by two of
+    /// them, and "Inj." read "Inj". Over `best`'s passes the first reading's marks stand; other
+    /// letters still win ("Catego" against "Category").
+    @Test func overBestPassesTheFirstReadingsMarksStand() {
+        let number = RawPages.page([RawPages.word("26.034.823", 0, width: 110, confidence: 0.92, dictionary: false)])
+        let pieces = RawPages.page([RawPages.word("26", 0, width: 22, confidence: 0.96, dictionary: false),
+                                    RawPages.word("034", 31, width: 35, confidence: 0.96, dictionary: false),
+                                    RawPages.word("823", 75, width: 35, confidence: 0.96, dictionary: false)])
+        #expect(RawPages.texts(WordCombination().combine([number, pieces, pieces])) == [["26", "034", "823"]])
+        #expect(RawPages.texts(WordCombination.overBestPasses.combine([number, pieces, pieces])) == [["26.034.823"]])
+        let inj = RawPages.page([RawPages.word("Inj.", 0, confidence: 0.96)])
+        let bare = RawPages.page([RawPages.word("Inj", 0, confidence: 0.93)])
+        #expect(RawPages.texts(WordCombination.overBestPasses.combine([inj, bare, bare])) == [["Inj."]])
+        let cut = RawPages.page([RawPages.word("Catego", 0, confidence: 0.69, dictionary: false)])
+        let whole = RawPages.page([RawPages.word("Category", 0, confidence: 0.96)])
+        #expect(RawPages.texts(WordCombination.overBestPasses.combine([cut, cut, whole])) == [["Category"]])
+    }
+
     /// A confident dictionary word only one extra pass found, where the first pass saw nothing
     /// (a column its layout dropped), is kept; a doubtful one (noise read as text) is not.
     @Test func aWordOnlyOnePassSeesIsKeptOnlyWhenConfidentAndPlausible() {

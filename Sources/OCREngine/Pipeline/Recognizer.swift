@@ -639,7 +639,7 @@ package final class Recognizer {
                     regions = LostRegions.regions(lost.elsewhere, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
                 }
                 if let extra {
-                    let refined = try refine(blocks, passes: extra, regions: regions, pix: pix, dpi: dpi, options: options, settings: settings,
+                    let refined = try refine(blocks, passes: extra, regions: regions, combination: settings.best ? .overBestPasses : nil, pix: pix, dpi: dpi, options: options, settings: settings,
                                              deadline: deadline, cancellation: cancellation, costs: &costs)
                     blocks = refined.blocks
                     passes += refined.passes - 1

@@ -67,9 +67,13 @@ package enum DotLeaders {
     }
 
     static func read(_ line: RawLine, grid: ComponentGrid) -> (words: [RawWord], changed: Int) {
-        // The line's letter height: the median of its words' (a leader read as letters is a
-        // sliver; a table's line may hold a word several rows tall).
-        let heights = line.words.filter { $0.text.contains { $0.isLetter || $0.isNumber } }.map(\.rect.height).sorted()
+        // The line's letter height: the median of its words' (a table's line may hold a word
+        // several rows tall), slivers left out: words less tall than a third of their mean
+        // character width, a leader or a run of spaced dashes read as letters ("ee" "ee" "eee",
+        // most of the words of a transcript's line of dashes).
+        let heights = line.words.filter { word in
+            word.text.contains { $0.isLetter || $0.isNumber } && 3 * word.rect.height * word.text.count >= word.rect.width
+        }.map(\.rect.height).sorted()
         guard !heights.isEmpty, line.baseline.count == 4 else { return (line.words, 0) }
         let letterHeight = Double(heights[heights.count / 2])
         let (x1, y1, x2, y2) = (Double(line.baseline[0]), Double(line.baseline[1]), Double(line.baseline[2]), Double(line.baseline[3]))
@@ -127,8 +131,9 @@ package enum DotLeaders {
             }
             if !touched.isEmpty {
                 // The word's letters outside the leaders it runs into, without the full stops
-                // read into them.
-                out += pieces(of: word, outside: touched)
+                // read into them, nor letters over blank paper (the recogniser spreads a word
+                // read from a leader's marks over more than their width).
+                out += pieces(of: word, outside: touched).filter { !grid.centred(in: $0.rect).isEmpty }
                 changed += 1
             } else if zip(leaders, spans).contains(where: { !$0.0.dashes && (abs($0.1.0 - word.rect.right) <= gap || abs(word.rect.left - $0.1.1) <= gap) }),
                       let bare = withoutDots(word), bare.text != word.text {
