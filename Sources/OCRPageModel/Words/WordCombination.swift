@@ -45,7 +45,7 @@ package struct WordCombination {
     /// Whether a proposal that differs from the first pass's only in punctuation and spaces (the
     /// same letters and digits in the same order) loses to it: filtered images lose small marks
     /// ("26.034.823" read "26" "034" "823" by two passes, "Inj." read "Inj"), and the first pass's
-    /// own marks have been checked against the page already (its word gaps, its decimal points).
+    /// own marks have been checked against the page already (its word gaps, numbers read again alone).
     package var keepsFirstPassMarks = false
     /// Score per pass that saw nothing in a cluster.
     package var emptyVote = 0.3
