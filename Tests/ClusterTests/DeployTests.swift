@@ -123,6 +123,7 @@ struct DeployTests {
     func systemdUnitsVerifyAndAreHardened() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-units-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
         // The failover drop-in, verified with the coordinator's unit.
         let dropIn = scratch.appendingPathComponent("ocr-coordinator.service.d")
         try FileManager.default.createDirectory(at: dropIn, withIntermediateDirectories: true)
@@ -147,6 +148,7 @@ struct DeployTests {
     @Test(arguments: ["kubernetes", "compose", "systemd"])
     func commandLinesStartACluster(_ flavour: String) async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-deploy-\(flavour)-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
         let keys = scratch.appendingPathComponent("keys"), state = scratch.appendingPathComponent("state")
         for directory in [keys, state] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
         for key in ["coordinator", "worker", "client"] {

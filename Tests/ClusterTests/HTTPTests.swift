@@ -8,11 +8,11 @@ import Testing
 @Suite(.serialized, .blocking, .enabled(if: commandExists("curl") && commandExists("qpdf") && commandExists("pdftotext"),
                                         "needs curl, qpdf and poppler-utils: run `make deps`"))
 struct HTTPTests {
-    let scratch: URL
+    private let directory: ScratchDirectory
+    var scratch: URL { directory.url }
 
     init() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        directory = try ScratchDirectory("ocr-http")
     }
 
     /// Submit a 3-page TIFF, follow its events to the end, download txt and pdf; resume the

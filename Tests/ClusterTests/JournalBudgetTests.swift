@@ -11,6 +11,7 @@ struct JournalBudgetTests {
     @Test func atTheBudgetNewJobsAreRefusedUntilThereIsRoom() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-budget-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
         let big = scratch.appendingPathComponent("big.tif").path
         let made = try await runAsync(["convert", "-size", "1300x1200", "xc:white", "-depth", "8", "-compress", "none", big])
         #expect(made.status == 0, "\(made.stderr)")

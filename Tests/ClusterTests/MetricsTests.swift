@@ -7,11 +7,11 @@ import Testing
 @Suite(.serialized, .blocking, .enabled(if: ["prometheus", "promtool", "curl"].allSatisfy(commandExists),
                                         "needs Debian's prometheus and curl: run `make deps`"))
 struct MetricsTests {
-    let scratch: URL
+    private let directory: ScratchDirectory
+    var scratch: URL { directory.url }
 
     init() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-metrics-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        directory = try ScratchDirectory("ocr-metrics")
     }
 
     @Test func prometheusScrapesAJob() async throws {
@@ -98,5 +98,8 @@ final class ExternalProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: log)
+    }
 }

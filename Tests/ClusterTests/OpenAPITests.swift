@@ -32,6 +32,7 @@ struct OpenAPITests {
         try await cluster.waitForWorkers(1)
         let base = try #require(cluster.httpURL)
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-schemathesis-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: report) }
         let run = try await runAsync(["timeout", "-s", "KILL", "600", "schemathesis", "run",
                                       Binaries.repoRoot.appendingPathComponent("openapi.json").path, "--url", base,
                                       "--checks", "all", "--exclude-checks", "positive_data_acceptance,use_after_free",

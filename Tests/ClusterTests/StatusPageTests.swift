@@ -15,6 +15,7 @@ struct StatusPageTests {
         let base = try #require(cluster.httpURL)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-status-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
         let curl = Curl(scratch: scratch)
         let tiff = Binaries.fixtures.appendingPathComponent("multipage.tif").path
 

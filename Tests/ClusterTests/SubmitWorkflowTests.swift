@@ -30,6 +30,7 @@ struct SubmitWorkflowTests {
         #expect(text.stdout.split(separator: "\n").count >= 1)
 
         let pdf = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-result-\(UUID().uuidString).pdf")
+        defer { try? FileManager.default.removeItem(at: pdf) }
         let written = try await cluster.submit(["result", id, "-f", "pdf", "-o", pdf.path])
         #expect(written.status == 0, "\(written.stderr)")
         let check = try await runAsync(["qpdf", "--check", pdf.path])
@@ -74,6 +75,7 @@ struct SubmitWorkflowTests {
         }
         let cluster = try await TestCluster(coordinatorArguments: ["--max-message-mb", "1", "--http-endpoint", "none"])
         let big = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-big-\(UUID().uuidString).tif")
+        defer { try? FileManager.default.removeItem(at: big) }
         try (Data("II*\u{0}".utf8) + Data(count: (2 << 20) - 4)).write(to: big)  // a TIFF's signature, 2 MiB
         let refused = try await cluster.submit([big.path])
         #expect(refused.status == 3, "\(refused.stderr)")

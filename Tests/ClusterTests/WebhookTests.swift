@@ -8,12 +8,12 @@ import Testing
 /// up seconds after the job finished; a callback outside `--webhook-allow` is refused at submit.
 @Suite(.serialized, .blocking, .enabled(if: commandExists("curl") && commandExists("python3"), "needs curl and python3"))
 struct WebhookTests {
-    let scratch: URL
+    private let directory: ScratchDirectory
+    var scratch: URL { directory.url }
     static let receiver = Binaries.repoRoot.appendingPathComponent("Tests/ClusterTests/webhook_receiver.py").path
 
     init() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ocr-webhook-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        directory = try ScratchDirectory("ocr-webhook")
     }
 
     @Test func oneSignedPostPerJobAcrossAReceiverOutage() async throws {
