@@ -627,19 +627,23 @@ package final class Recognizer {
                         meanConfidence = Self.meanWordConfidence(blocks)
                     }
                 }
-                // Extra passes: `best` over a page it is unsure of, `accurate` over the parts of
-                // the page where text was lost (LostRegions.swift).
-                var extra: [BestLevel.Pass]?
-                var regions: [RawRect]?
+                // Extra passes: over the parts of the page where text was lost (LostRegions.swift),
+                // then, at `best`, over the whole of a page it is unsure of (its passes' words
+                // alone do not replace that recovery: a word one of them reads where the others
+                // read nothing needs a sure reading, and a region read on its own gives one).
                 let textLost = lost?.isLost ?? false
-                if settings.best, textLost || BestLevel.isUnsure(blocks) {
-                    extra = BestLevel.passes(BestLevel.bestPasses, depth: pix.depth)
-                } else if !settings.fast, textLost, !readsAsNoise, let lost {
-                    extra = BestLevel.passes(BestLevel.recoveryPasses, depth: pix.depth)
-                    regions = LostRegions.regions(lost.elsewhere, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
+                if !settings.fast, textLost, !readsAsNoise, let lost {
+                    let regions = LostRegions.regions(lost.elsewhere, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
+                    let refined = try refine(blocks, passes: BestLevel.passes(BestLevel.recoveryPasses, depth: pix.depth), regions: regions,
+                                             pix: pix, dpi: dpi, options: options, settings: settings,
+                                             deadline: deadline, cancellation: cancellation, costs: &costs)
+                    blocks = refined.blocks
+                    passes += refined.passes - 1
+                    meanConfidence = Self.meanWordConfidence(blocks)
                 }
-                if let extra {
-                    let refined = try refine(blocks, passes: extra, regions: regions, combination: settings.best ? .overBestPasses : nil, pix: pix, dpi: dpi, options: options, settings: settings,
+                if settings.best, textLost || BestLevel.isUnsure(blocks) {
+                    let refined = try refine(blocks, passes: BestLevel.passes(BestLevel.bestPasses, depth: pix.depth), combination: .overBestPasses,
+                                             pix: pix, dpi: dpi, options: options, settings: settings,
                                              deadline: deadline, cancellation: cancellation, costs: &costs)
                     blocks = refined.blocks
                     passes += refined.passes - 1
