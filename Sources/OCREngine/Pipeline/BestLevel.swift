@@ -3,9 +3,10 @@ import OCRPageModel
 import OCRPageEngine
 import OCRWire
 
-/// The `best` level: after the `accurate` pass, a page that pass is unsure of (or lost text on,
-/// ``LostText``) is read again up to three times, each time differently, and the readings are
-/// combined word by word (``WordCombination``). Every extra pass reads an image of the same size,
+/// The `best` level: after the `accurate` pass (and its reading again of the parts of the page
+/// where text was lost, ``LostText``), a page it is unsure of or lost text on is read again up to
+/// three times, each time differently, and the readings are combined word by word
+/// (``WordCombination/overBestPasses``). Every extra pass reads an image of the same size,
 /// so all boxes are in the same pixels and map back to the original through the page's one
 /// ``PageGeometry``.
 ///
