@@ -223,6 +223,7 @@ package struct WordCombination {
             package var texts: [String]
             package var plausible: Double  // The share of its words that are dictionary words or numbers.
             package var score = 0.0
+            package var supporterScores: [Double] = []  // Each supporting pass's own score.
             package var supporters: [(pass: Int, confidence: Double, words: [Item])] = []
         }
         var proposals: [Proposal] = []
@@ -235,15 +236,15 @@ package struct WordCombination {
             let plausible = Double(words.filter { Self.isPlausible($0.word) }.count) / Double(words.count)
             let score = 1 + confidence * (mean - 0.5) + dictionary * plausible
             if let i = proposals.firstIndex(where: { $0.texts == texts }) {
-                if let agreement {
-                    proposals[i].score = max(proposals[i].score, score) + agreement
-                } else {
-                    proposals[i].score += score
-                }
+                proposals[i].supporterScores.append(score)
                 proposals[i].supporters.append((pass, mean, words))
             } else {
-                proposals.append(Proposal(texts: texts, plausible: plausible, score: score, supporters: [(pass, mean, words)]))
+                proposals.append(Proposal(texts: texts, plausible: plausible, supporterScores: [score], supporters: [(pass, mean, words)]))
             }
+        }
+        for i in proposals.indices {
+            let scores = proposals[i].supporterScores
+            proposals[i].score = agreement.map { scores.max()! + $0 * Double(scores.count - 1) } ?? scores.reduce(0, +)
         }
         // Proposals are in pass order, so the first with the top score is the earliest pass's.
         guard var best = proposals.first else { return nil }
