@@ -75,6 +75,27 @@ import Testing
         #expect(dropped.isLost)
     }
 
+    /// A line dropped whole on a long page (a receipt's column heads between two dashed rules)
+    /// is far below the share that marks a page's text as lost, and lost all the same: its
+    /// letters, and only those, are read again. Fewer letters in a row, or the same letters
+    /// scattered down the page, are not a line.
+    @Test func aLineDroppedWholeIsLostText() throws {
+        let tops = (0..<20).map { 60 * $0 }
+        let read = tops.flatMap { Self.letters(30, left: 0, top: $0) }
+        let words = tops.map { Self.word(Self.rect(0, $0, 450, 20)) }
+        let speck = Self.rect(200, 450, 12, 20)
+        let line = Self.letters(LostText.lineLetters, left: 0, top: 330)
+        let found = try LostText.find(components: read + line + [speck], words: words)
+        #expect(found.share < LostText.minimumShare)
+        #expect(found.lostLines.map { $0.sorted { $0.left < $1.left } } == [line])
+        #expect(found.isLost)
+        #expect(found.toRead.sorted { $0.left < $1.left } == line)
+        let short = Self.letters(LostText.lineLetters - 1, left: 0, top: 330)
+        #expect(try !LostText.find(components: read + short, words: words).isLost)
+        let scattered = (0..<LostText.lineLetters).map { Self.rect(15 * $0, 30 + 60 * $0, 12, 20) }
+        #expect(try !LostText.find(components: read + scattered, words: words).isLost)
+    }
+
     @Test func theCoverageGridAnswersLikeTheRectangles() {
         let rects = [Self.rect(5, 5, 30, 10), Self.rect(100, 17, 8, 40)]
         let grid = LostText.CoverageGrid(rects)

@@ -633,7 +633,7 @@ package final class Recognizer {
                 // read nothing needs a sure reading, and a region read on its own gives one).
                 let textLost = lost?.isLost ?? false
                 if !settings.fast, textLost, !readsAsNoise, let lost {
-                    let regions = LostRegions.regions(lost.elsewhere, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
+                    let regions = LostRegions.regions(lost.toRead, darkBoxes: lost.darkBoxes, width: pix.width, height: pix.height)
                     let refined = try refine(blocks, passes: BestLevel.passes(BestLevel.recoveryPasses, depth: pix.depth), regions: regions,
                                              pix: pix, dpi: dpi, options: options, settings: settings,
                                              deadline: deadline, cancellation: cancellation, costs: &costs)
