@@ -27,6 +27,20 @@ import Testing
         #expect(PageResolution.choose(tag: 0, width: 9000, height: 9000, requested: 0) == (600, .estimated))
     }
 
+    /// A receipt or a strip is no document page: its long side says nothing of its resolution,
+    /// the height of its letters does (27 px is 300 dpi). A document page is estimated from its
+    /// size whatever its letters, and a narrow page with a usable tag or no letters as before.
+    @Test func aNarrowPageIsEstimatedFromItsLetters() {
+        #expect(PageResolution.choose(tag: 0, width: 934, height: 1860, requested: 0, letterHeight: { 27 }) == (297, .textSize))
+        #expect(PageResolution.choose(tag: 72, width: 1860, height: 934, requested: 0, letterHeight: { 18 }) == (198, .textSize))
+        #expect(PageResolution.choose(tag: 0, width: 934, height: 1860, requested: 0, letterHeight: { 5 }) == (150, .textSize))
+        #expect(PageResolution.choose(tag: 0, width: 934, height: 1860, requested: 0, letterHeight: { nil }) == (169, .estimated))
+        #expect(PageResolution.choose(tag: 200, width: 934, height: 1860, requested: 0, letterHeight: { 27 }) == (200, .tag))
+        var asked = false
+        #expect(PageResolution.choose(tag: 0, width: 2550, height: 3300, requested: 0, letterHeight: { asked = true; return 12 }) == (300, .estimated))
+        #expect(!asked)
+    }
+
     @Test func smallImagesWithoutATagAssume300() {
         #expect(PageResolution.choose(tag: 0, width: 1200, height: 80, requested: 0) == (300, .assumed))
         #expect(PageResolution.choose(tag: 1, width: 640, height: 480, requested: 0) == (300, .assumed))

@@ -84,15 +84,29 @@ enum LostText {
     /// take 47 digits); more is a column of text the layout analysis dropped, lost text.
     static let sideLetters = 60
 
-    /// The letters of `components` and those whose centres are in none of `words`' boxes; and
-    /// the components a few letters tall with `inkShare` at least ``darkBoxInk`` that no word is in.
-    static func find(components: [RawRect], words: [RawWord], inkShare: (RawRect) throws(OCRError) -> Double = { _ in 0 }) throws(OCRError) -> Finding {
+    /// The letter-sized components of `components` (from ``minimumHeight`` to ``maximumHeight``
+    /// pixels tall, no wider than ``maximumAspect`` heights, within ``heightRange`` of their
+    /// median height) and that median, or nil when there are none.
+    static func letters(of components: [RawRect]) -> (letters: [RawRect], median: Double)? {
         let candidates = components.filter {
             (minimumHeight...maximumHeight).contains($0.height) && Double($0.width) <= maximumAspect * Double($0.height)
         }
-        guard !candidates.isEmpty else { return Finding(letters: 0, lost: []) }
+        guard !candidates.isEmpty else { return nil }
         let median = Double(candidates.map(\.height).sorted()[candidates.count / 2])
-        let letters = candidates.filter { heightRange.contains(Double($0.height) / median) }
+        return (candidates.filter { heightRange.contains(Double($0.height) / median) }, median)
+    }
+
+    /// The median height of the letters of `pix` thresholded at mid-gray (``letters(of:)``), in
+    /// pixels, or nil when it has none: the size of its text, for ``PageResolution``.
+    static func letterHeight(of pix: Pix) throws(OCRError) -> Int? {
+        guard let letters = letters(of: try pix.componentBoxes())?.letters, !letters.isEmpty else { return nil }
+        return letters.map(\.height).sorted()[letters.count / 2]
+    }
+
+    /// The letters of `components` and those whose centres are in none of `words`' boxes; and
+    /// the components a few letters tall with `inkShare` at least ``darkBoxInk`` that no word is in.
+    static func find(components: [RawRect], words: [RawWord], inkShare: (RawRect) throws(OCRError) -> Double = { _ in 0 }) throws(OCRError) -> Finding {
+        guard let (letters, median) = letters(of: components) else { return Finding(letters: 0, lost: []) }
         let covered = CoverageGrid(words.map(\.rect))
         func unread(_ r: RawRect) -> Bool { !covered.contains(x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2) }
         var dark: [RawRect] = []

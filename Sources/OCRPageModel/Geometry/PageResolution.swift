@@ -12,6 +12,9 @@ package enum PageResolution {
         /// No tag, or one that makes the page implausibly large or small: estimated from the
         /// pixel size, taking the page for a document page (letter or A4: 11 to 11.7 in long).
         case estimated
+        /// As `estimated`, but the page is too narrow for a document page (a receipt, a strip):
+        /// estimated from the height of its letters instead.
+        case textSize
         /// A small image without a usable tag (a snippet, a line): Tesseract's default.
         case assumed
     }
@@ -20,10 +23,24 @@ package enum PageResolution {
     package static let longestPlausibleInches = 17.5
     /// A page's long side is taken as 11 inches when its resolution is estimated.
     package static let assumedLongSideInches = 11.0
+    /// A page whose short side is less than this share of its long side is no document page
+    /// (letter 0.77, A4 0.71, legal and tabloid 0.65) but a receipt or a strip, whose long side
+    /// says nothing of its resolution: a receipt 1,860 px long was estimated at 169 dpi where
+    /// its print is about 300 dpi.
+    package static let narrowestDocumentPage = 0.62
+    /// The median letter height of body text, in inches (27 px at 300 dpi): a narrow page's
+    /// resolution is its median letter height over this. Chosen on receipts 120-159 of SROIE
+    /// (a set no choice was made on before): 1/11 in read 1,610 of their 2,175 segments exactly
+    /// against 1,576 at the long side's estimate; 1/13.4 in (Tesseract's own estimate from
+    /// the text's size) 1,585; a fixed 240, 300, 350 and 450 dpi 1,583, 1,616, 1,591 and
+    /// 1,583, with 2 to 6 receipts worse than plain `tesseract`, against none at 1/11 in.
+    package static let letterHeightInches = 1 / 11.0
 
     /// The resolution for a page of `width` x `height` pixels whose file says `tag` (0: none),
-    /// with `requested` from the options (0: none).
-    package static func choose(tag: Int, width: Int, height: Int, requested: Int) -> (dpi: Int, source: Source) {
+    /// with `requested` from the options (0: none); `letterHeight` measures the page's median
+    /// letter height in pixels (nil: no letters), asked only of a narrow page with no usable tag.
+    package static func choose(tag: Int, width: Int, height: Int, requested: Int,
+                               letterHeight: () -> Int? = { nil }) -> (dpi: Int, source: Source) {
         if requested > 0 { return (requested, .requested) }
         let long = Double(max(width, height))
         if (70...2400).contains(tag), long / Double(tag) <= longestPlausibleInches {
@@ -31,8 +48,14 @@ package enum PageResolution {
         }
         // Page-sized pixels with no believable tag: a scan or an export of a document page.
         if long >= 1400 {
-            return (min(600, max(150, Int((long / assumedLongSideInches).rounded()))), .estimated)
+            if Double(min(width, height)) / long < narrowestDocumentPage, let letters = letterHeight(), letters > 0 {
+                return (clamped(Double(letters) / letterHeightInches), .textSize)
+            }
+            return (clamped(long / assumedLongSideInches), .estimated)
         }
         return (300, .assumed)
     }
+
+    /// An estimate rounded and kept within 150...600 dpi.
+    private static func clamped(_ dpi: Double) -> Int { min(600, max(150, Int(dpi.rounded()))) }
 }
