@@ -97,9 +97,8 @@ package struct PageDecoder: Sendable {
                 throw OCRError(.resourceExhausted, "\(where_) is \(pix.width)x\(pix.height) pixels, over the limit of \(limit)")
             }
             let fileDPI = pix.xResolution
-            let decoded = pix
             let dpi = PageResolution.choose(tag: fileDPI, width: pix.width, height: pix.height, requested: Int(options.dpi),
-                                            letterHeight: { try? LostText.letterHeight(of: decoded) }).dpi
+                                            letterHeight: { try? LostText.letterHeight(of: pix) }).dpi
             // The image itself carries the resolution too: Tesseract's orientation detection
             // reads it from the pix, not from SetSourceResolution.
             if dpi != fileDPI { pix.setResolution(dpi) }

@@ -330,9 +330,8 @@ package final class Recognizer {
             result.dewarped = photo.disparity != nil
             geometry = PageGeometry(width: photo.flatWidth, height: photo.flatHeight, photo: photo)
             // A photo's tag (72 dpi, or none) says nothing about the page: the flat page's own size does.
-            let flat = pix
             dpi = PageResolution.choose(tag: 0, width: photo.flatWidth, height: photo.flatHeight, requested: Int(options.dpi),
-                                        letterHeight: { try? LostText.letterHeight(of: flat) }).dpi
+                                        letterHeight: { try? LostText.letterHeight(of: pix) }).dpi
             result.dpi = UInt32(dpi)
             result.pageQuad = photo.wireQuad
             try checkStop()

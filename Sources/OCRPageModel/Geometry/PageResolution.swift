@@ -30,10 +30,11 @@ package enum PageResolution {
     package static let narrowestDocumentPage = 0.6
     /// The median letter height of body text, in inches (27 px at 300 dpi): a narrow page's
     /// resolution is its median letter height over this. Chosen on receipts 120-159 of SROIE
-    /// (a set no choice was made on before): 1/11 in read 1,610 of their 2,175 segments exactly
-    /// against 1,576 at the long side's estimate; 1/13.4 in (Tesseract's own estimate from
-    /// the text's size) 1,585; a fixed 240, 300, 350 and 450 dpi 1,583, 1,616, 1,591 and
-    /// 1,583, with 2 to 6 receipts worse than plain `tesseract`, against none at 1/11 in.
+    /// (a set no choice was made on before): 1/11 in read 1,613 of their 2,175 segments exactly
+    /// against 1,576 at the long side's estimate; 1/13.4 in (about Tesseract's own estimate
+    /// from the text's size) 1,585; a fixed 240, 300, 350 and 450 dpi 1,583, 1,616, 1,591 and
+    /// 1,583, with 1 to 6 receipts below plain `tesseract` by more than two segments, against 1
+    /// (as before) at 1/11 in (BENCHMARKS.md, "Lines dropped whole, and a receipt's resolution").
     package static let letterHeightInches = 1 / 11.0
 
     /// The resolution for a page of `width` x `height` pixels whose file says `tag` (0: none),
