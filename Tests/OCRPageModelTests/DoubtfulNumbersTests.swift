@@ -1,4 +1,4 @@
-import OCRPageModel
+@testable import OCRPageModel
 import OCRTestSupport
 import Testing
 
@@ -45,5 +45,20 @@ import Testing
         #expect(DoubtfulNumbers.keeps(RawPages.page([RawPages.word("26.034.823", 200, width: 190)]), in: region, over: first))
         #expect(!DoubtfulNumbers.keeps(RawPages.page([RawPages.word("2", 200, width: 190)]), in: region, over: first))
         #expect(!DoubtfulNumbers.keeps(RawPages.page([RawPages.word("26.034", 200, width: 190)]), in: region, over: first))
+    }
+
+    /// A crop of an amount loses its small point: a reading with the same digits but fewer
+    /// points or commas between digits is not kept ("5.30" as "530", "15.90" as "16 90"); one
+    /// that keeps them, or joins a number split at its separator, is.
+    @Test func aReadingThatDropsAnAmountsPointIsNotKept() {
+        let region = RawRect(left: 190, top: 90, right: 400, bottom: 140)
+        let amount = [RawPages.word("5.30", 200, width: 80, confidence: 0.5)]
+        #expect(!DoubtfulNumbers.keeps(RawPages.page([RawPages.word("530", 200, width: 80)]), in: region, over: amount))
+        #expect(!DoubtfulNumbers.keeps(RawPages.page([RawPages.word("5", 200, width: 20), RawPages.word("30", 240, width: 40)]), in: region, over: amount))
+        #expect(DoubtfulNumbers.keeps(RawPages.page([RawPages.word("5,30", 200, width: 80)]), in: region, over: amount))
+        #expect(DoubtfulNumbers.keeps(RawPages.page([RawPages.word("6.30", 200, width: 80)]), in: region, over: amount))
+        #expect(DoubtfulNumbers.separatorCount("1,234.50") == 2)
+        #expect(DoubtfulNumbers.separatorCount("09/10/2013.") == 0)
+        #expect(DoubtfulNumbers.separatorCount(".823") == 0)
     }
 }

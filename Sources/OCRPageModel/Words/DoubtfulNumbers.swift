@@ -65,14 +65,27 @@ package enum DoubtfulNumbers {
     static let smallestHeight = 12
 
     /// Whether `reading`, a region's new reading, may replace what the first pass read there
-    /// (the words of `first` centred in `region`): only when it keeps at least as many digits.
-    /// Read alone, a crop of a rotated or tiny number can come back as one stray digit
-    /// ("135 20 0" as "2"); read right, a number split at its separator or stuck to a speck
-    /// keeps every digit.
+    /// (the words of `first` centred in `region`): only when it keeps at least as many digits,
+    /// and as many points or commas between two digits. Read alone, a crop of a rotated or tiny
+    /// number can come back as one stray digit ("135 20 0" as "2"), and a crop of an amount
+    /// loses its small point ("5.30" as "530", "15.90" as "16 90": receipts); read right, a
+    /// number split at its separator or stuck to a speck keeps every digit and separator.
     package static func keeps(_ reading: [RawBlock], in region: RawRect, over first: [RawWord]) -> Bool {
         let read = reading.flatMap(\.paragraphs).flatMap(\.lines).flatMap(\.words)
         let there = first.filter { region.contains(centreOf: $0.rect) }
         return read.reduce(0) { $0 + digitCount($1.text) } >= there.reduce(0) { $0 + digitCount($1.text) }
+            && read.reduce(0) { $0 + separatorCount($1.text) } >= there.reduce(0) { $0 + separatorCount($1.text) }
+    }
+
+    /// The points and commas of `text` with a digit on each side ("1,234.50": 2).
+    static func separatorCount(_ text: String) -> Int {
+        let characters = Array(text)
+        func isDigit(_ i: Int) -> Bool { ("0"..."9").contains(characters[i]) }
+        var count = 0
+        for i in characters.indices.dropFirst().dropLast() where (characters[i] == "." || characters[i] == ",") && isDigit(i - 1) && isDigit(i + 1) {
+            count += 1
+        }
+        return count
     }
 
     private static func digitCount(_ text: String) -> Int {
