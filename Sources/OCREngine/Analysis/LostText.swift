@@ -122,10 +122,11 @@ enum LostText {
             let beside = lost.filter { ($0.right <= left || $0.left >= right) && !aboveOrBelow.contains($0) }
             margin = (aboveOrBelow.count <= marginLetters ? aboveOrBelow : []) + (beside.count <= sideLetters ? beside : [])
         }
-        let elsewhere = lost.filter { !margin.contains($0) }
-        let rows = RawRect.groups(elsewhere, across: Int(LostRegions.reachAcross * median), down: 0)
+        var finding = Finding(letters: letters.count, lost: lost, darkBoxes: dark, margin: margin)
+        let elsewhere = finding.elsewhere
+        finding.lostLines = RawRect.groups(elsewhere, across: Int(LostRegions.reachAcross * median), down: 0)
             .filter { $0.count >= lineLetters }.map { $0.map { elsewhere[$0] } }
-        return Finding(letters: letters.count, lost: lost, darkBoxes: dark, lostLines: rows, margin: margin)
+        return finding
     }
 
     /// Which points lie in some rectangle, answered from bands of rows: a page's thousands of
