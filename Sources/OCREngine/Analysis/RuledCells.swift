@@ -17,9 +17,10 @@ enum RuledCells {
     static let maximumCells = 200
 
     /// The cells around `letters`, inside `rules` (horizontal ones wider than tall), each
-    /// inset from its rules by an eighth of its letter's height (at least 2 pixels), top to
-    /// bottom, none overlapping another, at most ``maximumCells``.
-    static func cells(around letters: [RawRect], rules: [RawRect]) -> [RawRect] {
+    /// inset from its rules by an eighth of its letter's height (at least 2 pixels) and at most
+    /// `maximumHeights` of those heights tall, top to bottom, none overlapping another, at most
+    /// ``maximumCells``.
+    static func cells(around letters: [RawRect], rules: [RawRect], maximumHeights: Double = RuledCells.maximumHeights) -> [RawRect] {
         let horizontal = rules.filter { $0.width > $0.height }
         let vertical = rules.filter { $0.width <= $0.height }
         var cells: [RawRect] = []

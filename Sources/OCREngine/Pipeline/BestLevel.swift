@@ -29,6 +29,9 @@ enum BestLevel {
         /// One text line (`--psm 7`) on a white border: a part of the page holding one number
         /// the first pass was unsure of (``DoubtfulNumbers``).
         case singleLine
+        /// One text block (`--psm 6`) on a white border: a ruled table's cell, cut out inside
+        /// its rules, whose words the first pass was unsure of (``DoubtfulCells``).
+        case cellBlock
 
         /// Its name in `Timings.steps`.
         var stepName: String {
@@ -38,6 +41,7 @@ enum BestLevel {
             case .singleBlock: "pass_single_block"
             case .enlarged: "pass_enlarged"
             case .singleLine: "pass_single_line"
+            case .cellBlock: "pass_cell_block"
             }
         }
     }
@@ -150,6 +154,10 @@ extension Recognizer {
             // The recogniser reads a line cropped tight to its ink worse than one with paper
             // around it, as on the page.
             border = max(4, pix.height / 2)
+            image = try pix.withWhiteBorder(border)
+        case .cellBlock:
+            settings.psm = 6
+            border = max(8, pix.height / 4)
             image = try pix.withWhiteBorder(border)
         }
         let api = try engine(for: EngineKey(options, configuration))

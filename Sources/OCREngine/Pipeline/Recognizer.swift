@@ -668,6 +668,20 @@ package final class Recognizer {
                         blocks = reread
                     }
                 }
+                // A ruled table's cells holding doubtful words (DoubtfulCells.swift): each read
+                // again alone as one block inside its rules, combined word by word. Not on a page
+                // of small text, read enlarged already: its cells read alone misread more than it.
+                if !settings.fast, settings.psm == 3, !readsAsNoise, !smallText, !rules.isEmpty {
+                    let cells = try costs.measure("doubtful_cells") { DoubtfulCells.cells(in: blocks, rules: rules) }
+                    if !cells.isEmpty {
+                        let refined = try refine(blocks, passes: [.cellBlock], regions: cells, combination: DoubtfulCells.combination,
+                                                 pix: pix, dpi: dpi, options: options, settings: settings,
+                                                 deadline: deadline, cancellation: cancellation, costs: &costs)
+                        blocks = refined.blocks
+                        passes += refined.passes - 1
+                        meanConfidence = Self.meanWordConfidence(blocks)
+                    }
+                }
                 // Rules read as brackets (TableRules.swift), in the words as combined: the extra
                 // readings keep the rule, and would outvote a first pass cleaned before them.
                 if !settings.fast {

@@ -518,14 +518,16 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// The step, in lower_snake_case. Checks: `reduce` (the reduced copy the checks read),
     /// `find_photo`, `find_orientation`, `check_turn`, `check_sideways`, `check_upside_down` (a
     /// doubtful page's band read turned), `find_converging_lines`, `find_skew`, `check_lighting`,
-    /// `lost_text`, `ruled_cells` (a ruled grid's cells holding unread letters).
+    /// `lost_text`, `ruled_cells` (a ruled grid's cells holding unread letters), `doubtful_cells`
+    /// (a ruled grid's cells holding doubtful words).
     /// Work: `flatten_photo`, `straighten_lines`, `deskew`, `even_lighting`, `recognize` (or
     /// `analyse_layout` for detect-only), `read_results`, `ruling_lines` (`PageResult.rules`),
     /// `word_gaps`, `table_rules` (brackets that are a table's rules), `dot_leaders` (leaders read
     /// as dots, spaced dashes as dashes), `decimal_points` (an amount's point read as a comma), the
     /// extra readings `pass_single_block`, `pass_background_normalized`, `pass_median_filtered`,
     /// `pass_enlarged` (small text),
-    /// `pass_single_line` (doubtful numbers and unread ruled cells, each alone), `merged_rows` (a
+    /// `pass_single_line` (doubtful numbers and unread ruled cells, each alone), `pass_cell_block`
+    /// (a ruled cell holding doubtful words, read alone as one block), `merged_rows` (a
     /// text line that took in two rows, its tall doubtful words read again as one block),
     /// `sideways_text` (column heads printed turned a quarter, read turned each way), and
     /// `combine`, then `structure` (PageResult.layout). Readers must accept names not listed here.
