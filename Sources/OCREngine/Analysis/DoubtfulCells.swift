@@ -28,8 +28,8 @@ enum DoubtfulCells {
     }
 
     /// Whether the first reading was unsure of `word`: letters or digits read with less than
-    /// ``doubtful`` confidence. Not a word set on its side (a column head turned a quarter,
-    /// taller than wide), which a block reading of its cell would read lying down.
+    /// ``doubtful`` confidence. Not a word of two or more characters taller than wide: a
+    /// column head printed turned a quarter is `SidewaysText`'s, read turned there.
     static func isDoubtful(_ word: RawWord) -> Bool {
         word.confidence < doubtful && word.text.contains { $0.isLetter || $0.isNumber }
             && (word.text.count < 2 || word.rect.width >= word.rect.height)
