@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "OCRPageEngine", dependencies: ["OCRBasics", "OCRWire"]),
         // The page as recognition reports it and the pure work over it (geometry, gray-level
         // analysis, word combination, the result's hierarchy): no C library, tests need none.
-        .target(name: "OCRPageModel", dependencies: ["OCRWire"]),
+        .target(name: "OCRPageModel", dependencies: ["OCRBasics", "OCRWire"]),
         // Leptonica's one wrapper: `Pix` and the image operations the pipeline uses.
         .target(name: "OCRLeptonica", dependencies: ["OCRWire", "OCRPageModel", "CLeptonica"]),
         .target(name: "OCREngine", dependencies: ["OCRBasics", "OCRWire", "OCRPages", "OCRPDF", "OCRPageEngine", "OCRPageModel", "OCRStructure", "OCRLeptonica", "CLeptonica", "CTesseract"]),
@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "OCRMath", dependencies: ["OCRClient", "OCRWire"]),
         // The coordinator's HTTP face: probes, metrics, REST API and status page over its RPCs.
         .target(name: "OCRGateway", dependencies: ["OCRBasics", "OCRAPIJSON", "OCRHTTP", "OCRCoordinator", "OCRClient", "OCRWire", "OCRLog"]),
-        .target(name: "OCRStructure", dependencies: ["OCRWire"]),
+        .target(name: "OCRStructure", dependencies: ["OCRBasics", "OCRWire"]),
         .target(name: "OCRLocalCluster", dependencies: ["OCRBasics", "OCRCoordinator", "OCRWorker", "OCRClient", "OCRPageEngine", "OCRZeroMQ", "OCRLog"]),
         .executableTarget(name: "ocr-worker", dependencies: ["OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog"]),
         .executableTarget(name: "ocr-submit", dependencies: ["OCRBasics", "OCRAPIJSON", "OCRClient", "OCRMath", "OCRLocalCluster", "OCRWorker", "OCREngine", "OCRPageEngine", "OCRZeroMQ", "OCRCommandLine", "OCRLog", "OCRWire", "OCRPages"]),

@@ -1,3 +1,5 @@
+import OCRBasics
+
 /// A piece of data found in a page's text, as Vision's `DocumentObservation` detects it: what it
 /// is, the text as read, and the box of its words.
 public struct DetectedData: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import OCRBasics
+
 /// Captions: a label and a number, set off, in capitals, or titled beside a table or picture.
 extension NoteRoles {
     /// Words that name what a caption is of, lower-cased, any trailing full stop dropped.

@@ -1,3 +1,5 @@
+import OCRBasics
+
 /// Footnotes and a table's notes: marked or labelled, small at the foot of the page or right under a table.
 extension NoteRoles {
     /// Words that label a note (`Note:`, `Sources.`), lower-cased, without their colon or stop.

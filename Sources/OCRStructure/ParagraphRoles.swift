@@ -1,3 +1,5 @@
+import OCRBasics
+
 /// What a page's lines are, once tables and running text are taken out: list items (by their
 /// markers), heading candidates (by size, section numbers or capitals) and paragraphs (by
 /// Tesseract's paragraphs), in reading order.
@@ -287,8 +289,4 @@ struct ParagraphRoles {
         }
         return text + " " + next
     }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -1,3 +1,5 @@
+import OCRBasics
+
 /// Running headers and footers: lines in the top or bottom tenth of a page whose text, digits
 /// aside, comes back on other pages of the job in the same band, and page numbers there
 /// (`7`, `- 7 -`, `Page 7`, `7 of 12`) on any page.

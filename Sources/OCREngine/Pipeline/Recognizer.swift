@@ -103,7 +103,8 @@ package struct EngineConfiguration: Sendable {
 /// heads, read as crowds of doubtful slices), those parts are read turned each way;
 /// where the layout analysis left text unread (``LostText``, dark boxes included), the page
 /// is read again with ``BestLevel/recoveryPasses`` and the readings combined; an amount's point
-/// read as a comma is read as a point where the mark's box says so (``DecimalPoints``). `fast` uses
+/// read as a comma is read as a point where the mark's box says so (``DecimalPoints``), and one
+/// the reading dropped is put back where the digits leave room for it (``DroppedPoints``). `fast` uses
 /// ``EngineConfiguration/fastTessdataPath`` models when configured and reads the page once, as `tesseract` does, with the checks every level makes
 /// (photographed pages, uneven light); it keeps Tesseract's retry of low-confidence lines as
 /// inverted text, which costs little and saves whole light-on-dark regions. Debian's
@@ -700,6 +701,12 @@ package final class Recognizer {
                     let points = try costs.measure("decimal_points") { DecimalPoints.read(blocks) }
                     blocks = points.blocks
                     changedWords += points.changed
+                    // An amount's point the reading dropped (DroppedPoints.swift): the digits leave its room.
+                    let dropped = try costs.measure("dropped_points") { () throws(OCRError) in
+                        try DroppedPoints.read(blocks) { rect throws(OCRError) in try pix.cropped(rect).toGray().grayGrid() }
+                    }
+                    blocks = dropped.blocks
+                    changedWords += dropped.changed
                 }
             }
         }

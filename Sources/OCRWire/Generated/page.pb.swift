@@ -523,8 +523,9 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// Work: `flatten_photo`, `straighten_lines`, `deskew`, `even_lighting`, `recognize` (or
     /// `analyse_layout` for detect-only), `read_results`, `ruling_lines` (`PageResult.rules`),
     /// `word_gaps`, `table_rules` (brackets that are a table's rules), `dot_leaders` (leaders read
-    /// as dots, spaced dashes as dashes), `decimal_points` (an amount's point read as a comma), the
-    /// extra readings `pass_single_block`, `pass_background_normalized`, `pass_median_filtered`,
+    /// as dots, spaced dashes as dashes), `decimal_points` (an amount's point read as a comma),
+    /// `dropped_points` (an amount's point the reading dropped, put back where the digits leave
+    /// room for it), the extra readings `pass_single_block`, `pass_background_normalized`, `pass_median_filtered`,
     /// `pass_enlarged` (small text),
     /// `pass_single_line` (doubtful numbers and unread ruled cells, each alone), `pass_cell_block`
     /// (a ruled cell holding doubtful words, read alone as one block), `merged_rows` (a
