@@ -13,6 +13,54 @@ package struct GrayGrid: Equatable {
 
     package subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
 
+    /// The 4-connected components of the pixels darker than `level`, each as its box (in this
+    /// grid's pixels) and its darkest gray level, in the order their first pixels come row by row.
+    package func darkComponents(below level: UInt8) -> [(box: RawRect, darkest: UInt8)] {
+        var seen = [Bool](repeating: false, count: pixels.count)
+        var components: [(box: RawRect, darkest: UInt8)] = []
+        var stack: [Int] = []
+        for start in pixels.indices where !seen[start] && pixels[start] < level {
+            seen[start] = true
+            stack.append(start)
+            var box = RawRect(left: start % width, top: start / width, right: start % width + 1, bottom: start / width + 1)
+            var darkest = pixels[start]
+            while let i = stack.popLast() {
+                let (x, y) = (i % width, i / width)
+                box = RawRect(left: min(box.left, x), top: min(box.top, y), right: max(box.right, x + 1), bottom: max(box.bottom, y + 1))
+                darkest = min(darkest, pixels[i])
+                for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] where nx >= 0 && nx < width && ny >= 0 && ny < height {
+                    let n = ny * width + nx
+                    if !seen[n] && pixels[n] < level { seen[n] = true; stack.append(n) }
+                }
+            }
+            components.append((box, darkest))
+        }
+        return components
+    }
+
+    /// The part of this grid inside `rect`, clipped to it.
+    package func cropped(_ rect: RawRect) -> GrayGrid {
+        let (left, top) = (max(0, rect.left), max(0, rect.top))
+        let (right, bottom) = (min(width, rect.right), min(height, rect.bottom))
+        guard right > left, bottom > top else { return GrayGrid(width: 0, height: 0, pixels: []) }
+        var out: [UInt8] = []
+        out.reserveCapacity((right - left) * (bottom - top))
+        for y in top..<bottom { out += pixels[(y * width + left)..<(y * width + right)] }
+        return GrayGrid(width: right - left, height: bottom - top, pixels: out)
+    }
+
+    /// The gray level at or below which `share` of the pixels lie (0.9: the paper of a word's
+    /// box, 0.03: its ink).
+    package func level(share: Double) -> Int {
+        let target = share * Double(pixels.count)
+        var seen = 0
+        for (value, count) in histogram.enumerated() {
+            seen += count
+            if Double(seen) >= target { return value }
+        }
+        return 255
+    }
+
     /// Pixels per gray level, 0...255.
     package var histogram: [Int] {
         var counts = [Int](repeating: 0, count: 256)

@@ -162,22 +162,10 @@ package enum DroppedPoints {
     /// and the ink's levels taken from `words`, the image of the words around it (false where
     /// the words show too little contrast to judge).
     package static func isClear(_ gap: GrayGrid, words: GrayGrid) -> Bool {
-        let histogram = words.histogram
-        let paper = level(histogram, share: 0.9), ink = level(histogram, share: 0.03)
+        let paper = words.level(share: 0.9), ink = words.level(share: 0.03)
         guard paper - ink >= leastContrast else { return false }
         let mark = Double(paper) - markContrast * Double(paper - ink)
         return !gap.pixels.contains { Double($0) < mark }
-    }
-
-    /// The gray level below which `share` of the histogram's pixels lie.
-    static func level(_ histogram: [Int], share: Double) -> Int {
-        let target = share * Double(histogram.reduce(0, +))
-        var seen = 0
-        for (value, count) in histogram.enumerated() {
-            seen += count
-            if Double(seen) >= target { return value }
-        }
-        return 255
     }
 
     /// `blocks` with a point put back at each of `places` (from ``places(in:)``), and how many

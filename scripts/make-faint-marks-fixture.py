@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Makes Tests/Fixtures/faint-points.png (committed; re-run only to change it): six rows of a
+"""Makes Tests/Fixtures/faint-marks.png (committed; re-run only to change it): six rows of a
 price list, item and amount, the amounts right-aligned in Liberation Sans (Arial's metric twin)
 at 32 px on white, four of the amounts' points printed in faint gray (235 of 255) as a thermal
 receipt's fade, two as dark as the digits, then softened by a 0.6 px Gaussian blur, 200 dpi.
 Plain tesseract reads "795", "450", "12 80", "28 45" and the two dark ones right; a faint point
-is a few gray levels off the paper. Deterministic.
+is a few gray levels off the paper. Above them two lines in gray (100) as a thermal receipt
+prints, their colons fainter still (225), one beside its word ("Date: 05/03/2018"), one set
+apart ("Cashier : USER"): plain tesseract reads neither colon. Deterministic.
 """
 import os
 
@@ -17,10 +19,15 @@ ROWS = [("Item", "7.95", 235), ("Coffee", "4.50", 235), ("Tea", "3.20", 60), ("C
 
 def main():
     font = ImageFont.truetype(FONT, 32)
-    image = Image.new("L", (700, 60 + 50 * len(ROWS)), 255)
+    image = Image.new("L", (700, 160 + 50 * len(ROWS)), 255)
     draw = ImageDraw.Draw(image)
+    for y, (label, gap, value) in [(30, ("Date", 0, "05/03/2018")), (80, ("Cashier", 14, "USER"))]:
+        draw.text((40, y), label, font=font, fill=100)
+        x = 40 + draw.textlength(label, font=font) + gap
+        draw.text((x, y), ":", font=font, fill=225)
+        draw.text((x + draw.textlength(": ", font=font) + gap, y), value, font=font, fill=100)
     for row, (name, amount, point) in enumerate(ROWS):
-        y = 30 + 50 * row
+        y = 130 + 50 * row
         draw.text((40, y), name, font=font, fill=60)
         whole, decimals = amount.split(".")
         x = 620 - draw.textlength(decimals, font=font)
@@ -28,7 +35,7 @@ def main():
         x -= draw.textlength(".", font=font)
         draw.text((x, y), ".", font=font, fill=point)
         draw.text((x - draw.textlength(whole, font=font), y), whole, font=font, fill=60)
-    out = os.path.join(os.path.dirname(__file__), "..", "Tests", "Fixtures", "faint-points.png")
+    out = os.path.join(os.path.dirname(__file__), "..", "Tests", "Fixtures", "faint-marks.png")
     image.filter(ImageFilter.GaussianBlur(0.6)).save(out, dpi=(200, 200))
 
 

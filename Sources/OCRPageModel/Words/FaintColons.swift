@@ -1,0 +1,152 @@
+import OCRWire
+
+/// A colon the reading left out, put back where the gray page shows its two dots.
+///
+/// A thermal receipt's colons fade first: "Total Qty:" is read "Total Qty" and "Salesperson :"
+/// "Salesperson" (plain `tesseract` alike), their dots a few dozen gray levels off the paper and
+/// gone from Tesseract's thresholded image. The gray page still shows them: in the gap after a
+/// word, two small marks one above the other, the lower on the line's baseline and the upper
+/// about half a letter higher, and nothing else. Where a gap holds exactly that, a colon is put
+/// back: joined to the word it follows when it sits within ``joiningGap`` letter heights of it,
+/// else as a word of its own. A speck of noise, the rest of a letter Tesseract's box cut short
+/// (it touches the gap's side), a mark only as dark as the paper's grain, or a pair side by side
+/// or too close together is no colon.
+package enum FaintColons {
+    /// A gap is looked at up to this many letter heights past its word (the line's last word:
+    /// ``lastReach``).
+    static let reach = 2.0
+    static let lastReach = 1.5
+    /// Columns left out at either side of a gap (a letter's edge blurred into it).
+    static let edge = 2
+    /// A dot is at most this share of the letter height, tall and wide.
+    static let dotSize = 0.3
+    /// Where the dots' centres lie, in letter heights above the baseline.
+    static let lowerDot = -0.1...0.3
+    static let upperDot = 0.35...0.85
+    /// The upper dot's centre this many letter heights above the lower's...
+    static let spacing = 0.35...0.8
+    /// ...and at most this many to either side of it.
+    static let drift = 0.2
+    /// A pixel darker than the paper by this share of the paper-to-ink contrast (and at least
+    /// ``leastStep`` levels) belongs to a mark...
+    static let markStep = 0.1
+    static let leastStep = 15
+    /// ...and each dot's darkest pixel is darker than the paper by at least this share.
+    static let dotStep = 0.2
+    /// Lines with less contrast than this (gray levels) are not judged.
+    static let leastContrast = 40
+    /// A colon this close to the word before it (in letter heights) is joined to it.
+    static let joiningGap = 0.3
+
+    /// A text line's letters: their median height and bottom (the baseline), from its letters'
+    /// and digits' symbols; and the part of the page a colon after any of its words lies in.
+    package struct Band: Equatable {
+        package var block: Int, paragraph: Int, line: Int
+        package var letterHeight: Int, baseline: Int
+        package var rect: RawRect
+    }
+
+    /// The lines of `blocks` (on a page `width` pixels wide) that have at least two letters or
+    /// digits, as bands to look for colons in.
+    package static func bands(in blocks: [RawBlock], width: Int) -> [Band] {
+        var bands: [Band] = []
+        for (b, block) in blocks.enumerated() {
+            for (p, paragraph) in block.paragraphs.enumerated() {
+                for (l, line) in paragraph.lines.enumerated() {
+                    let letters = line.words.flatMap(\.symbols).filter { $0.text.count == 1 && $0.text.allSatisfy { $0.isLetter || $0.isNumber } }
+                    guard letters.count >= 2, !line.words.isEmpty else { continue }
+                    let heights = letters.map(\.rect.height).sorted(), bottoms = letters.map(\.rect.bottom).sorted()
+                    let (height, baseline) = (heights[heights.count / 2], bottoms[bottoms.count / 2])
+                    guard height >= 4 else { continue }
+                    let right = line.words.map(\.rect.right).max()!
+                    let rect = RawRect(left: max(0, line.rect.left), top: max(0, min(line.rect.top, baseline - height)),
+                                       right: min(width, max(line.rect.right, right + Int(reach * Double(height)))),
+                                       bottom: max(line.rect.bottom, baseline + Int(0.2 * Double(height)) + 1))
+                    bands.append(Band(block: b, paragraph: p, line: l, letterHeight: height, baseline: baseline, rect: rect))
+                }
+            }
+        }
+        return bands
+    }
+
+    /// The colons in `grid` (the page inside `band.rect`, clipped to the page) after the words
+    /// of `line`: the index of the word each follows and the box of its two dots, in the page's
+    /// pixels.
+    package static func colons(in grid: GrayGrid, band: Band, line: RawLine) -> [(after: Int, box: RawRect)] {
+        let origin = (x: band.rect.left, y: band.rect.top)
+        func local(_ r: RawRect) -> RawRect {
+            RawRect(left: r.left - origin.x, top: r.top - origin.y, right: r.right - origin.x, bottom: r.bottom - origin.y)
+        }
+        let own = grid.cropped(local(line.rect))
+        guard own.width > 0 else { return [] }
+        let paper = own.level(share: 0.9), ink = own.level(share: 0.03)
+        guard paper - ink >= leastContrast else { return [] }
+        let markLevel = UInt8(clamping: paper - max(leastStep, Int(markStep * Double(paper - ink))))
+        let dotLevel = Double(paper) - dotStep * Double(paper - ink)
+        let h = Double(band.letterHeight)
+        var found: [(after: Int, box: RawRect)] = []
+        for (i, word) in line.words.enumerated() {
+            let next = i + 1 < line.words.count ? line.words[i + 1] : nil
+            guard !word.text.hasSuffix(":"), !(next?.text.hasPrefix(":") ?? false) else { continue }
+            let end = min(next?.rect.left ?? word.rect.right + Int(lastReach * h), word.rect.right + Int(reach * h))
+            let gap = RawRect(left: word.rect.right + edge, top: band.baseline - band.letterHeight,
+                              right: end - edge, bottom: band.baseline + Int(0.2 * h) + 1)
+            guard gap.width >= 2 else { continue }
+            let region = grid.cropped(local(gap))
+            let marks = region.darkComponents(below: markLevel)
+            guard marks.count == 2, region.width == gap.width,
+                  marks.allSatisfy({ m in
+                      Double(max(m.box.width, m.box.height)) <= dotSize * h && m.box.left > 0 && m.box.right < region.width
+                          && Double(m.darkest) <= dotLevel
+                  }) else { continue }
+            // Centres in letter heights above the baseline (the gap's top is one letter height
+            // above it), and across in pixels.
+            let rows = marks.map { (h - Double($0.box.top + $0.box.bottom) / 2) / h }
+            let columns = marks.map { Double($0.box.left + $0.box.right) / 2 }
+            let (lower, upper) = rows[0] < rows[1] ? (0, 1) : (1, 0)
+            guard lowerDot.contains(rows[lower]), upperDot.contains(rows[upper]), spacing.contains(rows[upper] - rows[lower]),
+                  abs(columns[0] - columns[1]) <= drift * h else { continue }
+            let box = RawRect(left: gap.left + min(marks[0].box.left, marks[1].box.left), top: gap.top + min(marks[0].box.top, marks[1].box.top),
+                              right: gap.left + max(marks[0].box.right, marks[1].box.right),
+                              bottom: gap.top + max(marks[0].box.bottom, marks[1].box.bottom))
+            found.append((i, box))
+        }
+        return found
+    }
+
+    /// `line` with a colon put back after each word `colons` names (from ``colons(in:band:line:)``).
+    package static func putBack(_ colons: [(after: Int, box: RawRect)], in line: RawLine, letterHeight: Int) -> RawLine {
+        var line = line
+        for colon in colons.sorted(by: { $0.after > $1.after }) {
+            var word = line.words[colon.after]
+            let symbol = RawSymbol(text: ":", confidence: word.confidence, rect: colon.box)
+            if Double(colon.box.left - word.rect.right) <= joiningGap * Double(letterHeight) {
+                word.text += ":"
+                word.symbols.append(symbol)
+                word.rect = RawRect(left: word.rect.left, top: min(word.rect.top, colon.box.top),
+                                    right: colon.box.right, bottom: max(word.rect.bottom, colon.box.bottom))
+                word.fromDictionary = false
+                line.words[colon.after] = word
+            } else {
+                line.words.insert(RawWord(text: ":", confidence: word.confidence, rect: colon.box, symbols: [symbol]), at: colon.after + 1)
+            }
+        }
+        return line
+    }
+
+    /// `blocks` (on a page `width` pixels wide) with each colon the gray page shows after a word
+    /// put back, through `image` (the page's pixels inside a rectangle, clipped to the page, as
+    /// gray), and how many colons were.
+    package static func read(_ blocks: [RawBlock], width: Int, image: (RawRect) throws(OCRError) -> GrayGrid) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
+        var blocks = blocks
+        var changed = 0
+        for band in bands(in: blocks, width: width) {
+            let line = blocks[band.block].paragraphs[band.paragraph].lines[band.line]
+            let found = colons(in: try image(band.rect), band: band, line: line)
+            guard !found.isEmpty else { continue }
+            blocks[band.block].paragraphs[band.paragraph].lines[band.line] = putBack(found, in: line, letterHeight: band.letterHeight)
+            changed += found.count
+        }
+        return (blocks, changed)
+    }
+}
