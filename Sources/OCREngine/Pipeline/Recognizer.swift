@@ -103,9 +103,10 @@ package struct EngineConfiguration: Sendable {
 /// heads, read as crowds of doubtful slices), those parts are read turned each way;
 /// where the layout analysis left text unread (``LostText``, dark boxes included), the page
 /// is read again with ``BestLevel/recoveryPasses`` and the readings combined; an amount's point
-/// read as a comma is read as a point where the mark's box says so (``DecimalPoints``), one the
-/// reading dropped is put back where the digits leave room for it (``DroppedPoints``), and so is
-/// a colon whose two dots the gray page shows after a word (``FaintColons``). `fast` uses
+/// read as a comma is read as a point where the mark's box says so (``DecimalPoints``), and so
+/// is a colon read as a semicolon (``SemicolonColons``); a point the reading dropped is put back
+/// where the digits leave room for it (``DroppedPoints``), and so is a colon whose two dots the
+/// gray page shows after a word (``FaintColons``). `fast` uses
 /// ``EngineConfiguration/fastTessdataPath`` models when configured and reads the page once, as `tesseract` does, with the checks every level makes
 /// (photographed pages, uneven light); it keeps Tesseract's retry of low-confidence lines as
 /// inverted text, which costs little and saves whole light-on-dark regions. Debian's
@@ -702,6 +703,10 @@ package final class Recognizer {
                     let points = try costs.measure("decimal_points") { DecimalPoints.read(blocks) }
                     blocks = points.blocks
                     changedWords += points.changed
+                    // A colon read as a semicolon (SemicolonColons.swift): the mark's box says which.
+                    let semicolons = try costs.measure("semicolon_colons") { SemicolonColons.read(blocks) }
+                    blocks = semicolons.blocks
+                    changedWords += semicolons.changed
                     // Marks too faint for the thresholded image, from the gray page: an amount's
                     // point the reading dropped, where the digits leave its room (DroppedPoints.swift),
                     // and a colon's two dots after a word (FaintColons.swift).

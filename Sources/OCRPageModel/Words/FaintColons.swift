@@ -38,8 +38,8 @@ package enum FaintColons {
     /// A colon this close to the word before it (in letter heights) is joined to it.
     static let joiningGap = 0.3
 
-    /// A text line's letters: their median height and bottom (the baseline), from its letters'
-    /// and digits' symbols; and the part of the page a colon after any of its words lies in.
+    /// A text line's letters (``RawLine/letters``: their height and baseline) and the part of
+    /// the page a colon after any of its words lies in.
     package struct Band: Equatable {
         package var block: Int, paragraph: Int, line: Int
         package var letterHeight: Int, baseline: Int
@@ -53,11 +53,7 @@ package enum FaintColons {
         for (b, block) in blocks.enumerated() {
             for (p, paragraph) in block.paragraphs.enumerated() {
                 for (l, line) in paragraph.lines.enumerated() {
-                    let letters = line.words.flatMap(\.symbols).filter { $0.text.count == 1 && $0.text.allSatisfy { $0.isLetter || $0.isNumber } }
-                    guard letters.count >= 2, !line.words.isEmpty else { continue }
-                    let heights = letters.map(\.rect.height).sorted(), bottoms = letters.map(\.rect.bottom).sorted()
-                    let (height, baseline) = (heights[heights.count / 2], bottoms[bottoms.count / 2])
-                    guard height >= 4 else { continue }
+                    guard let (height, baseline) = line.letters, height >= 4 else { continue }
                     let right = line.words.map(\.rect.right).max()!
                     let rect = RawRect(left: max(0, line.rect.left), top: max(0, min(line.rect.top, baseline - height)),
                                        right: min(width, max(line.rect.right, right + Int(reach * Double(height)))),
