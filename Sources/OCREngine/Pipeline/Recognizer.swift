@@ -703,14 +703,21 @@ package final class Recognizer {
                     let points = try costs.measure("decimal_points") { DecimalPoints.read(blocks) }
                     blocks = points.blocks
                     changedWords += points.changed
-                    // A colon read as a semicolon (SemicolonColons.swift): the mark's box says which.
-                    let semicolons = try costs.measure("semicolon_colons") { SemicolonColons.read(blocks) }
+                    // The page's pixels in a rectangle (clipped to the page; none outside it), as
+                    // gray, for the marks below.
+                    func gray(_ rect: RawRect) throws(OCRError) -> GrayGrid {
+                        let r = RawRect(left: max(0, rect.left), top: max(0, rect.top), right: min(pix.width, rect.right), bottom: min(pix.height, rect.bottom))
+                        guard r.width > 0, r.height > 0 else { return GrayGrid(width: 0, height: 0, pixels: []) }
+                        return try pix.cropped(r).toGray().grayGrid()
+                    }
+                    // A colon read as a semicolon (SemicolonColons.swift): the mark's box and the
+                    // page under it say which.
+                    let semicolons = try costs.measure("semicolon_colons") { () throws(OCRError) in try SemicolonColons.read(blocks, image: gray) }
                     blocks = semicolons.blocks
                     changedWords += semicolons.changed
                     // Marks too faint for the thresholded image, from the gray page: an amount's
                     // point the reading dropped, where the digits leave its room (DroppedPoints.swift),
                     // and a colon's two dots after a word (FaintColons.swift).
-                    func gray(_ rect: RawRect) throws(OCRError) -> GrayGrid { try pix.cropped(rect).toGray().grayGrid() }
                     let dropped = try costs.measure("dropped_points") { () throws(OCRError) in try DroppedPoints.read(blocks, image: gray) }
                     blocks = dropped.blocks
                     changedWords += dropped.changed

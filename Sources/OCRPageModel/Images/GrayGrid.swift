@@ -61,6 +61,16 @@ package struct GrayGrid: Equatable {
         return 255
     }
 
+    /// Whether this image holds a mark: a pixel darker than the paper by `share` of the contrast
+    /// between the paper and the ink of `words` (their 90th and 3rd percentile levels), the
+    /// words around it; nil where those show less than `leastContrast` levels to judge by.
+    package func holdsMark(against words: GrayGrid, share: Double = 0.35, leastContrast: Int = 40) -> Bool? {
+        let paper = words.level(share: 0.9), ink = words.level(share: 0.03)
+        guard paper - ink >= leastContrast else { return nil }
+        let mark = Double(paper) - share * Double(paper - ink)
+        return pixels.contains { Double($0) < mark }
+    }
+
     /// Pixels per gray level, 0...255.
     package var histogram: [Int] {
         var counts = [Int](repeating: 0, count: 256)

@@ -162,10 +162,7 @@ package enum DroppedPoints {
     /// and the ink's levels taken from `words`, the image of the words around it (false where
     /// the words show too little contrast to judge).
     package static func isClear(_ gap: GrayGrid, words: GrayGrid) -> Bool {
-        let paper = words.level(share: 0.9), ink = words.level(share: 0.03)
-        guard paper - ink >= leastContrast else { return false }
-        let mark = Double(paper) - markContrast * Double(paper - ink)
-        return !gap.pixels.contains { Double($0) < mark }
+        gap.holdsMark(against: words, share: markContrast, leastContrast: leastContrast) == false
     }
 
     /// `blocks` with a point put back at each of `places` (from ``places(in:)``), and how many
