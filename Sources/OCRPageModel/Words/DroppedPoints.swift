@@ -121,9 +121,8 @@ package enum DroppedPoints {
                                     heightsOf: whole.symbols.count) else { return nil }
         let gap = decimals.rect.left - whole.rect.right
         guard gap > 0, gap < metrics.height else { return nil }
-        let words = RawRect(left: whole.rect.left, top: min(whole.rect.top, decimals.rect.top),
-                            right: decimals.rect.right, bottom: max(whole.rect.bottom, decimals.rect.bottom))
-        return metrics.found(offset: whole.text.count, between: whole.rect, and: decimals.rect, words: words)
+        return metrics.found(offset: whole.text.count, between: whole.rect, and: decimals.rect,
+                             words: WordCombination.bounds([whole.rect, decimals.rect])!)
     }
 
     /// The digits' height, top and baseline, from symbol boxes that can be trusted: one per
@@ -179,8 +178,7 @@ package enum DroppedPoints {
                 word.symbols += [point] + decimals.symbols
                 word.text += "." + decimals.text
                 word.confidence = min(word.confidence, decimals.confidence)
-                word.rect = RawRect(left: word.rect.left, top: min(word.rect.top, decimals.rect.top),
-                                    right: decimals.rect.right, bottom: max(word.rect.bottom, decimals.rect.bottom))
+                word.rect = WordCombination.bounds([word.rect, decimals.rect])!
             } else {
                 word.symbols.insert(point, at: place.offset)
                 word.text = String(word.text.prefix(place.offset)) + "." + String(word.text.dropFirst(place.offset))

@@ -102,9 +102,9 @@ package enum FaintColons {
             let (lower, upper) = rows[0] < rows[1] ? (0, 1) : (1, 0)
             guard lowerDot.contains(rows[lower]), upperDot.contains(rows[upper]), spacing.contains(rows[upper] - rows[lower]),
                   abs(columns[0] - columns[1]) <= drift * h else { continue }
-            let box = RawRect(left: gap.left + min(marks[0].box.left, marks[1].box.left), top: gap.top + min(marks[0].box.top, marks[1].box.top),
-                              right: gap.left + max(marks[0].box.right, marks[1].box.right),
-                              bottom: gap.top + max(marks[0].box.bottom, marks[1].box.bottom))
+            let box = WordCombination.bounds(marks.map {
+                RawRect(left: gap.left + $0.box.left, top: gap.top + $0.box.top, right: gap.left + $0.box.right, bottom: gap.top + $0.box.bottom)
+            })!
             found.append((i, box))
         }
         return found
@@ -119,8 +119,7 @@ package enum FaintColons {
             if Double(colon.box.left - word.rect.right) <= joiningGap * Double(letterHeight) {
                 word.text += ":"
                 word.symbols.append(symbol)
-                word.rect = RawRect(left: word.rect.left, top: min(word.rect.top, colon.box.top),
-                                    right: colon.box.right, bottom: max(word.rect.bottom, colon.box.bottom))
+                word.rect = WordCombination.bounds([word.rect, colon.box])!
                 word.fromDictionary = false
                 line.words[colon.after] = word
             } else {
