@@ -10,8 +10,8 @@ import Testing
         var grid = GrayGrid(width: 500, height: 200, pixels: [UInt8](repeating: 255, count: 500 * 200))
         var words: [RawWord] = []
 
-        init(dots: [(Int, Int, UInt8)], ink: UInt8 = 40) {
-            for (text, left) in [("Total", 100), ("Qty", 182)] {
+        init(dots: [(Int, Int, UInt8)], ink: UInt8 = 40, after: [(String, Int)] = []) {
+            for (text, left) in [("Total", 100), ("Qty", 182)] + after {
                 var symbols: [RawSymbol] = []
                 for (i, c) in text.enumerated() {
                     let rect = RawRect(left: left + 14 * i, top: 100, right: left + 14 * i + 12, bottom: 124)
@@ -83,6 +83,55 @@ import Testing
         colonRead.words[1].text = "Qty:"
         #expect(try colonRead.read().words == ["Total", "Qty:"])
         #expect(try Page(dots: Self.colon(offset: 5), ink: 230).read().changed == 0)
+        // Dots 3 px before the next word, where the reading saw nothing (a dot-matrix letter's
+        // first column); 5 px before it they are a colon.
+        #expect(try Page(dots: Self.colon(offset: 5), after: [("USER", 233)]).read().words == ["Total", "Qty", "USER"])
+        #expect(try Page(dots: Self.colon(offset: 5), after: [("USER", 235)]).read().words == ["Total", "Qty:", "USER"])
+    }
+
+    /// A mark Tesseract kept of a faded colon ("’", "»", "-") lying on its dots is replaced by it,
+    /// even past a word's usual reach; one beside the dots is left as read.
+    @Test func aStrayMarkOnTheDotsBecomesTheColon() throws {
+        func page(markAt x: Int) -> Page {
+            var page = Page(dots: Self.colon(offset: 60), after: [("USER", 320)])
+            page.words.insert(RawWord(text: "’", confidence: 0.3, rect: RawRect(left: x, top: 109, right: x + 2, bottom: 115),
+                                      symbols: [RawSymbol(text: "’", confidence: 0.3, rect: RawRect(left: x, top: 109, right: x + 2, bottom: 115))]), at: 2)
+            return page
+        }
+        let read = try page(markAt: 283).read()
+        #expect(read.words == ["Total", "Qty", ":", "USER"] && read.changed == 1)
+        let colon = RawBlock.allWords(try FaintColons.read(page(markAt: 283).blocks, width: 500) { [grid = page(markAt: 283).grid] rect in grid.cropped(rect) }.blocks)[2]
+        #expect(colon.rect == RawRect(left: 282, top: 109, right: 285, bottom: 123))
+        #expect(try page(markAt: 300).read().words == ["Total", "Qty", "’", "USER"])
+        // Without the mark, dots that far from the word are no colon of it.
+        #expect(try Page(dots: Self.colon(offset: 60), after: [("USER", 320)]).read().words == ["Total", "Qty", "USER"])
+    }
+
+    /// "Qty." whose full stop is a faded colon's lower dot reads "Qty:"; a full stop with a speck
+    /// above it (no dot alike) stays.
+    @Test func aWordsLastMarkOnTheLowerDotBecomesTheColon() throws {
+        func page(upper: (Int, Int, UInt8), size: Int) -> Page {
+            var page = Page(dots: [(227, 120, 200)])
+            page.fill(RawRect(left: upper.0, top: upper.1, right: upper.0 + size, bottom: upper.1 + size), upper.2)
+            let stop = RawRect(left: 227, top: 120, right: 230, bottom: 123)
+            page.words[1].text = "Qty."
+            page.words[1].symbols.append(RawSymbol(text: ".", confidence: 0.5, rect: stop))
+            page.words[1].rect.right = 230
+            return page
+        }
+        let colon = page(upper: (227, 109, 200), size: 3)
+        let blocks = try FaintColons.read(colon.blocks, width: 500) { [grid = colon.grid] rect in grid.cropped(rect) }.blocks
+        let qty = RawBlock.allWords(blocks)[1]
+        #expect(qty.text == "Qty:" && qty.symbols.map(\.text) == ["Q", "t", "y", ":"])
+        #expect(qty.symbols.last?.rect == RawRect(left: 227, top: 109, right: 230, bottom: 123) && qty.rect.right == 230)
+        #expect(try page(upper: (228, 110, 200), size: 1).read().words == ["Total", "Qty."])
+    }
+
+    /// A rule above the line reaching into the gap's top is no mark of it.
+    @Test func aRuleAboveTheLineIsLeftOut() throws {
+        var page = Page(dots: Self.colon(offset: 5))
+        page.fill(RawRect(left: 90, top: 94, right: 400, bottom: 96), 150)
+        #expect(try page.read().words == ["Total", "Qty:"])
     }
 
     @Test func aGrayGridsDarkComponentsAndLevels() {
