@@ -1,0 +1,33 @@
+import OCRPageModel
+import Testing
+
+/// An "S" read as "§", told from a real section sign by what follows it (pure: words in and out).
+@Suite struct SectionSignsTests {
+    /// The line's words after `SectionSigns.read`, and how many changed; each word spelt by one
+    /// symbol per character.
+    static func read(_ texts: [String]) -> (texts: [String], symbols: [String], changed: Int) {
+        let words = texts.enumerated().map { i, text in
+            let symbols = text.enumerated().map { j, c in
+                RawSymbol(text: String(c), confidence: 0.9, rect: RawRect(left: 100 * i + 10 * j, top: 0, right: 100 * i + 10 * j + 8, bottom: 20))
+            }
+            return RawWord(text: text, confidence: 0.9, rect: RawRect(left: 100 * i, top: 0, right: 100 * i + 10 * text.count, bottom: 20), symbols: symbols)
+        }
+        let rect = RawRect(left: 0, top: 0, right: 100 * texts.count, bottom: 20)
+        let blocks = [RawBlock(rect: rect, type: .text, paragraphs: [RawParagraph(rect: rect, lines: [RawLine(rect: rect, words: words)])])]
+        let read = SectionSigns.read(blocks)
+        let out = RawBlock.allWords(read.blocks)
+        return (out.map(\.text), out.map { $0.symbols.map(\.text).joined() }, read.changed)
+    }
+
+    @Test func aSignBesideALetterOrAfterAnAmountIsAnS() {
+        let read = Self.read(["§R", "§B01", "Sushi", "1.60", "§", "$§"])
+        #expect(read.texts == ["SR", "SB01", "Sushi", "1.60", "S", "$S"])
+        #expect(read.symbols == read.texts && read.changed == 4)
+    }
+
+    @Test func aSignBeforeANumberStays() {
+        let texts = ["§", "12", "§12", "§§", "101-103", "€§00093091"]
+        let read = Self.read(texts)
+        #expect(read.texts == texts && read.changed == 0)
+    }
+}
