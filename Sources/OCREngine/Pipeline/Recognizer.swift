@@ -710,6 +710,10 @@ package final class Recognizer {
                         guard r.width > 0, r.height > 0 else { return GrayGrid(width: 0, height: 0, pixels: []) }
                         return try pix.cropped(r).toGray().grayGrid()
                     }
+                    // A horizontal rule's end read as a mark at a word's end (RuleMarks.swift).
+                    let ruleMarks = try costs.measure("rule_marks") { () throws(OCRError) in try RuleMarks.read(blocks, image: gray) }
+                    blocks = ruleMarks.blocks
+                    changedWords += ruleMarks.changed
                     // A colon read as a semicolon (SemicolonColons.swift): the mark's box and the
                     // page under it say which.
                     let semicolons = try costs.measure("semicolon_colons") { () throws(OCRError) in try SemicolonColons.read(blocks, image: gray) }

@@ -524,6 +524,7 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// `analyse_layout` for detect-only), `read_results`, `ruling_lines` (`PageResult.rules`),
     /// `word_gaps`, `table_rules` (brackets that are a table's rules), `dot_leaders` (leaders read
     /// as dots, spaced dashes as dashes), `decimal_points` (an amount's point read as a comma),
+    /// `rule_marks` (a horizontal rule's end read as a mark at a word's end),
     /// `semicolon_colons` (a colon read as a semicolon),
     /// `dropped_points` (an amount's point the reading dropped, put back where the digits leave
     /// room for it), `faint_colons` (a colon the reading dropped or read as another mark, put
