@@ -1,7 +1,7 @@
 import OCRPageModel
 import Testing
 
-/// An "S" read as "§", told from a real section sign by what follows it (pure: words in and out).
+/// An "S" read as "§", told from a real section sign by the letter after it (pure: words in and out).
 @Suite struct SectionSignsTests {
     /// The line's words after `SectionSigns.read`, and how many changed; each word spelt by one
     /// symbol per character.
@@ -19,14 +19,15 @@ import Testing
         return (out.map(\.text), out.map { $0.symbols.map(\.text).joined() }, read.changed)
     }
 
-    @Test func aSignBesideALetterOrAfterAnAmountIsAnS() {
-        let read = Self.read(["§R", "§B01", "Sushi", "1.60", "§", "$§"])
-        #expect(read.texts == ["SR", "SB01", "Sushi", "1.60", "S", "$S"])
-        #expect(read.symbols == read.texts && read.changed == 4)
+    @Test func aSignBeforeALetterIsAnS() {
+        let read = Self.read(["§R", "§B01", "Sushi", "§C-03,"])
+        #expect(read.texts == ["SR", "SB01", "Sushi", "SC-03,"])
+        #expect(read.symbols == read.texts && read.changed == 3)
     }
 
-    @Test func aSignBeforeANumberStays() {
-        let texts = ["§", "12", "§12", "§§", "101-103", "€§00093091"]
+    /// Before a number, alone (a table's reference mark), or after a letter (a note's mark).
+    @Test func aSignBeforeANumberOrAloneStays() {
+        let texts = ["§", "12", "§12", "§§", "101-103", "€§00093091", "§", "=", "United", "entry§", "1.60", "§"]
         let read = Self.read(texts)
         #expect(read.texts == texts && read.changed == 0)
     }

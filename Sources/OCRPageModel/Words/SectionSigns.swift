@@ -1,25 +1,18 @@
 /// An "S" read as a section sign.
 ///
 /// Tesseract's English model reads a coarse print's "S" as "§": a receipt's tax code "SR" comes
-/// out "§R", an item code "SB01" "§B01", the code after an amount "1.60 S" "1.60 §" (every "§"
-/// the dev receipts read was one). A section sign stands before a number: "§ 12", "§12",
-/// "§§ 101-103". So a "§" followed by a digit or another "§" in its word, or ending its word
-/// before a word that starts with a digit, stays; any other is an "S".
+/// out "§R", an item code "SB01" "§B01". A section sign stands before a number ("§ 12", "§12",
+/// "§§ 101-103") or alone, as a table's reference mark ("§ = United Soybean Board entry"); it is
+/// never followed by a letter in its word. So a "§" followed by a letter is an "S".
 package enum SectionSigns {
-    /// `line`'s words with each "§" that stands before no number read as "S", and how many words
-    /// changed.
+    /// `line`'s words with each "§" followed by a letter read as "S", and how many words changed.
     static func read(_ line: RawLine) -> (line: RawLine, changed: Int) {
         var line = line
         var changed = 0
         for w in line.words.indices where line.words[w].text.contains("§") {
-            let next = w + 1 < line.words.count ? line.words[w + 1].text.first : nil
             let text = Array(line.words[w].text)
             var read = text
-            for i in text.indices where text[i] == "§" {
-                let after = i + 1 < text.count ? text[i + 1] : next
-                if let after, after.isASCIIDigit || after == "§" { continue }
-                read[i] = "S"
-            }
+            for i in text.indices.dropLast() where text[i] == "§" && text[i + 1].isLetter { read[i] = "S" }
             guard read != text else { continue }
             var word = line.words[w]
             word.text = String(read)
@@ -34,8 +27,7 @@ package enum SectionSigns {
         return (line, changed)
     }
 
-    /// `blocks` with each "§" that stands before no number read as "S", and how many words
-    /// changed.
+    /// `blocks` with each "§" followed by a letter read as "S", and how many words changed.
     package static func read(_ blocks: [RawBlock]) -> (blocks: [RawBlock], changed: Int) {
         var blocks = blocks
         var changed = 0
