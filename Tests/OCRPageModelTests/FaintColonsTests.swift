@@ -89,8 +89,8 @@ import Testing
         #expect(try Page(dots: Self.colon(offset: 5), after: [("USER", 235)]).read().words == ["Total", "Qty:", "USER"])
     }
 
-    /// A mark Tesseract kept of a faded colon ("’", "»", "-") lying on its dots is replaced by it,
-    /// even past a word's usual reach; one beside the dots is left as read.
+    /// A mark Tesseract kept of a faded colon ("’", "»", "-") lying on its dots is replaced by it;
+    /// one beside the dots is left as read.
     @Test func aStrayMarkOnTheDotsBecomesTheColon() throws {
         func page(markAt x: Int) -> Page {
             var page = Page(dots: Self.colon(offset: 60), after: [("USER", 320)])
@@ -103,8 +103,13 @@ import Testing
         let colon = RawBlock.allWords(try FaintColons.read(page(markAt: 283).blocks, width: 500) { [grid = page(markAt: 283).grid] rect in grid.cropped(rect) }.blocks)[2]
         #expect(colon.rect == RawRect(left: 282, top: 109, right: 285, bottom: 123))
         #expect(try page(markAt: 300).read().words == ["Total", "Qty", "’", "USER"])
-        // Without the mark, dots that far from the word are no colon of it.
-        #expect(try Page(dots: Self.colon(offset: 60), after: [("USER", 320)]).read().words == ["Total", "Qty", "USER"])
+    }
+
+    /// A colon set in a column far from its word ("Cashier      : USER") is found in the whole gap,
+    /// up to six letter heights from the word.
+    @Test func aTabulatedColonFarFromItsWord() throws {
+        #expect(try Page(dots: Self.colon(offset: 100), after: [("USER", 360)]).read().words == ["Total", "Qty", ":", "USER"])
+        #expect(try Page(dots: Self.colon(offset: 160), after: [("USER", 420)]).read().words == ["Total", "Qty", "USER"])
     }
 
     /// "Qty." whose full stop is a faded colon's lower dot reads "Qty:"; a full stop with a speck

@@ -21,6 +21,9 @@ package enum FaintColons {
     /// ``lastReach``).
     static let reach = 2.0
     static let lastReach = 1.5
+    /// A gap wider than ``reach`` is looked at whole, up to this many letter heights, where its
+    /// first ``reach`` holds no colon (a colon set in a column of them).
+    static let tabReach = 6.0
     /// Columns left out at either side of a gap (a letter's edge blurred into it).
     static let edge = 2
     /// A dot is at most this share of the letter height, tall and wide.
@@ -168,6 +171,12 @@ package enum FaintColons {
             } else if let box = colon(from: word.rect.right, to: end(after: word.rect.right), replacing: strayBoxes),
                       strays > 0 || Double((next?.rect.left ?? Int.max) - box.right) >= clearance * h {
                 found.append(Colon(after: i, box: box, strays: strays))
+            } else if strays == 0, let next, next.rect.left - word.rect.right > Int(reach * h),
+                      // A tabulated colon, set in its column far from the word ("Cashier      : USER"):
+                      // the whole gap, up to ``tabReach``, where the near part held none.
+                      let box = colon(from: word.rect.right, to: min(next.rect.left, word.rect.right + Int(tabReach * h)), replacing: []),
+                      Double(next.rect.left - box.right) >= clearance * h {
+                found.append(Colon(after: i, box: box))
             }
         }
         return found
