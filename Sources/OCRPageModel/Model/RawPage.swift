@@ -130,6 +130,25 @@ extension RawBlock {
         allWords(blocks).filter { !$0.text.allSatisfy(\.isWhitespace) }
     }
 
+    /// `blocks` with each word `replacement` reads anew replaced by that reading (nil keeps the
+    /// word), and how many were.
+    package static func replacingWords<E: Error>(in blocks: [RawBlock], _ replacement: (RawWord) throws(E) -> RawWord?) throws(E) -> (blocks: [RawBlock], changed: Int) {
+        var blocks = blocks
+        var changed = 0
+        for b in blocks.indices {
+            for p in blocks[b].paragraphs.indices {
+                for l in blocks[b].paragraphs[p].lines.indices {
+                    for w in blocks[b].paragraphs[p].lines[l].words.indices {
+                        guard let read = try replacement(blocks[b].paragraphs[p].lines[l].words[w]) else { continue }
+                        blocks[b].paragraphs[p].lines[l].words[w] = read
+                        changed += 1
+                    }
+                }
+            }
+        }
+        return (blocks, changed)
+    }
+
     /// `blocks` with only the words `keep` keeps; the lines, paragraphs and blocks that leaves
     /// without words go.
     package static func keepingWords(of blocks: [RawBlock], where keep: (RawWord) -> Bool) -> [RawBlock] {

@@ -16,21 +16,7 @@ package enum DecimalPoints {
     /// `blocks` with each amount's comma that sits on the digits' baseline read as a point, and
     /// how many words changed.
     package static func read(_ blocks: [RawBlock]) -> (blocks: [RawBlock], changed: Int) {
-        var blocks = blocks
-        var changed = 0
-        for b in blocks.indices {
-            for p in blocks[b].paragraphs.indices {
-                for l in blocks[b].paragraphs[p].lines.indices {
-                    for w in blocks[b].paragraphs[p].lines[l].words.indices {
-                        if let point = pointed(blocks[b].paragraphs[p].lines[l].words[w]) {
-                            blocks[b].paragraphs[p].lines[l].words[w] = point
-                            changed += 1
-                        }
-                    }
-                }
-            }
-        }
-        return (blocks, changed)
+        RawBlock.replacingWords(in: blocks, pointed)
     }
 
     /// `word` with its comma read as a point, when it is an amount whose comma sits on the

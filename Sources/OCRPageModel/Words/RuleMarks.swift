@@ -37,21 +37,7 @@ package enum RuleMarks {
     /// on `image` (the page's pixels inside a rectangle, clipped to the page, as gray); and how
     /// many words changed.
     package static func read(_ blocks: [RawBlock], image: (RawRect) throws(OCRError) -> GrayGrid) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
-        var blocks = blocks
-        var changed = 0
-        for b in blocks.indices {
-            for p in blocks[b].paragraphs.indices {
-                for l in blocks[b].paragraphs[p].lines.indices {
-                    for w in blocks[b].paragraphs[p].lines[l].words.indices {
-                        let word = blocks[b].paragraphs[p].lines[l].words[w]
-                        guard let read = try dropping(from: word, image: image) else { continue }
-                        blocks[b].paragraphs[p].lines[l].words[w] = read
-                        changed += 1
-                    }
-                }
-            }
-        }
-        return (blocks, changed)
+        try RawBlock.replacingWords(in: blocks) { word throws(OCRError) in try dropping(from: word, image: image) }
     }
 
     /// `word` without the marks at its ends that are a rule's, or nil when it has none.
