@@ -728,8 +728,8 @@ package final class Recognizer {
                     let colons = try costs.measure("faint_colons") { () throws(OCRError) in try FaintColons.read(blocks, width: pix.width, image: gray) }
                     blocks = colons.blocks
                     changedWords += colons.changed
-                    // An "S" read as "§" (SectionSigns.swift): a section sign stands before a number; after
-                    // the colons, which may lie where a "§" was read.
+                    // An "S" read as "§" (SectionSigns.swift): no section sign has a letter after it.
+                    // After the colons, which may lie where a "§" was read.
                     let signs = try costs.measure("section_signs") { SectionSigns.read(blocks) }
                     blocks = signs.blocks
                     changedWords += signs.changed

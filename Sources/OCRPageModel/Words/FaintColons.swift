@@ -84,9 +84,7 @@ package enum FaintColons {
         return bands
     }
 
-    /// The colons in `grid` (the page inside `band.rect`, clipped to the page) after the words
-    /// of `line`: the index of the word each follows and the box of its two dots, in the page's
-    /// pixels.
+    /// A colon to put back.
     package struct Colon: Equatable {
         /// The word the colon follows, and the box of its two dots in the page's pixels.
         package var after: Int
@@ -102,6 +100,9 @@ package enum FaintColons {
         text.count == 1 && text != ":" && !text.contains(where: { $0.isLetter || $0.isNumber })
     }
 
+    /// The colons in `grid` (the page inside `band.rect`, clipped to the page) after the words
+    /// of `line`: the index of the word each follows, the box of its two dots in the page's
+    /// pixels, and the stray marks it replaces.
     package static func colons(in grid: GrayGrid, band: Band, line: RawLine) -> [Colon] {
         let origin = (x: band.rect.left, y: band.rect.top)
         func local(_ r: RawRect) -> RawRect {
