@@ -96,6 +96,22 @@ import Testing
         #expect(try !LostText.find(components: read + scattered, words: words).isLost)
     }
 
+    /// Letters in a block the layout analysis took for a picture (a receipt's framed summary),
+    /// too far apart to be a line, are text lost; fewer of them, or the same letters outside the
+    /// block, are not.
+    @Test func lettersInABlockTakenForAPictureAreLostText() throws {
+        let tops = (0..<20).map { 60 * $0 }
+        let read = tops.flatMap { Self.letters(60, left: 0, top: $0) }
+        let words = tops.map { Self.word(Self.rect(0, $0, 900, 20)) }
+        // Short cells between two lines, 100 px apart (more than three letter heights).
+        let cells = (0..<LostText.imageLetters).map { Self.rect(100 * $0, 330, 12, 20) }
+        let box = Self.rect(0, 322, 800, 36)
+        let found = try LostText.find(components: read + cells, words: words, images: [box])
+        #expect(found.isLost && found.toRead.count == LostText.imageLetters)
+        #expect(try !LostText.find(components: read + cells, words: words).isLost)
+        #expect(try !LostText.find(components: read + cells.dropLast(), words: words, images: [box]).isLost)
+    }
+
     @Test func theCoverageGridAnswersLikeTheRectangles() {
         let rects = [Self.rect(5, 5, 30, 10), Self.rect(100, 17, 8, 40)]
         let grid = LostText.CoverageGrid(rects)

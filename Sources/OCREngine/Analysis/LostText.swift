@@ -78,6 +78,9 @@ enum LostText {
     /// the same segments, 12 fewer.
     static let lineLetters = 8
 
+    /// At least this many lost letters in a block taken for a picture are text lost.
+    static let imageLetters = 8
+
     /// At most this many lost letters above or below the text are a page number or running line.
     static let marginLetters = 24
     /// At most this many lost letters beside the text are a column of line numbers (1 to 28
@@ -105,7 +108,8 @@ enum LostText {
 
     /// The letters of `components` and those whose centres are in none of `words`' boxes; and
     /// the components a few letters tall with `inkShare` at least ``darkBoxInk`` that no word is in.
-    static func find(components: [RawRect], words: [RawWord], inkShare: (RawRect) throws(OCRError) -> Double = { _ in 0 }) throws(OCRError) -> Finding {
+    static func find(components: [RawRect], words: [RawWord], images: [RawRect] = [],
+                     inkShare: (RawRect) throws(OCRError) -> Double = { _ in 0 }) throws(OCRError) -> Finding {
         guard let (letters, median) = letters(of: components) else { return Finding(letters: 0, lost: []) }
         let covered = CoverageGrid(words.map(\.rect))
         func unread(_ r: RawRect) -> Bool { !covered.contains(x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2) }
@@ -126,6 +130,12 @@ enum LostText {
         let elsewhere = finding.elsewhere
         finding.lostLines = RawRect.groups(elsewhere, across: Int(LostRegions.reachAcross * median), down: 0)
             .filter { $0.count >= lineLetters }.map { $0.map { elsewhere[$0] } }
+        // A block the layout analysis took for a picture, holding letters: a boxed table (a
+        // receipt's framed GST summary), its short cells too far apart to be a lost line.
+        for image in images {
+            let inside = elsewhere.filter { image.contains(centreOf: $0) }
+            if inside.count >= imageLetters { finding.lostLines.append(inside) }
+        }
         return finding
     }
 

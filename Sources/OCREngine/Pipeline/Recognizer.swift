@@ -582,7 +582,8 @@ package final class Recognizer {
                 if !settings.fast, let thresholded {
                     lost = try costs.measure("lost_text") { () throws(OCRError) in
                         if components.isEmpty { components = try thresholded.componentBoxes() }
-                        return try LostText.find(components: components, words: RawBlock.wordsWithText(blocks)) { box throws(OCRError) in
+                        let images = blocks.filter { $0.type == .image }.map(\.rect)
+                        return try LostText.find(components: components, words: RawBlock.wordsWithText(blocks), images: images) { box throws(OCRError) in
                             try thresholded.inkShare(in: box)
                         }
                     }
