@@ -55,7 +55,8 @@ enum LostText {
         var isMostlyLost: Bool { letters > 0 && Double(elsewhere.count) / Double(letters) >= minimumShare }
         /// Rows of at least ``lineLetters`` lost letters side by side, outside the margins: a line
         /// the layout analysis dropped whole (a receipt's column heads between two dashed rules),
-        /// too few letters on a long page to reach ``minimumShare``.
+        /// too few letters on a long page to reach ``minimumShare``; and the lost letters of a
+        /// block taken for a picture (``imageLetters``).
         var lostLines: [[RawRect]] = []
         /// The lost letters to read again: all of ``elsewhere`` when much is lost or a dark box
         /// was found (as before lost lines were looked for), else those of the lost lines alone
@@ -106,8 +107,10 @@ enum LostText {
         return letters.map(\.height).sorted()[letters.count / 2]
     }
 
-    /// The letters of `components` and those whose centres are in none of `words`' boxes; and
-    /// the components a few letters tall with `inkShare` at least ``darkBoxInk`` that no word is in.
+    /// The letters of `components` and those whose centres are in none of `words`' boxes; the
+    /// components a few letters tall with `inkShare` at least ``darkBoxInk`` that no word is in;
+    /// and, as lost lines, the lost letters in each of `images` (the boxes of blocks the layout
+    /// analysis took for pictures) that holds at least ``imageLetters``.
     static func find(components: [RawRect], words: [RawWord], images: [RawRect] = [],
                      inkShare: (RawRect) throws(OCRError) -> Double = { _ in 0 }) throws(OCRError) -> Finding {
         guard let (letters, median) = letters(of: components) else { return Finding(letters: 0, lost: []) }
