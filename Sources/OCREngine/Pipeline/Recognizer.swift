@@ -642,9 +642,13 @@ package final class Recognizer {
                     let refined = try refine(blocks, passes: BestLevel.passes(BestLevel.recoveryPasses, depth: pix.depth), regions: regions,
                                              pix: pix, dpi: dpi, options: options, settings: settings,
                                              deadline: deadline, cancellation: cancellation, costs: &costs)
+                    // Over regions the readings only add words; none added: Tesseract's own text
+                    // stands (a picture's letters read as nothing).
+                    if Self.wordCount(refined.blocks) != Self.wordCount(blocks) {
+                        passes += refined.passes - 1
+                        meanConfidence = Self.meanWordConfidence(refined.blocks)
+                    }
                     blocks = refined.blocks
-                    passes += refined.passes - 1
-                    meanConfidence = Self.meanWordConfidence(blocks)
                 }
                 if settings.best, textLost || BestLevel.isUnsure(blocks) {
                     let refined = try refine(blocks, passes: BestLevel.passes(BestLevel.bestPasses, depth: pix.depth), combination: .overBestPasses,
