@@ -14,7 +14,9 @@ package struct SocketID: Hashable, Sendable, CustomStringConvertible {
 /// ZeroMQ sockets are not thread-safe, so every socket of a coordinator, worker or client lives on
 /// one such loop. The loop thread:
 /// - polls its sockets and hands each incoming message to that socket's handler;
-/// - runs timers (heartbeats, deadlines): the poll timeout is the time to the next deadline;
+/// - runs timers (heartbeats, deadlines): the poll timeout is the time to the next deadline, and
+///   due timers run after the messages already waiting are read, so a heartbeat that arrived
+///   while the thread had no CPU counts before any peer is judged silent;
 /// - runs work submitted by other threads and async tasks (`execute`, `perform`, `send`), in
 ///   submission order, woken through an `inproc://` PUSH/PULL pair.
 ///
@@ -308,8 +310,6 @@ package final class SocketLoop: Sendable {
                 return
             }
 
-            control.runDueTimers()
-
             if poller.events(at: 0).contains(.readable) {
                 while (try? wake.receive(dontWait: true)) != nil {}
             }
@@ -337,6 +337,9 @@ package final class SocketLoop: Sendable {
                     }
                 }
             }
+            // Timers after input: a loop that was starved of CPU past a peer's heartbeat expiry
+            // first hears the heartbeats waiting in its sockets, and only then judges who is silent.
+            control.runDueTimers()
         }
     }
 

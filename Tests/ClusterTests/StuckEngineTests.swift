@@ -21,7 +21,7 @@ import Testing
         // finishes them.
         try await cluster.addWorker(slots: 1, engine: "null")
         let status = await submit.wait(timeout: .seconds(60))
-        #expect(status == 2, "some pages failed; stderr: \(submit.stderr)")
+        #expect(status == 2, "some pages failed; stderr: \(submit.stderr)\ncoordinator: \(cluster.coordinator.stderr.suffix(6_000))")
         let json = try #require(try JSONSerialization.jsonObject(with: submit.stdout) as? [String: Any])
         let states = (json["pages"] as? [[String: Any]])?.map { $0["state"] as? String }
         #expect(states == ["OK", "FAILED", "OK", "OK", "OK"])
