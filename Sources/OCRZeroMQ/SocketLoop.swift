@@ -323,24 +323,36 @@ package final class SocketLoop: Sendable {
             for item in work { item.run(control) }
             if stopping { return }
 
-            for (index, id) in polled.enumerated() where poller.events(at: index + 1).contains(.readable) {
-                for _ in 0..<receiveBatch {
-                    guard !control.stopRequested, let entry = control.entries[id], entry.socket.isOpen else { break }
-                    do {
-                        guard let (frames, kept) = try entry.socket.receive(dontWait: true, keepingFramesOver: entry.keepingFramesOver) else { break }
-                        entry.handler(control, id, frames, kept)
-                    } catch where error.code == .contextTerminated {
-                        return
-                    } catch {
-                        control.report(error)
-                        break
-                    }
-                }
-            }
+            guard receive(from: polled.indices.filter { poller.events(at: $0 + 1).contains(.readable) }.map { polled[$0] }, control)
+            else { return }
             // Timers after input: a loop that was starved of CPU past a peer's heartbeat expiry
-            // first hears the heartbeats waiting in its sockets, and only then judges who is silent.
+            // first hears the heartbeats waiting in its sockets (those that came while work and
+            // handlers ran too, after the poll), and only then judges who is silent.
+            if let due = control.timers.nextDeadline(), due <= control.now {
+                guard receive(from: polled, control) else { return }
+            }
             control.runDueTimers()
         }
+    }
+
+    /// Hands up to `receiveBatch` waiting messages of each of `sockets` to its handler, without
+    /// waiting; false when the context is terminating.
+    private func receive(from sockets: [SocketID], _ control: Control) -> Bool {
+        for id in sockets {
+            for _ in 0..<receiveBatch {
+                guard !control.stopRequested, let entry = control.entries[id], entry.socket.isOpen else { break }
+                do {
+                    guard let (frames, kept) = try entry.socket.receive(dontWait: true, keepingFramesOver: entry.keepingFramesOver) else { break }
+                    entry.handler(control, id, frames, kept)
+                } catch where error.code == .contextTerminated {
+                    return false
+                } catch {
+                    control.report(error)
+                    break
+                }
+            }
+        }
+        return true
     }
 
     private func finish(_ control: Control, wake: ZMQSocket?) {

@@ -146,6 +146,40 @@ struct SocketLoopTests {
         #expect(seen.firstIndex(of: "first")! < seen.firstIndex(of: "second")!)
     }
 
+    @Test("a loop kept busy past a timer's deadline reads the message that came meanwhile before the timer runs")
+    func inputBeforeOverdueTimers() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let events = Box<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        let loop = SocketLoop(context: context, name: "test.starved")
+        try loop.start { control in
+            let pull = try control.context.makeSocket(.pull)
+            try pull.bind("inproc://starved")
+            control.register(pull) { _, _, _ in events.with { $0.append("message") } }
+            // A heartbeat check due while the loop is busy below.
+            control.schedule(after: .milliseconds(100)) { _ in
+                events.with { $0.append("timer") }
+                done.signal()
+            }
+        }
+        defer { loop.stop() }
+        let push = try context.makeSocket(.push)
+        defer { push.close() }
+        try push.connect("inproc://starved")
+        let busy = DispatchSemaphore(value: 0)
+        // The loop thread held past the timer's deadline (a process starved of CPU), and the
+        // peer's message sent while it is.
+        #expect(loop.execute { _ in
+            busy.signal()
+            Thread.sleep(forTimeInterval: 0.4)
+        })
+        wait(busy, "the loop to be busy")
+        try push.send([bytes("heartbeat")])
+        wait(done, "the timer")
+        #expect(events.current == ["message", "timer"])
+    }
+
     @Test("stop runs work submitted before it, then refuses work and closes the sockets")
     func stopDrainsThenRefuses() async throws {
         let context = try ZMQContext()
