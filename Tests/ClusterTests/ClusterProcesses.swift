@@ -30,11 +30,7 @@ final class TestCluster: @unchecked Sendable {
 
     @discardableResult
     func addWorker(slots: Int = 1, engine: String? = nil, extra: [String] = []) async throws -> ChildProcess {
-        // Ten silent intervals (2 s) before the coordinator is taken for dead, as the
-        // coordinator's: with the worker's default of 3 (600 ms), a loaded CI machine made a
-        // worker drop its connection, and with it the page it was about to fail.
-        var arguments = ["--coordinator", workerEndpoint, "--slots", "\(slots)", "--heartbeat-ms", "200", "--liveness", "10",
-                         "--log-level", "debug"] + extra
+        var arguments = ["--coordinator", workerEndpoint, "--slots", "\(slots)", "--heartbeat-ms", "200", "--log-level", "debug"] + extra
         if let engine { arguments += ["--engine", engine] }
         let worker = try ChildProcess("ocr-worker", arguments)
         workers.append(worker)

@@ -7,7 +7,11 @@ import Testing
 /// DEADLINE_EXCEEDED naming it, the worker exits 70 for its supervisor, and no other page is lost.
 @Suite(.serialized) struct StuckEngineTests {
     @Test func aStuckEngineFailsItsPageAndTheWorkerExitsForARestartLosingNothingElse() async throws {
-        let cluster = try await TestCluster()
+        // A peer is dead after 50 silent heartbeats (10 s), not 10: this test is about the page
+        // the worker fails. On a loaded CI machine the stuck page once ended OK, finished by the
+        // next worker, which only a link dropped for 2 s of silence before the worker failed the
+        // page can explain (requeued, not failed).
+        let cluster = try await TestCluster(coordinatorArguments: ["--liveness", "50"])
         let stuck = try await cluster.addWorker(slots: 1, engine: "wedge-on:1",
                                                 extra: ["--max-page-ms", "300", "--stuck-grace-ms", "300"])
         try await cluster.waitForWorkers(1)
