@@ -738,6 +738,10 @@ package final class Recognizer {
                     let signs = try costs.measure("section_signs") { SectionSigns.read(blocks) }
                     blocks = signs.blocks
                     changedWords += signs.changed
+                    // A round bracket read as a curly one, paired with a round one in its line (BracketPairs.swift).
+                    let brackets = try costs.measure("bracket_pairs") { BracketPairs.read(blocks) }
+                    blocks = brackets.blocks
+                    changedWords += brackets.changed
                 }
             }
         }

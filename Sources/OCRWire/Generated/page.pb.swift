@@ -528,7 +528,8 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// `semicolon_colons` (a colon read as a semicolon),
     /// `dropped_points` (an amount's point the reading dropped, put back where the digits leave
     /// room for it), `faint_colons` (a colon the reading dropped or read as another mark, put
-    /// back where the gray page shows its two dots), `section_signs` (an "S" read as "§"), the
+    /// back where the gray page shows its two dots), `section_signs` (an "S" read as "§"),
+    /// `bracket_pairs` (a round bracket read as a curly one, paired with a round one), the
     /// extra readings `pass_single_block`, `pass_background_normalized`, `pass_median_filtered`,
     /// `pass_enlarged` (small text),
     /// `pass_single_line` (doubtful numbers and unread ruled cells, each alone), `pass_cell_block`
