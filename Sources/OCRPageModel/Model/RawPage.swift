@@ -133,16 +133,29 @@ extension RawBlock {
     /// `blocks` with each word `replacement` reads anew replaced by that reading (nil keeps the
     /// word), and how many were.
     package static func replacingWords<E: Error>(in blocks: [RawBlock], _ replacement: (RawWord) throws(E) -> RawWord?) throws(E) -> (blocks: [RawBlock], changed: Int) {
+        try replacingLines(in: blocks) { (line: RawLine) throws(E) -> (line: RawLine, changed: Int)? in
+            var line = line
+            var changed = 0
+            for w in line.words.indices {
+                guard let read = try replacement(line.words[w]) else { continue }
+                line.words[w] = read
+                changed += 1
+            }
+            return changed == 0 ? nil : (line, changed)
+        }
+    }
+
+    /// `blocks` with each line `replacement` reads anew replaced by that reading (nil keeps the
+    /// line), and how many words changed, as it counts them.
+    package static func replacingLines<E: Error>(in blocks: [RawBlock], _ replacement: (RawLine) throws(E) -> (line: RawLine, changed: Int)?) throws(E) -> (blocks: [RawBlock], changed: Int) {
         var blocks = blocks
         var changed = 0
         for b in blocks.indices {
             for p in blocks[b].paragraphs.indices {
                 for l in blocks[b].paragraphs[p].lines.indices {
-                    for w in blocks[b].paragraphs[p].lines[l].words.indices {
-                        guard let read = try replacement(blocks[b].paragraphs[p].lines[l].words[w]) else { continue }
-                        blocks[b].paragraphs[p].lines[l].words[w] = read
-                        changed += 1
-                    }
+                    guard let read = try replacement(blocks[b].paragraphs[p].lines[l]) else { continue }
+                    blocks[b].paragraphs[p].lines[l] = read.line
+                    changed += read.changed
                 }
             }
         }

@@ -49,17 +49,6 @@ package enum BracketPairs {
     /// `blocks` with the curly bracket of each mixed pair in a line made round, and how many
     /// words changed.
     package static func read(_ blocks: [RawBlock]) -> (blocks: [RawBlock], changed: Int) {
-        var blocks = blocks
-        var changed = 0
-        for b in blocks.indices {
-            for p in blocks[b].paragraphs.indices {
-                for l in blocks[b].paragraphs[p].lines.indices {
-                    guard let read = read(blocks[b].paragraphs[p].lines[l]) else { continue }
-                    blocks[b].paragraphs[p].lines[l] = read.line
-                    changed += read.changed
-                }
-            }
-        }
-        return (blocks, changed)
+        RawBlock.replacingLines(in: blocks, read)
     }
 }
