@@ -323,13 +323,16 @@ package final class SocketLoop: Sendable {
             for item in work { item.run(control) }
             if stopping { return }
 
-            guard receive(from: polled.indices.filter { poller.events(at: $0 + 1).contains(.readable) }.map { polled[$0] }, control)
-            else { return }
+            func readable() -> [SocketID] { polled.indices.filter { poller.events(at: $0 + 1).contains(.readable) }.map { polled[$0] } }
+            guard receive(from: readable(), control) else { return }
             // Timers after input: a loop that was starved of CPU past a peer's heartbeat expiry
             // first hears the heartbeats waiting in its sockets (those that came while work and
-            // handlers ran too, after the poll), and only then judges who is silent.
-            if let due = control.timers.nextDeadline(), due <= control.now {
-                guard receive(from: polled, control) else { return }
+            // handlers ran too, after the poll: polled again without waiting), and only then
+            // judges who is silent. Not when a handler changed the sockets (the poller's are
+            // stale); a poll that fails is left to the next turn's.
+            if let due = control.timers.nextDeadline(), due <= control.now, !control.socketsChanged,
+               (try? poller.poll(timeoutMilliseconds: 0)) != nil {
+                guard receive(from: readable(), control) else { return }
             }
             control.runDueTimers()
         }

@@ -151,12 +151,17 @@ struct SocketLoopTests {
         let context = try ZMQContext()
         defer { context.terminate() }
         let events = Box<[String]>([])
+        let errors = Box<[String]>([])
         let done = DispatchSemaphore(value: 0)
-        let loop = SocketLoop(context: context, name: "test.starved")
+        let loop = SocketLoop(context: context, name: "test.starved") { error in errors.with { $0.append("\(error)") } }
         try loop.start { control in
             let pull = try control.context.makeSocket(.pull)
             try pull.bind("inproc://starved")
             control.register(pull) { _, _, _ in events.with { $0.append("message") } }
+            // A socket that only sends is never read (receiving on it is an error).
+            let sender = try control.context.makeSocket(.push)
+            try sender.connect("inproc://starved")
+            control.register(sender) { _, _, _ in }
             // A heartbeat check due while the loop is busy below.
             control.schedule(after: .milliseconds(100)) { _ in
                 events.with { $0.append("timer") }
@@ -178,6 +183,7 @@ struct SocketLoopTests {
         try push.send([bytes("heartbeat")])
         wait(done, "the timer")
         #expect(events.current == ["message", "timer"])
+        #expect(errors.current.isEmpty)
     }
 
     @Test("stop runs work submitted before it, then refuses work and closes the sockets")
