@@ -162,25 +162,26 @@ struct SocketLoopTests {
             let sender = try control.context.makeSocket(.push)
             try sender.connect("inproc://starved")
             control.register(sender) { _, _, _ in }
-            // A heartbeat check due while the loop is busy below.
-            control.schedule(after: .milliseconds(100)) { _ in
-                events.with { $0.append("timer") }
-                done.signal()
-            }
         }
         defer { loop.stop() }
         let push = try context.makeSocket(.push)
         defer { push.close() }
         try push.connect("inproc://starved")
-        let busy = DispatchSemaphore(value: 0)
-        // The loop thread held past the timer's deadline (a process starved of CPU), and the
-        // peer's message sent while it is.
-        #expect(loop.execute { _ in
+        let busy = DispatchSemaphore(value: 0), sent = DispatchSemaphore(value: 0)
+        // The loop thread held past a timer's deadline (a process starved of CPU), and the
+        // peer's message sent while it is: a heartbeat check due while the loop is busy.
+        #expect(loop.execute { control in
+            control.schedule(after: .milliseconds(10)) { _ in
+                events.with { $0.append("timer") }
+                done.signal()
+            }
             busy.signal()
-            Thread.sleep(forTimeInterval: 0.4)
+            _ = sent.wait(timeout: .now() + 30)
+            Thread.sleep(forTimeInterval: 0.05)
         })
         wait(busy, "the loop to be busy")
         try push.send([bytes("heartbeat")])
+        sent.signal()
         wait(done, "the timer")
         #expect(events.current == ["message", "timer"])
         #expect(errors.current.isEmpty)
