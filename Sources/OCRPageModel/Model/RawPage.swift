@@ -81,6 +81,17 @@ package struct RawWord {
         self.text = text; self.confidence = confidence; self.rect = rect; self.fromDictionary = fromDictionary; self.symbols = symbols
     }
 
+    /// The word spelt `characters`, one for each of its text's: its symbols read alike where
+    /// they spell it one character each (else they keep their text).
+    package func respelled(_ characters: [Character]) -> RawWord {
+        var out = self
+        out.text = String(characters)
+        if symbols.map(\.text).joined() == text, symbols.count == characters.count {
+            for s in out.symbols.indices { out.symbols[s].text = String(characters[s]) }
+        }
+        return out
+    }
+
     /// The mean confidence of `words` (0 for none).
     package static func meanConfidence(_ words: [RawWord]) -> Float {
         words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Float(words.count)

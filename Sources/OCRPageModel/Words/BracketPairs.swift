@@ -35,12 +35,7 @@ package enum BracketPairs {
         var out = line
         var changed = 0
         for w in line.words.indices where read[w] != texts[w] {
-            let word = line.words[w]
-            out.words[w].text = String(read[w])
-            // The symbols, where they spell the word, read alike.
-            if word.symbols.map(\.text).joined() == word.text, word.symbols.count == texts[w].count {
-                for s in word.symbols.indices { out.words[w].symbols[s].text = String(read[w][s]) }
-            }
+            out.words[w] = line.words[w].respelled(read[w])
             changed += 1
         }
         return (out, changed)

@@ -11,12 +11,7 @@ package enum SectionSigns {
         var read = text
         for i in text.indices.dropLast() where text[i] == "§" && text[i + 1].isLetter { read[i] = "S" }
         guard read != text else { return nil }
-        var out = word
-        out.text = String(read)
-        // The symbols, where they spell the word, read alike.
-        if word.symbols.map(\.text).joined() == word.text, word.symbols.count == text.count {
-            for s in out.symbols.indices { out.symbols[s].text = String(read[s]) }
-        }
+        var out = word.respelled(read)
         out.fromDictionary = false
         return out
     }
