@@ -61,9 +61,11 @@ package struct JobStore: Sendable {
         var finishedEvent: JobEvent? = nil
         var sequence: UInt64 = 0
         var firstDispatchAt: Duration? = nil
-        /// Pending pages: never-dispatched ones from `nextFresh` up, and requeued ones in
-        /// `retries` (served first). Entries whose page is no longer PENDING are skipped lazily.
+        /// Pending pages: requeued ones in `retries` (served first), then the never-dispatched
+        /// heavy ones in `heavyFirst` (``DispatchOrder``), then never-dispatched ones from
+        /// `nextFresh` up. Entries whose page is no longer PENDING are skipped lazily.
         var nextFresh = 0
+        var heavyFirst: ArraySlice<Int> = []
         var retries = Deque<Int>()
         var pending = 0, running = 0, done = 0, failed = 0, cancelled = 0
 
@@ -111,6 +113,7 @@ package struct JobStore: Sendable {
             var job = JobRecord(spec: a.spec, deadline: a.deadline, createdAt: a.createdAt,
                                 createdUnixMs: a.createdUnixMs, descriptors: a.pages, pages: pages)
             job.pending = pages.count
+            job.heavyFirst = DispatchOrder.heavyPages(a.pages)[...]
             jobs[a.spec.jobID] = job
             if !a.spec.jobKey.isEmpty { jobsByKey[Self.scopedKey(a.spec.jobKey, a.spec.owner)] = a.spec.jobID }
             unfinishedPagesByOwner[a.spec.owner, default: 0] += pages.count
@@ -124,8 +127,9 @@ package struct JobStore: Sendable {
                 job.pages[p].state = .dispatched
                 job.pages[p].attempt += 1
                 job.pages[p].workerUID = uid
-                if job.nextFresh == p { job.nextFresh += 1 }
-                else if job.retries.first == p { _ = job.retries.popFirst() }
+                if job.retries.first == p { _ = job.retries.popFirst() }
+                else if job.heavyFirst.first == p { _ = job.heavyFirst.popFirst() }
+                else if job.nextFresh == p { job.nextFresh += 1 }
                 job.pending -= 1
                 job.running += 1
                 if job.state == .queued { job.state = .running; job.firstDispatchAt = at }
@@ -213,6 +217,7 @@ package struct JobStore: Sendable {
                 job.pending = 0
                 job.running = 0
                 job.retries = Deque()
+                job.heavyFirst = []
                 job.state = state
                 job.status = status
                 job.finishedUnixMs = unixMs
@@ -403,7 +408,7 @@ package struct JobStore: Sendable {
         read(id) { job in job.pages.first { $0.state == .failed }?.lastError } ?? nil
     }
 
-    /// The next PENDING page of a job (requeued pages first), without taking it: `.dispatched`
+    /// The next PENDING page of a job (requeued pages first, then heavy ones), without taking it: `.dispatched`
     /// takes it. Drops stale queue entries on the way (index upkeep, not a state change).
     mutating func nextPendingPage(_ id: String) -> Int? {
         guard let i = jobs.index(forKey: id) else { return nil }
@@ -412,6 +417,10 @@ package struct JobStore: Sendable {
             while let p = job.retries.first {
                 if job.pages[p].state == .pending { return p }
                 _ = job.retries.popFirst()
+            }
+            while let p = job.heavyFirst.first {
+                if job.pages[p].state == .pending { return p }
+                _ = job.heavyFirst.popFirst()
             }
             while job.nextFresh < job.pages.count {
                 if job.pages[job.nextFresh].state == .pending { return job.nextFresh }

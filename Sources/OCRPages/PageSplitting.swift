@@ -34,6 +34,11 @@ package struct PageDescriptor: Sendable, Equatable {
     package var cut: PageCut
     /// SHA-256 of `content` in hex (``FileDigest``), or "" when not computed: the spool's name for it.
     package var digest: String
+    /// The bytes the page's image takes in its file, compressed: a single image's file, a TIFF
+    /// directory's strips or tiles; nil for a PDF's page (and a directory this parser cannot
+    /// read). A page far larger than its job's others holds far more ink or noise to read: the
+    /// coordinator dispatches such pages first (``DispatchOrder``). Kept when the page is cut.
+    package let encodedBytes: UInt64?
 
     package init(file: String, filePage: Int = 1, pageIndex: Int = 0, content: [UInt8], format: ImageFormat,
                  cut: PageCut = .none, digest: String = "") {
@@ -44,6 +49,11 @@ package struct PageDescriptor: Sendable, Equatable {
         self.format = format
         self.cut = cut
         self.digest = digest
+        encodedBytes = switch cut {
+        case .none: content.isEmpty ? nil : UInt64(content.count)
+        case .tiffDirectory(let offset): TIFFDirectoryCopy.stripBytes(content, at: offset)
+        case .pdfPage: nil
+        }
     }
 
     package var context: PageContext { PageContext(file: file, pageIndex: pageIndex, filePage: filePage) }

@@ -44,10 +44,77 @@ package enum TIFFDirectoryCopy {
         var value: ArraySlice<UInt8>
     }
 
+    /// One directory as parsed: the kept entries, its strips' or tiles' offsets and byte counts
+    /// (each checked to lie inside the file) and their total.
+    private struct Directory {
+        var reader: Reader
+        var kept: [Entry]
+        var offsets: [UInt64]
+        var byteCounts: [UInt64]
+        /// Whether the offsets found are tile offsets.
+        var tiles: Bool
+        var totalBytes: UInt64
+    }
+
+    /// The bytes of the strips or tiles of the directory at `offset` of `content`: what the page
+    /// takes in the file, compressed. Nil where ``page(_:at:maxBytes:)`` could not copy it.
+    package static func stripBytes(_ content: [UInt8], at offset: UInt64) -> UInt64? {
+        directory(content, at: offset)?.totalBytes
+    }
+
     /// The directory at `offset` of `content` (checked by the directory walk at submission) as a
     /// single-page TIFF, or nil when this copy cannot make it or its strips or tiles add up to
     /// more than `maxBytes`.
     package static func page(_ content: [UInt8], at offset: UInt64, maxBytes: UInt64 = .max) -> [UInt8]? {
+        guard let found = directory(content, at: offset), found.totalBytes <= maxBytes else { return nil }
+        let (reader, offsets, byteCounts, tiled) = (found.reader, found.offsets, found.byteCounts, found.tiles)
+        var kept = found.kept
+        let big = reader.big, inline = big ? 8 : 4
+
+        // Layout: header, strips, out-of-line values, then the directory (each on an even offset).
+        var writer = Writer(littleEndian: reader.littleEndian, big: big)
+        writer.header()
+        var newOffsets: [UInt64] = []
+        for (place, size) in zip(offsets, byteCounts) {
+            guard size > 0 else { newOffsets.append(0); continue }  // A sparse strip stays absent.
+            newOffsets.append(UInt64(writer.bytes.count))
+            writer.bytes += content[Int(place)..<Int(place + size)]
+            writer.align()
+        }
+        let numberType: UInt16 = big ? 16 : 4  // LONG8 or LONG
+        kept.append(Entry(tag: UInt16(tiled ? TIFFTAG_TILEOFFSETS : TIFFTAG_STRIPOFFSETS), type: numberType,
+                          count: UInt64(newOffsets.count), value: ArraySlice(writer.encode(newOffsets))))
+        kept.append(Entry(tag: UInt16(tiled ? TIFFTAG_TILEBYTECOUNTS : TIFFTAG_STRIPBYTECOUNTS), type: numberType,
+                          count: UInt64(byteCounts.count), value: ArraySlice(writer.encode(byteCounts))))
+        kept.sort { $0.tag < $1.tag }  // Directory entries are sorted by tag.
+
+        var fields: [[UInt8]] = []  // Each entry's value field: the value itself, or where it is.
+        for entry in kept {
+            if entry.value.count <= inline {
+                fields.append(Array(entry.value) + [UInt8](repeating: 0, count: inline - entry.value.count))
+            } else {
+                fields.append(writer.encode([UInt64(writer.bytes.count)], width: inline))
+                writer.bytes += entry.value
+                writer.align()
+            }
+        }
+        let directory = UInt64(writer.bytes.count)
+        writer.put(UInt64(kept.count), width: big ? 8 : 2)
+        for (entry, field) in zip(kept, fields) {
+            writer.put(UInt64(entry.tag), width: 2)
+            writer.put(UInt64(entry.type), width: 2)
+            writer.put(entry.count, width: big ? 8 : 4)
+            writer.bytes += field
+        }
+        writer.put(0, width: inline)  // No next directory.
+        writer.patchFirstDirectory(directory)
+        if !big, writer.bytes.count > Int(UInt32.max) { return nil }
+        return writer.bytes
+    }
+
+    /// The directory at `offset` of `content` parsed, or nil for anything this copy does not
+    /// expect (untrusted input: every offset is checked before it is read).
+    private static func directory(_ content: [UInt8], at offset: UInt64) -> Directory? {
         guard content.count >= 8, offset < UInt64(content.count) else { return nil }
         var reader = Reader(bytes: content, littleEndian: content[0] == 0x49)
         guard let version = reader.u16(2) else { return nil }
@@ -102,55 +169,14 @@ package enum TIFFDirectoryCopy {
                 kept.append(entry)
             }
         }
-        guard let offsets, let byteCounts, !offsets.isEmpty, offsets.count == byteCounts.count else { return nil }
+        guard let offsets, let byteCounts, let tiles, !offsets.isEmpty, offsets.count == byteCounts.count else { return nil }
         var total: UInt64 = 0
         for (place, size) in zip(offsets, byteCounts) where size > 0 {
             guard place <= UInt64(content.count), size <= UInt64(content.count) - place else { return nil }
             total += size  // At most offsets.count x the file's size: no overflow.
         }
-        guard total <= maxBytes else { return nil }
-        let tiled = kept.contains { $0.tag == TIFFTAG_TILEWIDTH }
-        guard tiles == tiled else { return nil }  // Tile offsets without a tile size, or the reverse.
-
-        // Layout: header, strips, out-of-line values, then the directory (each on an even offset).
-        var writer = Writer(littleEndian: reader.littleEndian, big: big)
-        writer.header()
-        var newOffsets: [UInt64] = []
-        for (place, size) in zip(offsets, byteCounts) {
-            guard size > 0 else { newOffsets.append(0); continue }  // A sparse strip stays absent.
-            newOffsets.append(UInt64(writer.bytes.count))
-            writer.bytes += content[Int(place)..<Int(place + size)]
-            writer.align()
-        }
-        let numberType: UInt16 = big ? 16 : 4  // LONG8 or LONG
-        kept.append(Entry(tag: UInt16(tiled ? TIFFTAG_TILEOFFSETS : TIFFTAG_STRIPOFFSETS), type: numberType,
-                          count: UInt64(newOffsets.count), value: ArraySlice(writer.encode(newOffsets))))
-        kept.append(Entry(tag: UInt16(tiled ? TIFFTAG_TILEBYTECOUNTS : TIFFTAG_STRIPBYTECOUNTS), type: numberType,
-                          count: UInt64(byteCounts.count), value: ArraySlice(writer.encode(byteCounts))))
-        kept.sort { $0.tag < $1.tag }  // Directory entries are sorted by tag.
-
-        var fields: [[UInt8]] = []  // Each entry's value field: the value itself, or where it is.
-        for entry in kept {
-            if entry.value.count <= inline {
-                fields.append(Array(entry.value) + [UInt8](repeating: 0, count: inline - entry.value.count))
-            } else {
-                fields.append(writer.encode([UInt64(writer.bytes.count)], width: inline))
-                writer.bytes += entry.value
-                writer.align()
-            }
-        }
-        let directory = UInt64(writer.bytes.count)
-        writer.put(UInt64(kept.count), width: big ? 8 : 2)
-        for (entry, field) in zip(kept, fields) {
-            writer.put(UInt64(entry.tag), width: 2)
-            writer.put(UInt64(entry.type), width: 2)
-            writer.put(entry.count, width: big ? 8 : 4)
-            writer.bytes += field
-        }
-        writer.put(0, width: inline)  // No next directory.
-        writer.patchFirstDirectory(directory)
-        if !big, writer.bytes.count > Int(UInt32.max) { return nil }
-        return writer.bytes
+        guard tiles == kept.contains(where: { $0.tag == TIFFTAG_TILEWIDTH }) else { return nil }  // Tile offsets without a tile size, or the reverse.
+        return Directory(reader: reader, kept: kept, offsets: offsets, byteCounts: byteCounts, tiles: tiles, totalBytes: total)
     }
 
     /// Bounds-checked reads of integers in the file's byte order.

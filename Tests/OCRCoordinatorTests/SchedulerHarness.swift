@@ -55,6 +55,15 @@ struct SchedulerHarness {
                                       maxAttempts: maxAttempts, requestDigest: digest)))
     }
 
+    /// A job of single images of `bytes` bytes each: their sizes alone set the dispatch order.
+    @discardableResult
+    mutating func submit(_ id: String, pageBytes bytes: [Int]) -> [SchedulerDirective] {
+        let pages = bytes.enumerated().map { i, count in
+            PageDescriptor(file: "\(id)-\(i).png", pageIndex: i, content: [UInt8](repeating: 0, count: count), format: .png)
+        }
+        return send(.submitJob(JobSubmission(request: 1, jobID: id, pages: pages)))
+    }
+
     @discardableResult
     mutating func succeed(_ name: UInt8, _ task: PageTask, text: String = "ok") -> [SchedulerDirective] {
         send(.taskResult(worker(name), TaskResult.with {

@@ -56,6 +56,23 @@ import Testing
         #expect(tiff?.code == .invalidArgument && tiff?.file == "broken.tif")
     }
 
+    /// A page's compressed bytes, which the coordinator's dispatch order goes by: a TIFF
+    /// directory's strips as Pillow counts them (`sum(tag_v2[279])`) for the real scan aim916,
+    /// whose page 27 (its back showing through) is the one far above the others; the file's
+    /// size for a single image; nothing for the pages of a PDF.
+    @Test func aPageKnowsItsCompressedBytes() throws {
+        let pages = try PageSplitter().pages(file: "aim916.tiff", content: try Self.bytes("real/multipage/aim916.tiff"))
+        #expect(pages.count == 28)
+        #expect(pages.map(\.encodedBytes) == [75587, 91899, 62877, 85686, 44062, 70438, 75420, 80036, 62866, 76401, 75548, 66327,
+                                              76689, 85201, 48209, 74422, 83835, 63435, 34585, 71595, 54910, 69046, 66054, 7657,
+                                              70349, 86248, 175161, 67609])
+        #expect(try pages[26].cutOut().encodedBytes == 175161, "kept when the page is cut out")
+        let png = try Self.bytes("formats/line.png")
+        #expect(try PageSplitter().pages(file: "line.png", content: png).map(\.encodedBytes) == [UInt64(png.count)])
+        let pdf = try PageSplitter().pages(file: "doc.pdf", content: try Self.bytes("doc.pdf"))
+        #expect(pdf.count == 2 && pdf.allSatisfy { $0.encodedBytes == nil }, "a PDF's page does not tell its bytes")
+    }
+
     @Test func digestsAreSHA256() {
         #expect(FileDigest.sha256(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(FileDigest.sha256([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
