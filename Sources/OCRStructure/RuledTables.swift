@@ -94,45 +94,20 @@ struct RuledTables {
 
     /// Row boundaries without rules: between the visual rows of a ruled row that holds
     /// several, in a table where no more ruled rows hold one line than hold several (rules above
-    /// and under a table's body only), when every one of them is a row of its own: one with
-    /// words in the first column and in more than half of the columns (a header's lines,
-    /// wrapped in several cells at once, leave its first column empty; a row's cells wrapped
-    /// onto a second line leave most of its columns empty there); in the body (from the first
-    /// ruled row holding such a row on, never the first ruled row), also one with words in more
-    /// than half of the columns whose first cell is empty (the rows under a label spanning
-    /// them), and a lone label in the first column that the column rules of its ruled row leave
-    /// out (a section row spanning the table).
-    func unruledRows(of rows: [TableDetection.VisualRow], between ruled: [Int], columns xs: [Int],
-                     vertical: [PageBox]) -> [Int] {
-        let bands = zip(ruled, ruled.dropFirst()).map { top, bottom in
-            rows.filter { $0.box.midY > top && $0.box.midY < bottom }.sorted { $0.box.y < $1.box.y }
-        }
+    /// and under a table's body only), when every one of them has words in the first column and
+    /// in more than half of the columns (a header's lines, wrapped in several cells at once,
+    /// leave its first column empty; a row's cells wrapped onto a second line leave most of its
+    /// columns empty there).
+    func unruledRows(of rows: [TableDetection.VisualRow], between ruled: [Int], columns xs: [Int]) -> [Int] {
+        let bands = zip(ruled, ruled.dropFirst()).map { top, bottom in rows.filter { $0.box.midY > top && $0.box.midY < bottom } }
         // Where the rules do part most rows, a ruled row of several lines is one row.
         guard bands.filter({ $0.count == 1 }).count <= bands.filter({ $0.count >= 2 }).count else { return [] }
-        let columnCount = xs.count - 1
-        let inner = vertical.filter { rule in
-            let x = rule.x + rule.width / 2
-            return x > (xs.first ?? 0) + tolerance && x < (xs.last ?? 0) - tolerance
-        }
-        func crossedByRules(_ row: TableDetection.VisualRow) -> Bool {
-            inner.contains { $0.y < row.box.maxY && $0.maxY > row.box.y }
-        }
-        func isFull(_ row: TableDetection.VisualRow) -> Bool {
-            let columns = columnsHolding(row, xs)
-            return columns.contains(0) && columns.count >= 2 && columns.count * 2 > columnCount
-        }
-        // The body starts with the first ruled row holding a full row (the header's rows
-        // above it leave the stub's cell empty, or are one line).
-        let body = bands.firstIndex { $0.contains(where: isFull) } ?? bands.count
         var boundaries: [Int] = []
-        for (index, band) in bands.enumerated() {
+        for band in bands {
             guard band.count >= 2 else { continue }
-            let ruledElsewhere = band.contains(where: crossedByRules)
             let rowLike = band.allSatisfy { row in
-                if isFull(row) { return true }
-                guard index > 0, index >= body else { return false }
                 let columns = columnsHolding(row, xs)
-                return columns.count * 2 > columnCount || (columns == [0] && ruledElsewhere && !crossedByRules(row))
+                return columns.contains(0) && columns.count >= 2 && columns.count * 2 > xs.count - 1
             }
             if rowLike {
                 boundaries += zip(band, band.dropFirst()).map { ($0.box.maxY + $1.box.y) / 2 }
@@ -217,7 +192,7 @@ struct RuledTables {
             region = region.union(PageBox(x: region.x, y: region.maxY, width: region.width, height: bottom - region.maxY))
             ruledYs.append(bottom)
         }
-        let unruledYs = unruledRows(of: visualRows, between: ruledYs, columns: xs, vertical: vertical)
+        let unruledYs = unruledRows(of: visualRows, between: ruledYs, columns: xs)
         let ys = (ruledYs + unruledYs).sorted()
         let rowCount = ys.count - 1, columnCount = xs.count - 1
         // More rows or columns than a page can hold is hatching or a peer's nonsense, not a grid.

@@ -315,51 +315,6 @@ import Testing
         #expect(table.headerRows == 1)
     }
 
-    /// Rules above the header, under it and under the body; the column rules run down each
-    /// group of rows and leave out the section rows ("All", "Urban"), which span the table;
-    /// each group's label stands in its first row only, and a rule (a shaded row's edge, as a
-    /// worker reports one) crosses the columns right of the labels under each group's first
-    /// row. The rows of a group are rows of their own (not one row of three lines), and a
-    /// section row is one cell across the table, not a label over three empty ones.
-    @Test func aGroupsRowsAreRowsAndASectionRowTheColumnRulesLeaveOutSpansTheTable() throws {
-        let found = PageBuilder.elements { page in
-            page.paragraph(body, y: 200)
-            page.row([("Metric", 200), ("Model", 800), ("r", 1200), ("RMSE", 1600)], y: 395)
-            var y = 465
-            var groupTops: [(Int, Int)] = []
-            for section in ["All", "Urban"] {
-                page.row([(section, 200)], y: y)
-                y += 70
-                let top = y - 15
-                for (label, values) in [("Wealth", ["0.76", "0.64", "0.74"]), ("Income", ["0.27", "0.24", "0.22"])] {
-                    page.rule(x: 700, y: y + 55, length: 1200, horizontal: true)
-                    for (index, (model, value)) in zip(["Joint", "Calls", "Images"], values).enumerated() {
-                        page.row((index == 0 ? [(label, 200)] : []) + [(model, 800), (value, 1200), ("1.\(index)3", 1600)], y: y)
-                        y += 70
-                    }
-                }
-                groupTops.append((top, y - 15))
-            }
-            for ruleY in [380, 450, y] { page.rule(x: 180, y: ruleY, length: 1720, horizontal: true) }
-            for x in [180, 1900] { page.rule(x: x, y: 380, length: y - 380, horizontal: false) }
-            for x in [700, 1100, 1500] {
-                page.rule(x: x, y: 380, length: 70, horizontal: false)
-                for (top, bottom) in groupTops { page.rule(x: x, y: top, length: bottom - top, horizontal: false) }
-            }
-            page.paragraph(body, y: y + 200)
-        }
-        try #require(found.count == 3)
-        let table = try #require(tableElement(at: 1, in: found))
-        #expect(table.columnCount == 4)
-        #expect(table.rows.count == 15, "\(table.rows.map { $0.map(\.text) })")
-        // Each model's row its own, the group's label (spanning or not) before its first.
-        #expect(table.rows.prefix(5).map { $0.map(\.text).filter { !$0.isEmpty } } == [["Metric", "Model", "r", "RMSE"], ["All"],
-                                                                                    ["Wealth", "Joint", "0.76", "1.03"],
-                                                                                    ["Calls", "0.64", "1.13"], ["Images", "0.74", "1.23"]])
-        #expect(table.rows[1].map(\.columnSpan) == [4])
-        #expect(table.rows[8].map(\.text) == ["Urban"] && table.rows[8].map(\.columnSpan) == [4])
-    }
-
     @Test func rulesBetweenRowsOnlyTakeTheirColumnsFromTheWords() throws {
         // A frame (x 180-1900) with a rule under every row and none between the columns, as
         // statistical reports set them; "Sampled" is a header over the last two columns.
