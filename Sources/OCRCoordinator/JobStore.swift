@@ -408,8 +408,9 @@ package struct JobStore: Sendable {
         read(id) { job in job.pages.first { $0.state == .failed }?.lastError } ?? nil
     }
 
-    /// The next PENDING page of a job (requeued pages first, then heavy ones), without taking it: `.dispatched`
-    /// takes it. Drops stale queue entries on the way (index upkeep, not a state change).
+    /// The next PENDING page of a job (requeued pages first, then heavy ones), without taking
+    /// it: `.dispatched` takes it. Drops stale queue entries on the way (index upkeep, not a
+    /// state change).
     mutating func nextPendingPage(_ id: String) -> Int? {
         guard let i = jobs.index(forKey: id) else { return nil }
         return withInout(&jobs.values[i]) { job -> Int? in
