@@ -20,10 +20,11 @@ package enum DispatchOrder {
         let sizes = pages.compactMap(\.encodedBytes)
         guard sizes.count >= 3 else { return [] }
         let median = sizes.sorted()[sizes.count / 2]
-        let threshold = median.multipliedReportingOverflow(by: heavyFactor)
-        guard !threshold.overflow, median > 0 else { return [] }
-        return pages.indices
-            .filter { (pages[$0].encodedBytes ?? 0) >= threshold.partialValue }
-            .sorted { (pages[$0].encodedBytes!, $1) > (pages[$1].encodedBytes!, $0) }
+        let (threshold, overflow) = median.multipliedReportingOverflow(by: heavyFactor)
+        guard !overflow, median > 0 else { return [] }
+        let heavy = pages.indices.compactMap { index in
+            pages[index].encodedBytes.flatMap { $0 >= threshold ? (index: index, bytes: $0) : nil }
+        }
+        return heavy.sorted { ($0.bytes, $1.index) > ($1.bytes, $0.index) }.map(\.index)
     }
 }
