@@ -31,10 +31,24 @@ extension EngineTests {
             }
         }
 
+        /// Beside a leader Tesseract reads two labels' small letters as capitals ("at least 6
+        /// MONTHS", "one hour Of Dirth"), plain `tesseract` too; read again without their leaders
+        /// they read as printed (LeaderLines.swift), and the figures after the leaders stay.
+        @Test func theWordsBeforeALeaderAreReadWithoutIt() async throws {
+            let result = try await recognize(Fixtures.page(Self.page))
+            #expect(try #require(result.timings?.steps).map(\.step).contains("leader_lines"))
+            let lines = Self.lines(result).map { $0.joined(separator: " ") }
+            #expect(lines.contains { $0.hasPrefix("Children age 6-35 months exclusively breastfed for at least 6 months .....") && $0.hasSuffix(" 4.7") },
+                    "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("Children under 3 years breastfed within one hour of birth .....") && $0.hasSuffix(" 42.9") },
+                    "\(lines)")
+        }
+
         /// `fast` reads as Tesseract does, the leaders as letters.
         @Test func fastReadsLeadersAsTesseractDoes() async throws {
             let result = try await recognize(Fixtures.page(Self.page), RecognitionOptions.with { $0.level = .fast })
-            #expect(try #require(result.timings?.steps).map(\.step).contains("dot_leaders") == false)
+            let steps = try #require(result.timings?.steps).map(\.step)
+            #expect(!steps.contains("dot_leaders") && !steps.contains("leader_lines"))
             #expect(result.words.map(\.text).contains { $0.contains("eeee") }, "\(Self.lines(result))")
         }
     }

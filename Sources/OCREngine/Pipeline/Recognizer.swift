@@ -703,6 +703,21 @@ package final class Recognizer {
                     blocks = leaders.blocks
                     changedWords += leaders.changed
                 }
+                // The words of a line with a dot leader read again alone, without the leader
+                // that upset their reading (LeaderLines.swift): replacing words, never adding any.
+                if !settings.fast, ![7, 8, 10, 13].contains(settings.psm), !readsAsNoise {
+                    let parts = LeaderLines.parts(in: blocks, width: pix.width, height: pix.height)
+                    if !parts.isEmpty {
+                        var combination = WordCombination()
+                        combination.addsWords = false
+                        let refined = try refine(blocks, passes: [.singleLine], regions: parts, combination: combination, step: "leader_lines",
+                                                 pix: pix, dpi: dpi, options: options, settings: settings,
+                                                 deadline: deadline, cancellation: cancellation, costs: &costs)
+                        blocks = refined.blocks
+                        passes += refined.passes - 1
+                        meanConfidence = Self.meanWordConfidence(blocks)
+                    }
+                }
                 // An amount's point read as a comma (DecimalPoints.swift): the mark's box says which.
                 if !settings.fast {
                     let points = try costs.measure("decimal_points") { DecimalPoints.read(blocks) }

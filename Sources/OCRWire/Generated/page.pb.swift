@@ -535,6 +535,7 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// `pass_single_line` (doubtful numbers and unread ruled cells, each alone), `pass_cell_block`
     /// (a ruled cell holding doubtful words, read alone as one block), `merged_rows` (a
     /// text line that took in two rows, its tall doubtful words read again as one block),
+    /// `leader_lines` (the words before a dot leader, each run read again alone as one line),
     /// `sideways_text` (column heads printed turned a quarter, read turned each way), and
     /// `combine`, then `structure` (PageResult.layout). Readers must accept names not listed here.
     public var step: String = ""  // string step = 1
