@@ -44,6 +44,21 @@ extension EngineTests {
                     "\(lines)")
         }
 
+        /// The same page as a 200-dpi JPEG scan (the real-layout corpus's degradation, a dev-half
+        /// page): the layout analysis ends most label lines before their leader, leaving its dots
+        /// in no line or in lines read as nothing (plain `tesseract` reads dots in 5 of its lines).
+        /// The dots that run on from a line's end are its leader, as far as the next column.
+        @Test func aScansLeadersLeftOutOfTheirLinesAreRead() async throws {
+            let result = try await recognize(Fixtures.page("real/camelot/district_health-p1-scan.jpg"))
+            let lines = Self.lines(result).map { $0.joined(separator: " ") }
+            let leaders = result.words.map(\.text).filter { $0.count >= 20 && $0.allSatisfy { $0 == "." } }
+            #expect(leaders.count >= 25, "\(lines)")
+            for label in ["Children age 6-9 months receiving solid/semi-solid food and breast milk", "Percentage of Children weighed at birth",
+                          "Prevalence of diarrhoea in last 2 weeks for under 5 years old children"] {
+                #expect(lines.contains { $0.hasPrefix(label + " .....") }, "\(label) in \(lines)")
+            }
+        }
+
         /// `fast` reads as Tesseract does, the leaders as letters.
         @Test func fastReadsLeadersAsTesseractDoes() async throws {
             let result = try await recognize(Fixtures.page(Self.page), RecognitionOptions.with { $0.level = .fast })

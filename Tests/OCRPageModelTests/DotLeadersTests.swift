@@ -132,4 +132,32 @@ import Testing
         #expect(Self.texts(read.blocks) == ["a.", "b.", "c.", "d.", "e."])
         #expect(read.changed == 0)
     }
+
+    /// The layout analysis of a blurred scan leaves a label's leader out of its line (the line
+    /// ends at "Total"; the leader is in no line, or in a line read as nothing): the dots that
+    /// start within a gap of the line's end are its leader, as far as the next line beside it.
+    @Test func aLeaderPastTheLineEndIsTheLines() {
+        let total = Self.word("Total", 0)  // 0...98
+        let figure = Self.word("12.5", 350)
+        let components = Self.letters(total) + Self.dots(20, from: 110) + Self.letters(figure)
+        let read = DotLeaders.read(Self.line([total]) + Self.line([figure]), components: components)
+        #expect(Self.texts(read.blocks) == ["Total", String(repeating: ".", count: 20), "12.5"])
+        #expect(read.blocks[0].paragraphs[0].lines[0].words.count == 2)
+        // A line the recogniser read nothing in (a textless word over the dots) is no bound.
+        let nothing = RawWord(text: "", confidence: 0, rect: RawRect(left: 105, top: 115, right: 310, bottom: 130))
+        let withNothing = DotLeaders.read(Self.line([total]) + Self.line([nothing]) + Self.line([figure]), components: components)
+        #expect(Self.texts(withNothing.blocks) == ["Total", String(repeating: ".", count: 20), "", "12.5"])
+    }
+
+    /// Dots further than a gap (a letter height) past the line's end, or past the next line beside
+    /// it, are not its leader.
+    @Test func dotsBeyondTheLineAreNotItsLeader() {
+        let total = Self.word("Total", 0)
+        let far = DotLeaders.read(Self.line([total]), components: Self.letters(total) + Self.dots(20, from: 140))
+        #expect(Self.texts(far.blocks) == ["Total"])
+        let figure = Self.word("12.5", 100)  // a line beside "Total", right after it
+        let beside = DotLeaders.read(Self.line([total]) + Self.line([figure]),
+                                     components: Self.letters(total) + Self.letters(figure) + Self.dots(20, from: 190))
+        #expect(Self.texts(beside.blocks) == ["Total", "12.5", String(repeating: ".", count: 20)])
+    }
 }

@@ -8,6 +8,8 @@
 /// ``minimumRun`` or more such dots, alike and evenly spaced with nothing between them, is one
 /// leader word of that many dots, wherever Tesseract's words began and ended; the words it ran
 /// through keep their letters outside it. A word whose ink is only dots is read as those dots.
+/// A leader may run on past its line's end (``reach(of:lines:pageRight:)``): the layout
+/// analysis of a blurred scan leaves it out of the line, or makes a line of it read as nothing.
 ///
 /// Spaced dashes ("- - - - - - x" in a transcript's caption, a form's blank) are read the same
 /// way, each dash a word "-": Tesseract reads such a run as one word of letters ("ee") or not
@@ -40,12 +42,17 @@ package enum DotLeaders {
     /// thresholded page's connected components, in the blocks' pixels), and how many words changed.
     package static func read(_ blocks: [RawBlock], components: [RawRect]) -> (blocks: [RawBlock], changed: Int) {
         let grid = ComponentGrid(components)
+        // Lines with something read in them: the layout analysis may make a line of a leader
+        // alone that the recogniser then reads as nothing.
+        let lines = blocks.flatMap(\.paragraphs).flatMap(\.lines)
+            .filter { $0.words.contains { $0.text.contains { $0.isLetter || $0.isNumber } } }.map(\.rect)
+        let pageRight = components.map(\.right).max() ?? 0
         var blocks = blocks, changed = 0
         for b in blocks.indices {
             for p in blocks[b].paragraphs.indices {
                 for l in blocks[b].paragraphs[p].lines.indices {
                     let line = blocks[b].paragraphs[p].lines[l]
-                    let (words, count) = read(line, grid: grid)
+                    let (words, count) = read(line, grid: grid, reach: reach(of: line.rect, lines: lines, pageRight: pageRight))
                     blocks[b].paragraphs[p].lines[l].words = words
                     changed += count
                 }
@@ -66,7 +73,19 @@ package enum DotLeaders {
         var rect: RawRect { switch self { case .dot(let r), .dash(let r), .ink(let r): r } }
     }
 
-    static func read(_ line: RawLine, grid: ComponentGrid) -> (words: [RawWord], changed: Int) {
+    /// How far right of `line` its leader may run: to the nearest other line beside it (the
+    /// next column's figures), or the page's last ink. The layout analysis of a blurred scan
+    /// leaves a label's leader out of every line ("breastfed ........ 4.7": the line ends at
+    /// "breastfed", the figure is a line of its own), and a leader is still the label's.
+    static func reach(of line: RawRect, lines: [RawRect], pageRight: Int) -> Int {
+        let beside = lines.filter { other in
+            other.left >= line.right && 2 * (min(line.bottom, other.bottom) - max(line.top, other.top)) >= min(line.height, other.height)
+        }
+        return max(line.right, beside.map(\.left).min() ?? pageRight)
+    }
+
+    /// `reach`: how far right of the line's box its leader may run (the line's own end when nil).
+    static func read(_ line: RawLine, grid: ComponentGrid, reach: Int? = nil) -> (words: [RawWord], changed: Int) {
         // The line's letter height: the median of its words' (a table's line may hold a word
         // several rows tall), slivers left out: words less tall than a third of their mean
         // character width, a leader or a run of spaced dashes read as letters ("ee" "ee" "eee",
@@ -78,7 +97,9 @@ package enum DotLeaders {
         let letterHeight = Double(heights[heights.count / 2])
         let (x1, y1, x2, y2) = (Double(line.baseline[0]), Double(line.baseline[1]), Double(line.baseline[2]), Double(line.baseline[3]))
         func baseline(at x: Int) -> Double { x2 == x1 ? y1 : y1 + (y2 - y1) * (Double(x) - x1) / (x2 - x1) }
-        let centred = grid.centred(in: line.rect).sorted { $0.left < $1.left }
+        var searched = line.rect
+        searched.right = max(line.rect.right, reach ?? line.rect.right)
+        let centred = grid.centred(in: searched).sorted { $0.left < $1.left }
         // Where the line's letters stand, for dashes: the median bottom of its letter-sized ink
         // (Tesseract's baseline of a line it made of dashes alone runs under the dashes).
         let letterBottoms = centred.filter { Double($0.height) >= 0.5 * letterHeight }.map(\.bottom).sorted()
@@ -118,6 +139,9 @@ package enum DotLeaders {
             }
         }
         endRun()
+        // A leader past the line's end is the line's only when it starts within a gap of it
+        // (dots further on are another line's, or a rule's).
+        leaders.removeAll { $0.marks[0].left > line.rect.right + gap }
         let spans = leaders.map { ($0.marks.first!.left, $0.marks.last!.right) }
 
         var out: [RawWord] = []
