@@ -718,6 +718,12 @@ package final class Recognizer {
                         meanConfidence = Self.meanWordConfidence(blocks)
                     }
                 }
+                // A footnote's raised mark read into its word (Superscripts.swift), read apart from it.
+                if !settings.fast, !components.isEmpty {
+                    let marks = try costs.measure("superscripts") { Superscripts.read(blocks, components: components) }
+                    blocks = marks.blocks
+                    changedWords += marks.changed
+                }
                 // An amount's point read as a comma (DecimalPoints.swift): the mark's box says which.
                 if !settings.fast {
                     let points = try costs.measure("decimal_points") { DecimalPoints.read(blocks) }

@@ -86,17 +86,7 @@ package enum DotLeaders {
 
     /// `reach`: how far right of the line's box its leader may run (the line's own end when nil).
     static func read(_ line: RawLine, grid: ComponentGrid, reach: Int? = nil) -> (words: [RawWord], changed: Int) {
-        // The line's letter height: the median of its words' (a table's line may hold a word
-        // several rows tall), slivers left out: words less tall than a third of their mean
-        // character width, a leader or a run of spaced dashes read as letters ("ee" "ee" "eee",
-        // most of the words of a transcript's line of dashes).
-        let heights = line.words.filter { word in
-            word.text.contains { $0.isLetter || $0.isNumber } && 3 * word.rect.height * word.text.count >= word.rect.width
-        }.map(\.rect.height).sorted()
-        guard !heights.isEmpty, line.baseline.count == 4 else { return (line.words, 0) }
-        let letterHeight = Double(heights[heights.count / 2])
-        let (x1, y1, x2, y2) = (Double(line.baseline[0]), Double(line.baseline[1]), Double(line.baseline[2]), Double(line.baseline[3]))
-        func baseline(at x: Int) -> Double { x2 == x1 ? y1 : y1 + (y2 - y1) * (Double(x) - x1) / (x2 - x1) }
+        guard let letterHeight = line.letterHeight, line.baseline.count == 4 else { return (line.words, 0) }
         var searched = line.rect
         searched.right = max(line.rect.right, reach ?? line.rect.right)
         let centred = grid.centred(in: searched).sorted { $0.left < $1.left }
@@ -113,7 +103,7 @@ package enum DotLeaders {
             let small = Double(max(c.width, c.height)) <= dotSize * letterHeight
             if !small { return .ink(c) }
             // A small mark off the baseline (a colon's upper dot, an i's dot, a speck) is neither.
-            let onBaseline = abs(Double(c.bottom) - baseline(at: (c.left + c.right) / 2)) <= baselineSlack * letterHeight
+            let onBaseline = abs(Double(c.bottom) - line.baselineY(at: (c.left + c.right) / 2)) <= baselineSlack * letterHeight
             return onBaseline ? .dot(c) : nil
         }
         let gap = Int(joiningGap * letterHeight)
@@ -237,7 +227,8 @@ package enum DotLeaders {
                        symbols: dots.map { RawSymbol(text: ".", confidence: confidence, rect: $0) })
     }
 
-    /// The components of a page, found by the rectangle their centre lies in.
+    /// The components of a page, found by the rectangle their centre lies in (``DotLeaders``,
+    /// ``Superscripts``).
     struct ComponentGrid {
         static let cell = 32
         private let rows: [Int: [RawRect]]  // Band (centre y / cell) -> the components centred in it.
@@ -250,5 +241,24 @@ package enum DotLeaders {
             guard rect.height > 0 else { return [] }
             return (rect.top / Self.cell...(rect.bottom - 1) / Self.cell).flatMap { rows[$0] ?? [] }.filter { rect.contains(centreOf: $0) }
         }
+    }
+}
+
+extension RawLine {
+    /// The line's letter height: the median of its words' (a table's line may hold a word
+    /// several rows tall), slivers left out: words less tall than a third of their mean
+    /// character width, a leader or a run of spaced dashes read as letters ("ee" "ee" "eee",
+    /// most of the words of a transcript's line of dashes). Nil without a word of letters or digits.
+    var letterHeight: Double? {
+        let heights = words.filter { word in
+            word.text.contains { $0.isLetter || $0.isNumber } && 3 * word.rect.height * word.text.count >= word.rect.width
+        }.map(\.rect.height).sorted()
+        return heights.isEmpty ? nil : Double(heights[heights.count / 2])
+    }
+
+    /// Where the line's baseline is at `x` (its two points extended); needs ``baseline``'s four values.
+    func baselineY(at x: Int) -> Double {
+        let (x1, y1, x2, y2) = (Double(baseline[0]), Double(baseline[1]), Double(baseline[2]), Double(baseline[3]))
+        return x2 == x1 ? y1 : y1 + (y2 - y1) * (Double(x) - x1) / (x2 - x1)
     }
 }

@@ -523,7 +523,8 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// Work: `flatten_photo`, `straighten_lines`, `deskew`, `even_lighting`, `recognize` (or
     /// `analyse_layout` for detect-only), `read_results`, `ruling_lines` (`PageResult.rules`),
     /// `word_gaps`, `table_rules` (brackets that are a table's rules), `dot_leaders` (leaders read
-    /// as dots, spaced dashes as dashes), `decimal_points` (an amount's point read as a comma),
+    /// as dots, spaced dashes as dashes), `superscripts` (a footnote's raised mark read into its word,
+    /// read apart from it), `decimal_points` (an amount's point read as a comma),
     /// `rule_marks` (a horizontal rule's end read as a mark at a word's end),
     /// `semicolon_colons` (a colon read as a semicolon),
     /// `dropped_points` (an amount's point the reading dropped, put back where the digits leave
