@@ -26,17 +26,22 @@ import Testing
         #expect(TableRules.suspectEnds(Self.word(")")) == (false, false))
     }
 
-    /// A dark column through the whole strip is a rule; a bracket's stroke, shorter than the
-    /// strip (it ends with the text line), is not.
-    @Test func aRuleRunsThroughTheStrip() {
+    /// A dark column through the word (rows 15-45 of the strip) and on to the strip's top or
+    /// bottom is a rule (through the whole strip, or stopping at a table's edge under its first
+    /// or last row); a bracket's stroke, which ends with the text line, is not.
+    @Test func aRuleRunsOnPastTheWord() {
         func strip(column: Int?, from top: Int, to bottom: Int) -> GrayGrid {
             var pixels = [UInt8](repeating: 255, count: 10 * 60)
             if let column { for y in top..<bottom { pixels[y * 10 + column] = 40 } }
             return GrayGrid(width: 10, height: 60, pixels: pixels)
         }
-        #expect(TableRules.hasRule(strip(column: 4, from: 0, to: 60)))
-        #expect(!TableRules.hasRule(strip(column: 4, from: 15, to: 45)))
-        #expect(!TableRules.hasRule(strip(column: nil, from: 0, to: 0)))
+        let word = 15..<45
+        #expect(TableRules.hasRule(strip(column: 4, from: 0, to: 60), word: word))
+        #expect(TableRules.hasRule(strip(column: 4, from: 0, to: 48), word: word))
+        #expect(TableRules.hasRule(strip(column: 4, from: 12, to: 60), word: word))
+        #expect(!TableRules.hasRule(strip(column: 4, from: 13, to: 47), word: word))
+        #expect(!TableRules.hasRule(strip(column: 4, from: 0, to: 40), word: word))
+        #expect(!TableRules.hasRule(strip(column: nil, from: 0, to: 0), word: word))
     }
 
     @Test func droppingAnEndKeepsTheRestOfTheWord() {

@@ -8,8 +8,8 @@ import OCRWire
 /// analysis removed the rule from its own thresholded image, but not from the line the LSTM
 /// reads. The page still tells the two apart: a rule runs on above and below the text line, a
 /// bracket does not. So a bracket or bar at either end of a number, with no partner in the word,
-/// is dropped where the page shows an unbroken dark column through it from half a line above
-/// the word to half a line below; so is a word of bars alone ("|" between two cells).
+/// is dropped where the page shows an unbroken dark column through the word and on half a line
+/// above or below it; so is a word of bars alone ("|" between two cells).
 enum TableRules {
     /// Characters a rule is read as, at the end of a word and at its start.
     static let trailing: Set<Character> = [")", "]", "}", "|"]
@@ -47,10 +47,16 @@ enum TableRules {
     }
 
     /// Whether `grid` (a strip of the page around one end of a word, its rows from `reach`
-    /// above the word to `reach` below) has a column dark from top to bottom.
-    static func hasRule(_ grid: GrayGrid) -> Bool {
-        guard grid.height > 0 else { return false }
-        return (0..<grid.width).contains { x in (0..<grid.height).allSatisfy { grid[x, $0] < inkLevel } }
+    /// above the word to `reach` below; the word's own rows `word`) has a column dark through
+    /// the word and on above it or below it to the strip's edge: a rule runs on past the text
+    /// line, up or down (in a table's first or last row it stops at the table's edge, under
+    /// half a line from the word: agstat's total row read "86.29|").
+    static func hasRule(_ grid: GrayGrid, word: Range<Int>) -> Bool {
+        guard grid.height > 0, !word.isEmpty, word.lowerBound >= 0, word.upperBound <= grid.height else { return false }
+        return (0..<grid.width).contains { x in
+            func dark(_ rows: Range<Int>) -> Bool { rows.allSatisfy { grid[x, $0] < inkLevel } }
+            return dark(word) && (dark(0..<word.lowerBound) || dark(word.upperBound..<grid.height))
+        }
     }
 
     /// `word` without the symbol at its start or end.
@@ -89,7 +95,8 @@ extension Recognizer {
                             let left = inkless && outward < 0 ? x - h : x - h / 3, right = inkless && outward > 0 ? x + h : x + h / 3
                             let strip = RawRect(left: max(0, left), top: band.top, right: min(page.width, right), bottom: band.bottom)
                             guard strip.width > 0, strip.height > 0 else { return false }
-                            return TableRules.hasRule(try page.cropped(strip).toGray().grayGrid())
+                            return TableRules.hasRule(try page.cropped(strip).toGray().grayGrid(),
+                                                      word: (word.rect.top - band.top)..<(min(word.rect.bottom, band.bottom) - band.top))
                         }
                         if bars {
                             if try ruleNear((word.rect.left + word.rect.right) / 2, inkless: false, outward: 0) { rules.append(w) }
