@@ -603,7 +603,7 @@ package final class Recognizer {
                 }
                 // Numbers the first reading was unsure of, each read again alone as one line
                 // (DoubtfulNumbers.swift): replacing words, never adding any.
-                if !settings.fast, ![7, 8, 10, 13].contains(settings.psm) {
+                if !settings.fast, settings.findsLines {
                     let numbers = DoubtfulNumbers.regions(in: blocks, width: pix.width, height: pix.height)
                     if !numbers.isEmpty {
                         var combination = WordCombination()
@@ -705,7 +705,7 @@ package final class Recognizer {
                 }
                 // The words of a line with a dot leader read again alone, without the leader
                 // that upset their reading (LeaderLines.swift): replacing words, never adding any.
-                if !settings.fast, ![7, 8, 10, 13].contains(settings.psm), !readsAsNoise {
+                if !settings.fast, settings.findsLines, !readsAsNoise {
                     let parts = LeaderLines.parts(in: blocks, width: pix.width, height: pix.height)
                     if !parts.isEmpty {
                         var combination = WordCombination()
@@ -1084,6 +1084,11 @@ struct PageSettings {
     var whitelist = ""
     /// Look for a photographed page (PhotoCorrection.swift).
     var pageDetection = true
+
+    /// Whether the segmentation may find several lines: not one line, word, character or raw
+    /// line (`--psm 7, 8, 10, 13`), where the image read is that one part already and reading a
+    /// part of it again alone as one line is what was done.
+    var findsLines: Bool { ![7, 8, 10, 13].contains(psm) }
 
     /// `options` as ``RecognitionOptions/validate()`` passed them (the caller checks).
     init(_ options: RecognitionOptions) {

@@ -7,15 +7,15 @@
 /// thresholded image tells the mark apart: its ink stands well clear of the line's baseline,
 /// half a letter tall or so, at the word's end (or start), with the word's own ink on the
 /// baseline beside it. Such a word is cut in two there, each part boxed by its own ink, each
-/// keeping the symbols Tesseract placed in it. Quotes, apostrophes and degree signs are raised
-/// too, but less than ``minimumHeight`` tall: they stay in their words, as does an asterisk
-/// read as one.
+/// keeping the symbols Tesseract placed in it. Quotes and apostrophes are raised too, but less
+/// than ``minimumHeight`` tall: they stay in their words, as does an asterisk read as one.
 package enum Superscripts {
     /// A mark's bottom is at least this share of the line's letter height above the baseline
     /// (a footnote figure's sits at about 0.6; a letter's descender-free bottom on it)...
     static let raisedBy = 0.35
-    /// ...and its ink this share of the letter height tall at least (a quote mark is 0.3, a
-    /// footnote figure 0.55-0.6 in the dev half's tables) and at most (a capital is 0.95 or more).
+    /// ...and its ink this share of the letter height tall at least (quote marks and apostrophes
+    /// on the dev half's clean pages are 0.30-0.37, footnote figures 0.55-0.6) and at most (a
+    /// capital is nearly the whole letter height).
     static let minimumHeight = 0.45
     static let maximumHeight = 0.75
     /// A mark is at most this share of its word's ink tall.

@@ -59,7 +59,7 @@ package enum UpsideDownPage {
     /// The share of the page's height read turned to decide (``band(of:pageHeight:)``): 0.15,
     /// chosen on the dev half of the real-layout corpus upside down with OSD left out, so that
     /// the band alone decided all 26 pages: each was turned, as at 0.3, for half the work
-    /// (BENCHMARKS.md, "Heavy pages first, and a narrower band").
+    /// (BENCHMARKS.md, "Heavy pages first, and a narrower band for pages that may be upside down").
     package static let bandShare = 0.15
 
     /// The band across the page, ``bandShare`` of its height, that holds the most letters of
