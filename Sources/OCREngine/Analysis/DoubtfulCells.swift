@@ -24,7 +24,7 @@ enum DoubtfulCells {
     static func cells(in blocks: [RawBlock], rules: [RawRect]) -> [RawRect] {
         let doubtfulWords = RawBlock.wordsWithText(blocks).filter(isDoubtful)
         guard !doubtfulWords.isEmpty, !rules.isEmpty else { return [] }
-        return RuledCells.cells(around: doubtfulWords.map(\.rect), rules: rules, maximumHeights: maximumHeights)
+        return RuledCells.cells(around: doubtfulWords.map(\.rect), rules: rules, heights: 0...maximumHeights)
     }
 
     /// Whether the first reading was unsure of `word`: letters or digits read with less than

@@ -658,16 +658,17 @@ package final class Recognizer {
                     passes += refined.passes - 1
                     meanConfidence = Self.meanWordConfidence(blocks)
                 }
-                // A ruled table's short cells that every reading so far dropped (RuledCells.swift):
-                // each read again alone as one line, adding numbers and words only (where the
-                // lost-text guard found the thresholded image's components).
+                // A ruled table's cells that every reading so far dropped (RuledCells.swift): each
+                // read again alone, a short one as one line, a taller one as one block, adding
+                // numbers and words only (where the lost-text guard found the thresholded image's
+                // components).
                 if !settings.fast, settings.psm == 3, lost != nil, !rules.isEmpty {
-                    let cells = try costs.measure("ruled_cells") { () throws(OCRError) -> [RawRect] in
+                    let cells = try costs.measure("ruled_cells") { () throws(OCRError) in
                         let stillLost = try LostText.find(components: components, words: RawBlock.wordsWithText(blocks)).lost
-                        return RuledCells.cells(around: stillLost, rules: rules)
+                        return RuledCells.lostCells(around: stillLost, rules: rules)
                     }
-                    if !cells.isEmpty {
-                        let reread = try refine(blocks, passes: [.singleLine], regions: cells, knownLetters: true, pix: pix, dpi: dpi,
+                    for (pass, regions) in [(BestLevel.Pass.singleLine, cells.lines), (.cellBlock, cells.blocks)] where !regions.isEmpty {
+                        let reread = try refine(blocks, passes: [pass], regions: regions, knownLetters: true, pix: pix, dpi: dpi,
                                                 options: options, settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs).blocks
                         if Self.wordCount(reread) != Self.wordCount(blocks) {
                             passes += 1
