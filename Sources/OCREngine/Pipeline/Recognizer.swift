@@ -752,6 +752,10 @@ package final class Recognizer {
                     let dropped = try costs.measure("dropped_points") { () throws(OCRError) in try DroppedPoints.read(blocks, image: gray) }
                     blocks = dropped.blocks
                     changedWords += dropped.changed
+                    // ...and a point read into the next digit's box, by its own ink (PointsInDigits.swift).
+                    let inDigits = try costs.measure("points_in_digits") { () throws(OCRError) in try PointsInDigits.read(blocks, image: gray) }
+                    blocks = inDigits.blocks
+                    changedWords += inDigits.changed
                     let colons = try costs.measure("faint_colons") { () throws(OCRError) in try FaintColons.read(blocks, width: pix.width, image: gray) }
                     blocks = colons.blocks
                     changedWords += colons.changed

@@ -528,13 +528,14 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// `rule_marks` (a horizontal rule's end read as a mark at a word's end),
     /// `semicolon_colons` (a colon read as a semicolon),
     /// `dropped_points` (an amount's point the reading dropped, put back where the digits leave
-    /// room for it), `faint_colons` (a colon the reading dropped or read as another mark, put
+    /// room for it), `points_in_digits` (an amount's point read into the next digit's box, put
+    /// in where the word's own ink shows it), `faint_colons` (a colon the reading dropped or read as another mark, put
     /// back where the gray page shows its two dots), `section_signs` (an "S" read as "§"),
     /// `bracket_pairs` (a round bracket read as a curly one, paired with a round one), the
     /// extra readings `pass_single_block`, `pass_background_normalized`, `pass_median_filtered`,
     /// `pass_enlarged` (small text),
     /// `pass_single_line` (doubtful numbers and unread ruled cells, each alone), `pass_cell_block`
-    /// (a ruled cell holding doubtful words, read alone as one block), `merged_rows` (a
+    /// (a ruled cell holding doubtful words, or an unread one of several lines, read alone as one block), `merged_rows` (a
     /// text line that took in two rows, its tall doubtful words read again as one block),
     /// `leader_lines` (the words before a dot leader, each run read again alone as one line),
     /// `sideways_text` (column heads printed turned a quarter, read turned each way), and
