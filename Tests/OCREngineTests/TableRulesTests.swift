@@ -12,7 +12,7 @@ import Testing
     }
 
     /// A bracket or bar without a partner at an end of a number may be a rule; beside any other
-    /// word only a bar.
+    /// word a bar or a square or curly bracket, not a round one.
     @Test func suspectsAreUnpairedBracketsBesideNumbers() {
         #expect(TableRules.suspectEnds(Self.word("0.02)")) == (false, true))
         #expect(TableRules.suspectEnds(Self.word("|2.78")) == (true, false))
@@ -24,6 +24,10 @@ import Testing
         #expect(TableRules.suspectEnds(Self.word("|RURAL")) == (true, false))
         #expect(TableRules.suspectEnds(Self.word("||TOTAL|")) == (true, true))
         #expect(TableRules.suspectEnds(Self.word(")")) == (false, false))
+        #expect(TableRules.suspectEnds(Self.word("[Anaesthetics")) == (true, false))
+        #expect(TableRules.suspectEnds(Self.word("{Muscle")) == (true, false))
+        #expect(TableRules.suspectEnds(Self.word("PHC}")) == (false, true))
+        #expect(TableRules.suspectEnds(Self.word("[sic]")) == (false, false))
     }
 
     /// A dark column through the word (rows 15-45 of the strip) and on to the strip's top or

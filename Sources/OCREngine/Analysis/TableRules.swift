@@ -7,13 +7,18 @@ import OCRWire
 /// table of the real-layout corpus's dev half: a quarter of its numbers). Tesseract's layout
 /// analysis removed the rule from its own thresholded image, but not from the line the LSTM
 /// reads. The page still tells the two apart: a rule runs on above and below the text line, a
-/// bracket does not. So a bracket or bar at either end of a number, with no partner in the word,
-/// is dropped where the page shows an unbroken dark column through the word and on half a line
+/// bracket does not. So a bracket or bar at either end of a number, with no partner in the word
+/// (and a bar, square or curly bracket at either end of any other word: "[Anaesthetics"), is
+/// dropped where the page shows an unbroken dark column through the word and on half a line
 /// above or below it; so is a word of bars alone ("|" between two cells).
 enum TableRules {
     /// Characters a rule is read as, at the end of a word and at its start.
     static let trailing: Set<Character> = [")", "]", "}", "|"]
     static let leading: Set<Character> = ["(", "[", "{", "|"]
+    /// Brackets that a word of letters does not carry alone at one end as often as round ones
+    /// ("(In", "lakhs)" are a label's own; "[Anaesthetics", "{Muscle", "PHC}" are a ruled cell's
+    /// rule, in a list of medicines).
+    static let squareOrCurly: Set<Character> = ["[", "]", "{", "}"]
     /// How far above and below the word a rule reaches, as a share of the word's height.
     static let reach = 0.5
     /// A bracket's box at most this wide has no ink of its own: the LSTM emitted it for a rule
@@ -24,8 +29,9 @@ enum TableRules {
     static let inkLevel: UInt8 = 160
 
     /// Which end of `word` may be a rule: its first or last symbol a bracket or bar without a
-    /// partner in the word, the rest a number ("0.02)", "|2.78", "1,234]"); or a bar at either
-    /// end of any other word ("|RURAL": a bracket beside a word is its own, "(In", "lakhs)").
+    /// partner in the word, the rest a number ("0.02)", "|2.78", "1,234]"); or a bar, or a
+    /// square or curly bracket without a partner, at either end of any other word ("|RURAL",
+    /// "[Anaesthetics": a round bracket beside a word is its own, "(In", "lakhs)").
     static func suspectEnds(_ word: RawWord) -> (leading: Bool, trailing: Bool) {
         let text = word.text
         guard word.symbols.count >= 2, word.symbols.map(\.text).joined() == text, let first = text.first, let last = text.last else { return (false, false) }
@@ -37,7 +43,8 @@ enum TableRules {
             return (leadingRule, trailingRule)
         }
         let isWord = core.contains(where: \.isLetter)
-        return (isWord && first == "|", isWord && last == "|")
+        return (isWord && (first == "|" || squareOrCurly.contains(first) && leadingRule),
+                isWord && (last == "|" || squareOrCurly.contains(last) && trailingRule))
     }
 
     /// Whether `word` is nothing but bars ("|", "||"): a rule read as a word of its own, dropped
