@@ -768,6 +768,10 @@ package final class Recognizer {
                     let brackets = try costs.measure("bracket_pairs") { BracketPairs.read(blocks) }
                     blocks = brackets.blocks
                     changedWords += brackets.changed
+                    // A lone zero read as the letter "o" in a row of figures (ZerosReadAsLetters.swift).
+                    let zeros = try costs.measure("letter_zeros") { ZerosReadAsLetters.read(blocks) }
+                    blocks = zeros.blocks
+                    changedWords += zeros.changed
                 }
             }
         }

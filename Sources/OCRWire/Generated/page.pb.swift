@@ -531,7 +531,8 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// room for it), `points_in_digits` (an amount's point read into the next digit's box, put
     /// in where the word's own ink shows it), `faint_colons` (a colon the reading dropped or read as another mark, put
     /// back where the gray page shows its two dots), `section_signs` (an "S" read as "§"),
-    /// `bracket_pairs` (a round bracket read as a curly one, paired with a round one), the
+    /// `bracket_pairs` (a round bracket read as a curly one, paired with a round one),
+    /// `letter_zeros` (a lone zero read as the letter "o" in a row of figures), the
     /// extra readings `pass_single_block`, `pass_background_normalized`, `pass_median_filtered`,
     /// `pass_enlarged` (small text),
     /// `pass_single_line` (doubtful numbers and unread ruled cells, each alone), `pass_cell_block`
