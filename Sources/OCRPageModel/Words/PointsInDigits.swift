@@ -14,11 +14,11 @@ import OCRWire
 ///
 /// A mark counts when it is at least 2 pixels wide and tall (a pixel or a one-pixel line is
 /// what a 150-dpi digit's stroke leaves behind when the threshold breaks it), at most
-/// ``markHeight`` of the word's height tall and
-/// ``markWidth`` wide, lies in its lower part (its top below ``markTop``), ends within
-/// ``baselineReach`` of the digits' bottom, and has a digit on either side; and the word's other
-/// marks are exactly its digits (each at least half its height tall), so that the point's place
-/// among them is certain; it is as dark as they are and has paper between it and each of them.
+/// ``markHeight`` of the word's height tall and ``markWidth`` wide, lies in its lower part (its
+/// top below ``markTop``), ends within ``baselineReach`` of the digits' bottom, is as dark as
+/// they are (``inkLevel``) and has a digit on either side with paper between (``paperAround``);
+/// and the word's other marks are exactly its digits (each at least ``digitHeight`` of its
+/// height tall), so that the point's place among them is certain.
 /// Chosen on the real-layout corpus's dev half: on its upright pages with pointed amounts, 6 of
 /// 159 numbers of digits held such a mark, every one a point the truth has; on its 150-dpi page
 /// turned a quarter, eight more, pieces of digits 10 pixels tall broken by the threshold, until
