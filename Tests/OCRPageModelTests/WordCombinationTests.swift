@@ -14,6 +14,20 @@ import OCRTestSupport
         #expect(combined[0].paragraphs[0].lines[0].words[1].rect.left == 101)
     }
 
+    /// A word one pass read where the first read nothing needs a confidence of 0.8; over the
+    /// parts of the page around letters the first pass left unread, 0.5.
+    @Test func overLostTextASoloWordNeedsLessConfidence() {
+        let first = RawPages.page([RawPages.word("Item", 0)])
+        func recovered(_ confidence: Float) -> [RawBlock] {
+            RawPages.page([RawPages.word("Item", 0)], [RawPages.word("FG-A00019", 0, 200, confidence: confidence, dictionary: false)])
+        }
+        let regions = WordCombination(replacesWords: false, joinsDistantLines: true)
+        let lost = WordCombination(replacesWords: false, joinsDistantLines: true, overLostText: true)
+        #expect(RawPages.texts(regions.combine([first, recovered(0.65)])) == [["Item"]])
+        #expect(RawPages.texts(lost.combine([first, recovered(0.65)])) == [["Item"], ["FG-A00019"]])
+        #expect(RawPages.texts(lost.combine([first, recovered(0.4)])) == [["Item"]])
+    }
+
     @Test func aTieKeepsTheFirstPassAndItsBoxes() {
         let first = RawPages.page([RawPages.word("alpha", 0, width: 100)])
         let other = RawPages.page([RawPages.word("alpha", 4, width: 100)])

@@ -82,7 +82,7 @@ extension Recognizer {
     /// was read so far; cancellation throws. With `regions`, each pass reads only those parts of
     /// the page (``LostRegions``), each on its own, in the page's pixels; `knownLetters` when those
     /// regions are small and known to hold letters the first pass did not read
-    /// (``WordCombination/init(replacesWords:joinsDistantLines:overKnownLetters:)``);
+    /// (``WordCombination/init(replacesWords:joinsDistantLines:overKnownLetters:overLostText:)``);
     /// `combination`, when given, combines the readings instead of that default; `regionReading`,
     /// when given, makes of each region's reading (in the page's pixels) what is kept of it:
     /// all of it, part of it or nothing; `step`, when given, names the passes' cost in the page's
@@ -106,7 +106,8 @@ extension Recognizer {
         // Over regions (text lost), the readings only add words (elsewhere they are partial),
         // into the lines they lie on.
         let combination = combination
-            ?? WordCombination(replacesWords: regions == nil, joinsDistantLines: regions != nil, overKnownLetters: knownLetters)
+            ?? WordCombination(replacesWords: regions == nil, joinsDistantLines: regions != nil, overKnownLetters: knownLetters,
+                               overLostText: regions != nil)
         let combined = try costs.measure("combine") { combination.combine(readings) }
         return (combined, readings.count)
     }
