@@ -26,6 +26,16 @@ enum RuledCells {
     /// machine as on an idle one (a page of ruled forms has a few dozen).
     static let maximumCells = 200
 
+    /// How a taller cell's reading as one block is combined with the page's: as the one-line
+    /// cells' (numbers and words only, added where nothing was read), but a single digit does
+    /// not count. A frame around a magazine's photo is such a "cell" too, and its edge read as
+    /// "3" was added to a UNLV page plain `tesseract` reads without it.
+    static var blockCombination: WordCombination {
+        var combination = WordCombination(replacesWords: false, joinsDistantLines: true, overKnownLetters: true)
+        combination.singleDigitsCount = false
+        return combination
+    }
+
     /// The cells around `letters` (still outside every word) inside `rules`: those to read as
     /// one line (at most ``maximumHeights`` tall) and those to read as one block (up to
     /// ``maximumBlockHeights``), each as ``cells(around:rules:heights:)`` gives them.

@@ -668,7 +668,8 @@ package final class Recognizer {
                         return RuledCells.lostCells(around: stillLost, rules: rules)
                     }
                     for (pass, regions) in [(BestLevel.Pass.singleLine, cells.lines), (.cellBlock, cells.blocks)] where !regions.isEmpty {
-                        let reread = try refine(blocks, passes: [pass], regions: regions, knownLetters: true, pix: pix, dpi: dpi,
+                        let reread = try refine(blocks, passes: [pass], regions: regions, knownLetters: true,
+                                                combination: pass == .cellBlock ? RuledCells.blockCombination : nil, pix: pix, dpi: dpi,
                                                 options: options, settings: settings, deadline: deadline, cancellation: cancellation, costs: &costs).blocks
                         if Self.wordCount(reread) != Self.wordCount(blocks) {
                             passes += 1
