@@ -179,15 +179,26 @@ package enum DroppedPoints {
                 word.text += "." + decimals.text
                 word.confidence = min(word.confidence, decimals.confidence)
                 word.rect = WordCombination.bounds([word.rect, decimals.rect])!
+                word.fromDictionary = false
             } else {
-                word.symbols.insert(point, at: place.offset)
-                word.text = String(word.text.prefix(place.offset)) + "." + String(word.text.dropFirst(place.offset))
+                word = pointed(word, at: place.offset, box: place.point)
             }
-            word.fromDictionary = false
             words[place.word] = word
             blocks[place.block].paragraphs[place.paragraph].lines[place.line].words = words
         }
         return (blocks, places.count)
+    }
+
+    /// `word` with a point after its first `offset` characters, boxed by `box` (page pixels),
+    /// its symbols too where they spell it (``PointsInDigits`` puts points in so as well).
+    package static func pointed(_ word: RawWord, at offset: Int, box: RawRect) -> RawWord {
+        var word = word
+        if word.symbols.count == word.text.count {
+            word.symbols.insert(RawSymbol(text: ".", confidence: word.confidence, rect: box), at: offset)
+        }
+        word.text = String(word.text.prefix(offset)) + "." + String(word.text.dropFirst(offset))
+        word.fromDictionary = false
+        return word
     }
 
     /// `blocks` with each dropped point put back where the digits leave room for it and the

@@ -93,18 +93,7 @@ package enum PointsInDigits {
             guard gray.width == word.rect.width, gray.height == word.rect.height, let found = point(in: word, gray: gray) else { return nil }
             let box = RawRect(left: word.rect.left + found.box.left, top: word.rect.top + found.box.top,
                               right: word.rect.left + found.box.right, bottom: word.rect.top + found.box.bottom)
-            return pointed(word, at: found.offset, box: box)
+            return DroppedPoints.pointed(word, at: found.offset, box: box)
         }
-    }
-
-    /// `word` with a point after its first `offset` characters, boxed by `box` (page pixels).
-    static func pointed(_ word: RawWord, at offset: Int, box: RawRect) -> RawWord {
-        var word = word
-        if word.symbols.count == word.text.count {
-            word.symbols.insert(RawSymbol(text: ".", confidence: word.confidence, rect: box), at: offset)
-        }
-        word.text = String(word.text.prefix(offset)) + "." + String(word.text.dropFirst(offset))
-        word.fromDictionary = false
-        return word
     }
 }
