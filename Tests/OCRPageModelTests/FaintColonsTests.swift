@@ -105,11 +105,14 @@ import Testing
         #expect(try page(markAt: 300).read().words == ["Total", "Qty", "’", "USER"])
     }
 
-    /// A colon set in a column far from its word ("Cashier      : USER") is found in the whole gap,
-    /// up to six letter heights from the word.
+    /// A colon set in a column far from its word ("Cashier      : USER", or "Address      :" with
+    /// nothing after it) is found in the whole gap, up to six letter heights from the word.
     @Test func aTabulatedColonFarFromItsWord() throws {
         #expect(try Page(dots: Self.colon(offset: 100), after: [("USER", 360)]).read().words == ["Total", "Qty", ":", "USER"])
         #expect(try Page(dots: Self.colon(offset: 160), after: [("USER", 420)]).read().words == ["Total", "Qty", "USER"])
+        // After the line's last word (a form's empty field, "Address      :").
+        #expect(try Page(dots: Self.colon(offset: 100)).read().words == ["Total", "Qty", ":"])
+        #expect(try Page(dots: Self.colon(offset: 160)).read().words == ["Total", "Qty"])
     }
 
     /// "Qty." whose full stop is a faded colon's lower dot reads "Qty:"; a full stop with a speck
@@ -130,6 +133,21 @@ import Testing
         #expect(qty.text == "Qty:" && qty.symbols.map(\.text) == ["Q", "t", "y", ":"])
         #expect(qty.symbols.last?.rect == RawRect(left: 227, top: 109, right: 230, bottom: 123) && qty.rect.right == 230)
         #expect(try page(upper: (228, 110, 200), size: 1).read().words == ["Total", "Qty."])
+    }
+
+    /// A bold colon's dots, a third of the letter height and a pixel (receipt 054's "DISC :", 4 px
+    /// dots at 13 px letters), are a colon; a semicolon's tail below a like dot, as tall but
+    /// narrow, is not.
+    @Test func aBoldColonIsOneAndASemicolonIsNot() throws {
+        func page(_ marks: [RawRect]) -> Page {
+            var page = Page(dots: [])
+            for mark in marks { page.fill(mark, 60) }
+            return page
+        }
+        let bold = page([RawRect(left: 227, top: 116, right: 235, bottom: 124), RawRect(left: 227, top: 102, right: 235, bottom: 110)])
+        #expect(try bold.read().words == ["Total", "Qty:"])
+        let semicolon = page([RawRect(left: 227, top: 108, right: 231, bottom: 112), RawRect(left: 227, top: 118, right: 230, bottom: 126)])
+        #expect(try semicolon.read().words == ["Total", "Qty"])
     }
 
     /// A rule above the line reaching into the gap's top is no mark of it.

@@ -21,13 +21,18 @@ package enum FaintColons {
     /// ``lastReach``).
     static let reach = 2.0
     static let lastReach = 1.5
-    /// A gap wider than ``reach`` is looked at whole, up to this many letter heights, where its
-    /// first ``reach`` holds no colon (a colon set in a column of them).
+    /// A gap wider than ``reach`` (after the line's last word, ``lastReach``) is looked at whole,
+    /// up to this many letter heights, where its first ``reach`` holds no colon (a colon set in a
+    /// column of them).
     static let tabReach = 6.0
     /// Columns left out at either side of a gap (a letter's edge blurred into it).
     static let edge = 2
-    /// A dot is at most this share of the letter height, tall and wide.
+    /// A dot is at most this share of the letter height, tall and wide, and one pixel (a bold
+    /// colon's dot at 13 px letters is 4 px: blur and JPEG widen a mark by a pixel)...
     static let dotSize = 0.3
+    /// ...and round: at most this many times as tall as it is wide, and two pixels (a faint dot
+    /// may be one pixel wide and three tall; a semicolon's tail is more than twice as tall).
+    static let dotAspect = 1.5
     /// A gap reaches this many letter heights above the baseline (a line of lower-case letters
     /// gives a letter height near their x-height, and a colon's upper dot sits there); a mark
     /// touching its top reaches in from above and is left out.
@@ -75,7 +80,7 @@ package enum FaintColons {
                     guard let (height, baseline) = line.letters, height >= 4 else { continue }
                     let right = line.words.map(\.rect.right).max()!
                     let rect = RawRect(left: max(0, line.rect.left), top: max(0, min(line.rect.top, baseline - Int(headroom * Double(height)))),
-                                       right: min(width, max(line.rect.right, right + Int(reach * Double(height)))),
+                                       right: min(width, max(line.rect.right, right + Int(tabReach * Double(height)))),
                                        bottom: max(line.rect.bottom, baseline + Int(0.2 * Double(height)) + 1))
                     bands.append(Band(block: b, paragraph: p, line: l, letterHeight: height, baseline: baseline, rect: rect))
                 }
@@ -128,7 +133,8 @@ package enum FaintColons {
             let marks = region.darkComponents(below: markLevel).filter { $0.box.top > 0 && Double($0.darkest) <= dotLevel }
             guard marks.count == 2, region.width == gap.width,
                   marks.allSatisfy({ m in
-                      Double(max(m.box.width, m.box.height)) <= dotSize * h && m.box.left > 0 && m.box.right < region.width
+                      Double(max(m.box.width, m.box.height)) <= dotSize * h + 1
+                          && Double(m.box.height) <= dotAspect * Double(m.box.width) + 2 && m.box.left > 0 && m.box.right < region.width
                   }) else { return nil }
             // A colon's dots are alike; a speck beside a full stop is not its upper dot.
             let sizes = marks.map { max($0.box.width, $0.box.height) }
@@ -172,11 +178,13 @@ package enum FaintColons {
             } else if let box = colon(from: word.rect.right, to: end(after: word.rect.right), replacing: strayBoxes),
                       strays > 0 || Double((next?.rect.left ?? Int.max) - box.right) >= clearance * h {
                 found.append(Colon(after: i, box: box, strays: strays))
-            } else if strays == 0, let next, next.rect.left - word.rect.right > Int(reach * h),
-                      // A tabulated colon, set in its column far from the word ("Cashier      : USER"):
-                      // the whole gap, up to ``tabReach``, where the near part held none.
-                      let box = colon(from: word.rect.right, to: min(next.rect.left, word.rect.right + Int(tabReach * h)), replacing: []),
-                      Double(next.rect.left - box.right) >= clearance * h {
+            } else if strays == 0, case let far = next?.rect.left ?? band.rect.right,
+                      far - word.rect.right > Int((next == nil ? lastReach : reach) * h),
+                      // A tabulated colon, set in its column far from the word ("Cashier      : USER",
+                      // or a form's empty field, "Address      :"): the whole gap, up to
+                      // ``tabReach``, where the near part held none.
+                      let box = colon(from: word.rect.right, to: min(far, word.rect.right + Int(tabReach * h)), replacing: []),
+                      next == nil || Double(far - box.right) >= clearance * h {
                 found.append(Colon(after: i, box: box))
             }
         }
