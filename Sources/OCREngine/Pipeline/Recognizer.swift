@@ -453,11 +453,8 @@ package final class Recognizer {
                 if let turns { try turnPage(by: turns) } else { try setPage() }
                 sideways = turns != nil
             }
-            var smallText = false
-            if !settings.fast, !settings.detectOnly {
-                smallText = SmallText.isSmall(words: RawBlock.allWords(layout), width: pix.width,
-                                              height: pix.height, maxPixels: configuration.maxPagePixels)
-            }
+            // The size of the page's text, from its layout's word boxes (SmallText.swift).
+            let wordHeight = SmallText.medianHeight(of: RawBlock.allWords(layout))
             if settings.detectOnly {
                 blocks = try costs.measure("analyse_layout") { api.analyseLayout(symbols: options.reportCharacterBoxes) }
             } else {
@@ -533,8 +530,12 @@ package final class Recognizer {
                     blocks = split.blocks
                     changedWords = split.splits
                 }
-                // Small text: the page read enlarged as well, the two readings combined word by
-                // word (each alone loses words on some pages: BENCHMARKS.md, "Small text").
+                // Small text, or text not much larger read with doubt: the page read enlarged as
+                // well, the two readings combined word by word (each alone loses words on some
+                // pages: BENCHMARKS.md, "Small text").
+                let smallText = !settings.fast && SmallText.readsEnlarged(medianHeight: wordHeight, meanConfidence: meanConfidence,
+                                                                          width: pix.width, height: pix.height,
+                                                                          maxPixels: configuration.maxPagePixels)
                 if smallText {
                     let refined = try refine(blocks, passes: [.enlarged], pix: pix, dpi: dpi, options: options, settings: settings,
                                              deadline: deadline, cancellation: cancellation, costs: &costs)

@@ -10,10 +10,22 @@
 /// word: the enlarged reading alone lost up to 8 points on some low-resolution pages and faxes.
 /// The heights are those of the words the layout analysis found (their boxes, before any
 /// recognition), which Tesseract keeps for the first reading: deciding costs no extra work.
+///
+/// Text up to twice that size is read enlarged as well where the first reading was doubtful
+/// (Tesseract's mean text confidence under ``doubtfulConfidence``): a blurred thermal receipt
+/// whose words are 20-27 px tall ("TolalAmtRounded", "34.70" for "34.10") reads like small text,
+/// and a page read with confidence reads no better enlarged (the real-layout dev pages at
+/// 200-300 dpi, read at 0.77 or more, lost up to 4 points enlarged, at 1.6x the CPU).
 package enum SmallText {
     /// Words at most this tall (median, in pixels) are small. (A clean 200-dpi scan of a table
     /// whose words are 16 px tall lost 5 points of its words enlarged; receipts at 15 px gained.)
     package static let largestSmallHeight = 15.0
+    /// Words at most this tall (median, in pixels) are read enlarged too where the first reading
+    /// was doubtful. Chosen with ``doubtfulConfidence`` on the dev receipts and real-layout dev
+    /// pages (BENCHMARKS.md, "Doubtful receipts read enlarged").
+    package static let largestDoubtfulHeight = 30.0
+    /// A first reading whose mean word confidence is under this is doubtful.
+    package static let doubtfulConfidence: Float = 0.75
     /// How much larger small text is read.
     package static let factor = 1.5
     /// The standard deviation, in the page's pixels, of the Gaussian that smooths a 1 bpp page
@@ -29,14 +41,25 @@ package enum SmallText {
     /// Boxes under this height are specks.
     static let minimumHeight = 5
 
-    /// Whether a page of `width` x `height` pixels, whose layout analysis found `words`, has small
-    /// text to read again enlarged (false also when the enlarged page would exceed `maxPixels`).
-    package static func isSmall(words: [RawWord], width: Int, height: Int, maxPixels: UInt64) -> Bool {
+    /// Whether a page whose words are `medianHeight` tall (``medianHeight(of:)``), first read at a
+    /// mean word confidence of `meanConfidence`, is read again enlarged: small text, or text up
+    /// to ``largestDoubtfulHeight`` read with doubt.
+    package static func readsEnlarged(medianHeight: Double?, meanConfidence: Float, width: Int, height: Int, maxPixels: UInt64) -> Bool {
+        guard let medianHeight, fits(width: width, height: height, maxPixels: maxPixels) else { return false }
+        return medianHeight <= largestSmallHeight || medianHeight <= largestDoubtfulHeight && meanConfidence < doubtfulConfidence
+    }
+
+    /// The median height of the word-like boxes among `words`, nil when there are too few.
+    package static func medianHeight(of words: [RawWord]) -> Double? {
         let heights = words.map(\.rect)
             .filter { $0.height >= minimumHeight && Double($0.width) >= minimumAspect * Double($0.height) }
             .map { Double($0.height) }
             .sorted()
-        guard heights.count >= minimumWords else { return false }
-        return heights[heights.count / 2] <= largestSmallHeight && Double(width) * Double(height) * factor * factor <= Double(maxPixels)
+        return heights.count >= minimumWords ? heights[heights.count / 2] : nil
+    }
+
+    /// Whether the page enlarged stays within `maxPixels`.
+    private static func fits(width: Int, height: Int, maxPixels: UInt64) -> Bool {
+        Double(width) * Double(height) * factor * factor <= Double(maxPixels)
     }
 }
