@@ -72,7 +72,7 @@ extension EngineTests {
         /// A doubtful upright page whose band reads no better turned (aim916's page 27, its back's
         /// text showing through mirrored) keeps its first reading, neither read whole turned nor
         /// read again: not even where its reading left letters out (lost text), inside frames
-        /// (ruled cells) or read tall doubtful words, which a reading that never checks the orientation (a region of
+        /// (ruled cells), read tall doubtful words or read enlarged for its doubt, which a reading that never checks the orientation (a region of
         /// interest over the whole page skips the check) reads again, for more noise.
         @Test func aDoubtfulUprightPageKeepsItsFirstReading() async throws {
             let page = Fixtures.page("real/multipage/aim916.tiff", filePage: 27)
@@ -81,7 +81,7 @@ extension EngineTests {
             #expect(steps.contains("find_orientation"), "the page is no longer doubtful: this test tests nothing")
             #expect(steps.contains("check_upside_down"), "OSD decided: the band was not read turned")
             #expect(checked.rotationDegrees == 0)
-            for step in ["merged_rows", "sideways_text", "pass_cell_block"] {
+            for step in ["merged_rows", "sideways_text", "pass_cell_block", "pass_enlarged"] {
                 #expect(!steps.contains(step), "\(step) read a page of noise again")
             }
             let unchecked = try await recognize(page, RecognitionOptions.with {

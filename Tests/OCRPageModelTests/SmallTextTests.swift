@@ -9,8 +9,8 @@ import Testing
     }
 
     /// Whether a page of `words` first read at `confidence` is read again enlarged.
-    func small(_ words: [RawWord], width: Int, height: Int, maxPixels: UInt64, confidence: Float = 0.9) -> Bool {
-        SmallText.readsEnlarged(medianHeight: SmallText.medianHeight(of: words), meanConfidence: confidence,
+    func small(_ words: [RawWord], width: Int, height: Int, maxPixels: UInt64, confidence: Float = 0.9, noise: Bool = false) -> Bool {
+        SmallText.readsEnlarged(medianHeight: SmallText.medianHeight(of: words), meanConfidence: confidence, readsAsNoise: noise,
                                 width: width, height: height, maxPixels: maxPixels)
     }
 
@@ -25,13 +25,16 @@ import Testing
     }
 
     /// Words up to 30 px tall first read with doubt (a blurred receipt) are read enlarged too;
-    /// read with confidence, or taller, they are not.
+    /// read with confidence, or taller, or on a page that reads as noise, they are not.
     @Test func doubtfulTextUpTo30PixelsTallIsReadEnlarged() {
         #expect(small(words(height: 22, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.65))
         #expect(small(words(height: 30, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.74))
         #expect(!small(words(height: 22, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.75))
         #expect(!small(words(height: 31, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.5))
         #expect(!small(words(height: 22, count: 7), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.5))
+        // A page that reads as noise upright and turned (its back seen through): only small text.
+        #expect(!small(words(height: 27, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.39, noise: true))
+        #expect(small(words(height: 12, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.39, noise: true))
     }
 
     @Test func specksNarrowBoxesAndTooFewWordsDoNotCount() {

@@ -534,7 +534,7 @@ package final class Recognizer {
                 // well, the two readings combined word by word (each alone loses words on some
                 // pages: BENCHMARKS.md, "Small text").
                 let smallText = !settings.fast && SmallText.readsEnlarged(medianHeight: wordHeight, meanConfidence: meanConfidence,
-                                                                          width: pix.width, height: pix.height,
+                                                                          readsAsNoise: readsAsNoise, width: pix.width, height: pix.height,
                                                                           maxPixels: configuration.maxPagePixels)
                 if smallText {
                     let refined = try refine(blocks, passes: [.enlarged], pix: pix, dpi: dpi, options: options, settings: settings,

@@ -42,11 +42,14 @@ package enum SmallText {
     static let minimumHeight = 5
 
     /// Whether a page whose words are `medianHeight` tall (``medianHeight(of:)``), first read at a
-    /// mean word confidence of `meanConfidence`, is read again enlarged: small text, or text up
-    /// to ``largestDoubtfulHeight`` read with doubt.
-    package static func readsEnlarged(medianHeight: Double?, meanConfidence: Float, width: Int, height: Int, maxPixels: UInt64) -> Bool {
+    /// mean text confidence of `meanConfidence`, is read again enlarged: small text, or text up
+    /// to ``largestDoubtfulHeight`` read with doubt, unless the page `readsAsNoise` (upright and
+    /// turned: a page's back seen through it, whose doubt no reading takes away).
+    package static func readsEnlarged(medianHeight: Double?, meanConfidence: Float, readsAsNoise: Bool,
+                                      width: Int, height: Int, maxPixels: UInt64) -> Bool {
         guard let medianHeight, fits(width: width, height: height, maxPixels: maxPixels) else { return false }
-        return medianHeight <= largestSmallHeight || medianHeight <= largestDoubtfulHeight && meanConfidence < doubtfulConfidence
+        return medianHeight <= largestSmallHeight
+            || !readsAsNoise && medianHeight <= largestDoubtfulHeight && meanConfidence < doubtfulConfidence
     }
 
     /// The median height of the word-like boxes among `words`, nil when there are too few.
