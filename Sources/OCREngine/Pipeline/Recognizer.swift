@@ -533,10 +533,10 @@ package final class Recognizer {
                 // Small text, or text not much larger read with doubt: the page read enlarged as
                 // well, the two readings combined word by word (each alone loses words on some
                 // pages: BENCHMARKS.md, "Small text").
-                let smallText = !settings.fast && SmallText.readsEnlarged(medianHeight: wordHeight, meanConfidence: meanConfidence,
+                let readsEnlarged = !settings.fast && SmallText.readsEnlarged(medianHeight: wordHeight, meanConfidence: meanConfidence,
                                                                           readsAsNoise: readsAsNoise, width: pix.width, height: pix.height,
                                                                           maxPixels: configuration.maxPagePixels)
-                if smallText {
+                if readsEnlarged {
                     let refined = try refine(blocks, passes: [.enlarged], pix: pix, dpi: dpi, options: options, settings: settings,
                                              deadline: deadline, cancellation: cancellation, costs: &costs)
                     blocks = refined.blocks
@@ -682,8 +682,9 @@ package final class Recognizer {
                 }
                 // A ruled table's cells holding doubtful words (DoubtfulCells.swift): each read
                 // again alone as one block inside its rules, combined word by word. Not on a page
-                // of small text, read enlarged already: its cells read alone misread more than it.
-                if !settings.fast, settings.psm == 3, !readsAsNoise, !smallText, !rules.isEmpty {
+                // read enlarged already (small or doubtful text): its cells read alone misread more
+                // than it.
+                if !settings.fast, settings.psm == 3, !readsAsNoise, !readsEnlarged, !rules.isEmpty {
                     let cells = try costs.measure("doubtful_cells") { DoubtfulCells.cells(in: blocks, rules: rules) }
                     if !cells.isEmpty {
                         let refined = try refine(blocks, passes: [.cellBlock], regions: cells, combination: DoubtfulCells.combination,

@@ -24,7 +24,8 @@ package enum SmallText {
     /// was doubtful. Chosen with ``doubtfulConfidence`` on the dev receipts and real-layout dev
     /// pages (BENCHMARKS.md, "Doubtful receipts read enlarged").
     package static let largestDoubtfulHeight = 30.0
-    /// A first reading whose mean word confidence is under this is doubtful.
+    /// A first reading whose mean text confidence (Tesseract's, of the whole page) is under this
+    /// is doubtful.
     package static let doubtfulConfidence: Float = 0.75
     /// How much larger small text is read.
     package static let factor = 1.5
