@@ -72,8 +72,9 @@ extension EngineTests {
         /// A doubtful upright page whose band reads no better turned (aim916's page 27, its back's
         /// text showing through mirrored) keeps its first reading, neither read whole turned nor
         /// read again: not even where its reading left letters out (lost text), inside frames
-        /// (ruled cells), read tall doubtful words or read enlarged for its doubt, which a reading that never checks the orientation (a region of
-        /// interest over the whole page skips the check) reads again, for more noise.
+        /// (ruled cells), its tall doubtful words, nor enlarged for its doubt, which a reading
+        /// that never checks the orientation (a region of interest over the whole page skips the
+        /// check) reads again, for more noise.
         @Test func aDoubtfulUprightPageKeepsItsFirstReading() async throws {
             let page = Fixtures.page("real/multipage/aim916.tiff", filePage: 27)
             let checked = try await recognize(page)
