@@ -313,24 +313,98 @@ package final class Pix {
         for rule in wide where thickness(rule, across: true) <= maximumThickness && !horizontal.contains(where: { $0.overlaps(rule) }) {
             if try blankAtMidGray(rule, across: true) { horizontal.append(rule) }
         }
-        // A band thicker than a rule, at most an eighth of the page tall and nearly solid (the
-        // text on it is ink too) is shading, not a picture or a shadow; where a rule runs down
-        // through it (a table's columns are ruled) its edges part the table's rows. (Where
-        // only a frame is drawn, shading marks a header or sections, and the rows are the
-        // words' to tell.)
+        // A band thicker than a rule, at most an eighth of the page tall and shaded (the text on
+        // it is ink too) is shading, not a picture or a shadow; where a rule runs down through
+        // it (a table's columns are ruled) its edges part the table's rows. (Where only a frame
+        // is drawn, shading marks a header or sections, and the rows are the words' to tell.)
         for band in wide where thickness(band, across: true) > maximumThickness && band.bottom - band.top <= height / 8 {
             let inside = band.left + maximumThickness, insideRight = band.right - maximumThickness
             // (through it and on past an edge: the dark between a shaded row's light letters
             // makes strips as tall as the row, and no taller)
-            guard vertical.contains(where: { rule in
+            let through = vertical.filter { rule in
                 rule.left > inside && rule.right < insideRight && rule.top < band.bottom && band.top < rule.bottom
-                    && (rule.top < band.top - maximumThickness || rule.bottom > band.bottom + maximumThickness)
-            }) else { continue }
-            guard try lightAcross.inkShare(in: halved(band)) >= 0.85 else { continue }
-            horizontal.append(RawRect(left: band.left, top: band.top, right: band.right, bottom: band.top + 2))
-            horizontal.append(RawRect(left: band.left, top: band.bottom - 2, right: band.right, bottom: band.bottom))
+            }
+            guard through.contains(where: { $0.top < band.top - maximumThickness || $0.bottom > band.bottom + maximumThickness }) else { continue }
+            horizontal += try shadingEdges(of: band, between: through, light: lightAcross, dark: dark, rule: maximumThickness)
         }
         return (horizontal, vertical)
+    }
+
+    /// The top and bottom edges of the shading in `band` (a component of `light`, the light
+    /// image opened across, at half resolution) as thin horizontal rules, column by column
+    /// between the rules `through` it: a ruled table's shaded rows alternate in its value
+    /// columns while its first column's cell stays shaded over the rows it spans, so one
+    /// component holds both, and only each column's own runs of shaded rows (each pixel row
+    /// nearly all ink across the column, thicker than a rule) tell where its cells end.
+    /// A run is shading only where it holds a cell's padding, two rows or more that `dark`
+    /// (the mid-gray image) leaves blank (a scanned line of text whose letters ran together
+    /// in the light image is dark in every row), and it has an edge only where the row past it
+    /// is plainly paper (a scan's faint shading, patchy at the light threshold, has none
+    /// inside its cells). An edge so found in one column is the other columns' too where
+    /// their rows change from mostly paper to mostly shading there (a scan's noise breaks
+    /// one column's run, and a lost edge would make its cell span two rows). An edge at one
+    /// height in neighbouring columns is one rule across them.
+    private func shadingEdges(of band: RawRect, between through: [RawRect], light: Pix, dark: Pix, rule: Int) throws(OCRError) -> [RawRect] {
+        var cuts = [band.left]
+        for crossing in through.sorted(by: { $0.left < $1.left }) { cuts += [crossing.left, crossing.right] }
+        cuts.append(band.right)
+        let columns = stride(from: 0, to: cuts.count - 1, by: 2).map { (left: cuts[$0], right: cuts[$0 + 1]) }.filter { $0.right - $0.left > 4 * rule }
+        let (top, bottom) = (band.top / 2, band.bottom / 2)
+        // (measured inside the column: a frame's rule along its edge is dark in every row)
+        func row(_ y: Int, _ column: (left: Int, right: Int)) -> RawRect {
+            RawRect(left: (column.left + rule) / 2, top: y, right: (column.right - rule) / 2, bottom: y + 1)
+        }
+        // Each column's rows' ink at the light threshold, one row past the band each side
+        // (outside the image: none).
+        let ink = try columns.map { column throws(OCRError) in
+            try (top - 1...bottom).map { y throws(OCRError) in try light.inkShare(in: row(y, column)) }
+        }
+        func share(_ column: Int, _ y: Int) -> Double { y < top - 1 || y > bottom ? 0 : ink[column][y - (top - 1)] }
+        // Edges: the first row of a run, or the first past it, and which side is shaded.
+        var found: [(y: Int, shadedBelow: Bool, column: Int)] = []
+        for column in columns.indices {
+            var y = top
+            while y < bottom {
+                guard share(column, y) >= 0.85 else { y += 1; continue }
+                let start = y
+                var paperRows = 0
+                while y < bottom, share(column, y) >= 0.85 {
+                    if try dark.inkShare(in: row(y, columns[column])) < 0.02 { paperRows += 1 }
+                    y += 1
+                }
+                // (thinner: a rule, found as one already)
+                guard (y - start) * 2 > rule, paperRows >= 2 else { continue }
+                if share(column, start - 1) < 0.4 { found.append((start, true, column)) }
+                if share(column, y) < 0.4 { found.append((y, false, column)) }
+            }
+        }
+        // The other columns' at the same height, where their rows turn there: three rows on
+        // the shaded side mostly ink, three on the other mostly not.
+        func turns(_ column: Int, at y: Int, shadedBelow: Bool) -> Bool {
+            func mean(_ rows: Range<Int>) -> Double { rows.map { share(column, $0) }.reduce(0, +) / Double(rows.count) }
+            let (above, below) = (mean(y - 3..<y), mean(y..<y + 3))
+            return shadedBelow ? below >= 0.7 && above <= 0.5 : above >= 0.7 && below <= 0.5
+        }
+        var edges = found
+        for edge in found {
+            for column in columns.indices where !edges.contains(where: { $0.column == column && $0.shadedBelow == edge.shadedBelow && abs($0.y - edge.y) <= 2 }) {
+                if let y = (edge.y - 2...edge.y + 2).first(where: { turns(column, at: $0, shadedBelow: edge.shadedBelow) }) {
+                    edges.append((y, edge.shadedBelow, column))
+                }
+            }
+        }
+        // As rules in full pixels, neighbouring columns' edges at one height joined.
+        var rules: [RawRect] = []
+        for edge in edges.sorted(by: { ($0.column, $0.y) < ($1.column, $1.y) }) {
+            let (left, right) = (columns[edge.column].left, columns[edge.column].right)
+            let y = edge.shadedBelow ? edge.y * 2 : edge.y * 2 - 2
+            if let last = rules.lastIndex(where: { abs($0.top - y) <= 2 && $0.right >= left - 2 * rule && $0.right <= left }) {
+                rules[last].right = right
+            } else {
+                rules.append(RawRect(left: left, top: y, right: right, bottom: y + 2))
+            }
+        }
+        return rules
     }
 
     /// 8 bpp gray with the background brought to white (Leptonica's `pixBackgroundNormSimple`):

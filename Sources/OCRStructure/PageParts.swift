@@ -25,10 +25,12 @@ struct PageParts: Equatable {
         var tables = RuledTables(page: lines).tables().filter { $0.lineOrders.isDisjoint(with: taken) }
         let ruled = tables.reduce(into: taken) { $0.formUnion($1.lineOrders) }
         tables += TableDetection(page: lines).tables(excluding: ruled)
+        tables = tables.flatMap(SideBySideTables.split)
         let inTables = tables.reduce(into: taken) { $0.formUnion($1.lineOrders) }
         var elements = ParagraphRoles(page: lines).elements(excluding: inTables)
         elements += tables.map { ($0.order, .done(.table($0.table))) }
-        elements.sort { $0.order < $1.order }
+        // (stable: tables set side by side share their order, and keep theirs left to right)
+        elements = elements.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element)
         // What may be a running line is no body text under a footnote, whatever the job says,
         // so that a page's notes are the same found alone or in its job.
         let bandLines = lines.lines.filter { line in (bands.top + bands.bottom).contains { $0.box == line.box } }

@@ -166,8 +166,14 @@ struct TableDetection {
             // text wrapped onto a second line) when it has no first cell, or when it is much
             // closer than the table's rows are to each other and goes on a cell with text
             // (a label in the first column wrapped: the row is that one cell).
-            let wrapsWithFirstCell = cells.count == 1 && cells[0].column == 0 && Self.isWrapGap(gap, rowGap: rowGap)
-                && grid.last?.contains { $0.column == 0 && !$0.text.isEmpty } == true
+            // A row of several cells wraps too when it is that much closer, each of its cells
+            // goes on one with text and it leaves two of those or more without a line (a row of
+            // cells wrapped at once: "Immune" over "response", "1,040E-" over "09"; a total
+            // under the last row, or a row short of its last cell, is no wrap).
+            let above = grid.last?.filter { !$0.text.isEmpty } ?? []
+            let wrapsWithFirstCell = cells.first?.column == 0 && Self.isWrapGap(gap, rowGap: rowGap)
+                && (cells.count == 1 || cells.count + 2 <= above.count)
+                && cells.allSatisfy { cell in above.contains { $0.column == cell.column } }
             if !grid.isEmpty, cells.first?.column ?? 0 > 0 || wrapsWithFirstCell,
                gap < page.bodyHeight / 2,
                cells.allSatisfy({ cell in grid[grid.count - 1].contains { $0.column == cell.column && $0.columnSpan == cell.columnSpan } }) {

@@ -93,6 +93,32 @@ import Testing
         for rule in down { #expect(lines.vertical.contains { near($0, rule) }, "\(rule) in \(lines.vertical)") }
     }
 
+    /// A ruled table whose rows are told apart by shading, its first column's cell shaded
+    /// over the three rows it spans while the other columns' rows alternate: each column's
+    /// own shaded runs give the rules, so the first column has none inside its cell (a span)
+    /// and the other columns have the edges of each shaded row, one rule across both of them.
+    @Test func shadingSpanningRowsInOneColumnPartsRowsOnlyInTheOthers() throws {
+        let (width, height) = (800, 1000)
+        var pixels = [UInt8](repeating: 255, count: width * height)
+        func fill(_ rect: RawRect, _ value: UInt8) {
+            for y in rect.top..<rect.bottom { for x in rect.left..<rect.right { pixels[y * width + x] = value } }
+        }
+        fill(RawRect(left: 50, top: 100, right: 300, bottom: 220), 215)  // the first column's cell, three rows
+        fill(RawRect(left: 300, top: 100, right: 750, bottom: 140), 215)  // the first row
+        fill(RawRect(left: 300, top: 180, right: 750, bottom: 220), 215)  // the third row
+        for x in [50, 300, 500, 748] { fill(RawRect(left: x, top: 60, right: x + 2, bottom: 260), 0) }  // column rules
+        let page = try Pix.decode(Array("P5\n\(width) \(height)\n255\n".utf8) + pixels)
+        let lines = try page.rulingLines(minimumLength: 40, maximumThickness: 12)
+        func near(_ a: RawRect, _ b: RawRect) -> Bool {
+            abs(a.left - b.left) <= 4 && abs(a.right - b.right) <= 4 && abs(a.top - b.top) <= 2 && abs(a.bottom - b.bottom) <= 2
+        }
+        let across = [RawRect(left: 50, top: 100, right: 750, bottom: 102), RawRect(left: 300, top: 138, right: 750, bottom: 140),
+                      RawRect(left: 300, top: 180, right: 750, bottom: 182), RawRect(left: 50, top: 218, right: 750, bottom: 220)]
+        #expect(lines.horizontal.count == across.count, "\(lines.horizontal)")
+        for rule in across { #expect(lines.horizontal.contains { near($0, rule) }, "\(rule) in \(lines.horizontal)") }
+        #expect(!lines.horizontal.contains { $0.left < 290 && $0.top > 110 && $0.top < 210 })  // none inside the spanning cell
+    }
+
     @Test func corruptBytesAreInvalidArgument() {
         let error = #expect(throws: OCRError.self) { try Pix.decode(Array("P5\n120 80\n255\nshort".utf8)) }
         #expect(error?.code == .invalidArgument)

@@ -193,6 +193,52 @@ import Testing
                                                       ["Web-based", "0.53", "0.25"], ["Overall", "0.95", "0.70"]])
     }
 
+    @Test func aRowWrappedInSeveralCellsAtOnceIsOneRow() throws {
+        // Rows stand 30 px apart; one row's label and its number both wrap onto a line 8 px
+        // under it ("Immune" / "response", "4,539E-" / "07"): one row. A total row under the
+        // last stands as far as rows do and is a row of its own.
+        let found = PageBuilder.elements { page in
+            page.row([("Process", 200), ("Pathway", 600), ("P", 1000), ("Genes", 1300), ("Total", 1600)], y: 400)
+            page.row([("Cell cycle", 200), ("Role of APC", 600), ("1,040E-09", 1000), ("15", 1300), ("32", 1600)], y: 470)
+            page.row([("Immune", 200), ("Alternative", 600), ("4,539E-", 1000), ("12", 1300), ("30", 1600)], y: 540)
+            page.row([("response", 200), ("07", 1000)], y: 588)
+            page.row([("Oxidative", 200), ("ROS production", 600), ("8,932E-04", 1000), ("7", 1300), ("23", 1600)], y: 658)
+            page.row([("All", 200), ("Any", 600), ("2,000E-01", 1000), ("34", 1300), ("85", 1600)], y: 728)
+        }
+        let table = try #require(found.compactMap { if case .table(let table) = $0 { table } else { nil } }.first)
+        #expect(table.rows.map { $0.map(\.text) } == [["Process", "Pathway", "P", "Genes", "Total"],
+                                                      ["Cell cycle", "Role of APC", "1,040E-09", "15", "32"],
+                                                      ["Immune response", "Alternative", "4,539E- 07", "12", "30"],
+                                                      ["Oxidative", "ROS production", "8,932E-04", "7", "23"],
+                                                      ["All", "Any", "2,000E-01", "34", "85"]])
+    }
+
+    @Test func tablesSetSideBySideAreTablesOfTheirOwn() throws {
+        // A list snaked into two columns to fill the page, each under its own header: one wide
+        // table to the eye of the alignment, two tables to a reader; the second is shorter.
+        let found = PageBuilder.elements { page in
+            page.row([("Age", 200), ("Population", 500), ("Age", 1000), ("Population", 1300)], y: 400)
+            page.row([("1 year", 200), ("3,533", 500), ("40 years", 1000), ("2,468", 1300)], y: 470)
+            page.row([("2 years", 200), ("3,269", 500), ("41 years", 1000), ("2,375", 1300)], y: 540)
+            page.row([("3 years", 200), ("3,223", 500)], y: 610)
+        }
+        let tables = found.compactMap { if case .table(let table) = $0 { table } else { nil } }
+        #expect(tables.map { $0.rows.map { $0.map(\.text) } } == [
+            [["Age", "Population"], ["1 year", "3,533"], ["2 years", "3,269"], ["3 years", "3,223"]],
+            [["Age", "Population"], ["40 years", "2,468"], ["41 years", "2,375"]],
+        ])
+        #expect(tables.map(\.columnCount) == [2, 2])
+        #expect(tables.count == 2 && tables[0].box.maxX < tables[1].box.x)
+        // A header whose groups differ ("Population", "Households") is one table.
+        let one = PageBuilder.elements { page in
+            page.row([("Age", 200), ("Population", 500), ("Age", 1000), ("Households", 1300)], y: 400)
+            page.row([("1 year", 200), ("3,533", 500), ("40 years", 1000), ("2,468", 1300)], y: 470)
+            page.row([("2 years", 200), ("3,269", 500), ("41 years", 1000), ("2,375", 1300)], y: 540)
+            page.row([("3 years", 200), ("3,223", 500), ("42 years", 1000), ("2,301", 1300)], y: 610)
+        }
+        #expect(one.compactMap { if case .table(let table) = $0 { table.columnCount } else { nil } } == [4])
+    }
+
     @Test func rowsSetCloseTogetherAreNotTakenForWrappedLines() throws {
         // No padding between rows: a label row as close to the row above as any row is stays a
         // row of its own.
