@@ -325,7 +325,7 @@ package final class Pix {
                 rule.left > inside && rule.right < insideRight && rule.top < band.bottom && band.top < rule.bottom
             }
             guard through.contains(where: { $0.top < band.top - maximumThickness || $0.bottom > band.bottom + maximumThickness }) else { continue }
-            horizontal += try shadingEdges(of: band, between: through, light: lightAcross, dark: dark, rule: maximumThickness)
+            horizontal += try shadingEdges(of: band, between: through, light: lightAcross, dark: depth == 1 ? nil : dark, rule: maximumThickness)
         }
         return (horizontal, vertical)
     }
@@ -337,14 +337,16 @@ package final class Pix {
     /// component holds both, and only each column's own runs of shaded rows (each pixel row
     /// nearly all ink across the column, thicker than a rule) tell where its cells end.
     /// A run is shading only where it holds a cell's padding, two rows or more that `dark`
-    /// (the mid-gray image) leaves blank (a scanned line of text whose letters ran together
-    /// in the light image is dark in every row), and it has an edge only where the row past it
-    /// is plainly paper (a scan's faint shading, patchy at the light threshold, has none
-    /// inside its cells). An edge so found in one column is the other columns' too where
+    /// (the mid-gray image, nil on a page with one threshold: a 1 bpp page's shading is ink
+    /// at both) leaves blank, or dark throughout where the shading is dark (a scanned line
+    /// of text whose letters ran together in the light image is partly dark in every row),
+    /// and it has an edge only where the rows past it are plainly paper (a scan's faint
+    /// shading, patchy at the light threshold, has none inside its cells, nor has a dark
+    /// band through its light letters). An edge so found in one column is the other columns' too where
     /// their rows change from mostly paper to mostly shading there (a scan's noise breaks
     /// one column's run, and a lost edge would make its cell span two rows). An edge at one
     /// height in neighbouring columns is one rule across them.
-    private func shadingEdges(of band: RawRect, between through: [RawRect], light: Pix, dark: Pix, rule: Int) throws(OCRError) -> [RawRect] {
+    private func shadingEdges(of band: RawRect, between through: [RawRect], light: Pix, dark: Pix?, rule: Int) throws(OCRError) -> [RawRect] {
         var cuts = [band.left]
         for crossing in through.sorted(by: { $0.left < $1.left }) { cuts += [crossing.left, crossing.right] }
         cuts.append(band.right)
@@ -360,6 +362,9 @@ package final class Pix {
             try (top - 1...bottom).map { y throws(OCRError) in try light.inkShare(in: row(y, column)) }
         }
         func share(_ column: Int, _ y: Int) -> Double { y < top - 1 || y > bottom ? 0 : ink[column][y - (top - 1)] }
+        // (three rows of plain paper: inside a dark band, the rows through its light letters
+        // keep the dark between them)
+        func paper(_ column: Int, _ rows: Range<Int>) -> Bool { rows.map { share(column, $0) }.reduce(0, +) < 0.15 * Double(rows.count) }
         // Edges: the first row of a run, or the first past it, and which side is shaded.
         var found: [(y: Int, shadedBelow: Bool, column: Int)] = []
         for column in columns.indices {
@@ -367,15 +372,18 @@ package final class Pix {
             while y < bottom {
                 guard share(column, y) >= 0.85 else { y += 1; continue }
                 let start = y
-                var paperRows = 0
+                var plainRows = 0
                 while y < bottom, share(column, y) >= 0.85 {
-                    if try dark.inkShare(in: row(y, columns[column])) < 0.02 { paperRows += 1 }
+                    if let dark {
+                        let darkShare = try dark.inkShare(in: row(y, columns[column]))
+                        if darkShare < 0.02 || darkShare >= 0.85 { plainRows += 1 }
+                    }
                     y += 1
                 }
                 // (thinner: a rule, found as one already)
-                guard (y - start) * 2 > rule, paperRows >= 2 else { continue }
-                if share(column, start - 1) < 0.4 { found.append((start, true, column)) }
-                if share(column, y) < 0.4 { found.append((y, false, column)) }
+                guard (y - start) * 2 > rule, dark == nil || plainRows >= 2 else { continue }
+                if paper(column, start - 3..<start) { found.append((start, true, column)) }
+                if paper(column, y..<y + 3) { found.append((y, false, column)) }
             }
         }
         // The other columns' at the same height, where their rows turn there: three rows on
