@@ -319,12 +319,13 @@ package final class Pix {
         // is drawn, shading marks a header or sections, and the rows are the words' to tell.)
         for band in wide where thickness(band, across: true) > maximumThickness && band.bottom - band.top <= height / 8 {
             let inside = band.left + maximumThickness, insideRight = band.right - maximumThickness
-            // (through it and on past an edge: the dark between a shaded row's light letters
-            // makes strips as tall as the row, and no taller)
+            // (through it and on past an edge: the dark between a shaded row's light letters,
+            // or a dithered band's letters, makes strips as tall as the row, and no taller)
             let through = vertical.filter { rule in
                 rule.left > inside && rule.right < insideRight && rule.top < band.bottom && band.top < rule.bottom
+                    && (rule.top < band.top - maximumThickness || rule.bottom > band.bottom + maximumThickness)
             }
-            guard through.contains(where: { $0.top < band.top - maximumThickness || $0.bottom > band.bottom + maximumThickness }) else { continue }
+            guard !through.isEmpty else { continue }
             horizontal += try shadingEdges(of: band, between: through, light: lightAcross, dark: depth == 1 ? nil : dark, rule: maximumThickness)
         }
         return (horizontal, vertical)
