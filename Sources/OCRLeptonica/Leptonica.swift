@@ -326,7 +326,7 @@ package final class Pix {
                     && (rule.top < band.top - maximumThickness || rule.bottom > band.bottom + maximumThickness)
             }
             guard !through.isEmpty else { continue }
-            horizontal += try shadingEdges(of: band, between: through, light: lightAcross, dark: depth == 1 ? nil : dark, rule: maximumThickness)
+            horizontal += try shadingEdges(of: band, between: through, light: lightAcross, dark: depth == 1 ? nil : dark, ruleThickness: maximumThickness)
         }
         return (horizontal, vertical)
     }
@@ -337,17 +337,18 @@ package final class Pix {
     /// columns while its first column's cell stays shaded over the rows it spans, so one
     /// component holds both, and only each column's own runs of shaded rows (each pixel row
     /// nearly all ink across the column, thicker than a rule) tell where its cells end.
-    /// A run is shading only where it holds a cell's padding, two rows or more that `dark`
-    /// (the mid-gray image, nil on a page with one threshold: a 1 bpp page's shading is ink
-    /// at both) leaves blank, or dark throughout where the shading is dark (a scanned line
-    /// of text whose letters ran together in the light image is partly dark in every row),
-    /// and it has an edge only where the rows past it are plainly paper (a scan's faint
-    /// shading, patchy at the light threshold, has none inside its cells, nor has a dark
-    /// band through its light letters). An edge so found in one column is the other columns' too where
-    /// their rows change from mostly paper to mostly shading there (a scan's noise breaks
-    /// one column's run, and a lost edge would make its cell span two rows). An edge at one
-    /// height in neighbouring columns is one rule across them.
-    private func shadingEdges(of band: RawRect, between through: [RawRect], light: Pix, dark: Pix?, rule: Int) throws(OCRError) -> [RawRect] {
+    ///
+    /// A run is shading only where it holds a cell's padding: two rows or more that `dark`
+    /// (the mid-gray image; nil on a 1 bpp page, whose shading is ink at both thresholds)
+    /// leaves blank, or dark throughout where the shading is dark (a scanned line of text
+    /// whose letters ran together in the light image is partly dark in every row). It has an
+    /// edge only where the rows past it are plainly paper (a scan's faint shading, patchy at
+    /// the light threshold, has none inside its cells, nor has a dark band through its light
+    /// letters). An edge so found in one column is the other columns' too where their rows
+    /// turn from mostly paper to mostly shading there (a scan's noise breaks one column's
+    /// run, and a lost edge would make its cell span two rows). An edge at one height in
+    /// neighbouring columns is one rule across them.
+    private func shadingEdges(of band: RawRect, between through: [RawRect], light: Pix, dark: Pix?, ruleThickness rule: Int) throws(OCRError) -> [RawRect] {
         var cuts = [band.left]
         for crossing in through.sorted(by: { $0.left < $1.left }) { cuts += [crossing.left, crossing.right] }
         cuts.append(band.right)
