@@ -13,14 +13,16 @@ enum SideBySideTables {
         var parts: [TableDetection.Found] = []
         for group in 0..<(table.columnCount / width) {
             let columns = group * width..<(group + 1) * width
-            // (the last group is often shorter: its rows under the end of its list are empty)
-            let rows = table.rows.map { row in
+            var rows = table.rows.map { row in
                 row.filter { columns.contains($0.column) }.map { cell in
                     var cell = cell
                     cell.column -= columns.lowerBound
                     return cell
                 }
-            }.filter { row in row.contains { !$0.text.isEmpty } }
+            }
+            // The last group is often shorter: its rows under the end of its list are empty and
+            // go (only those: a row inside a part, empty there, may be under a cell's row span).
+            while let last = rows.last, !last.contains(where: { !$0.text.isEmpty }) { rows.removeLast() }
             guard rows.count >= 2, let box = PageBox.union(rows.joined().compactMap(\.box)) else { continue }
             let part = TableBlock(rows: rows, headerRows: min(table.headerRows, rows.count), columnCount: width, box: box,
                                   continuesPreviousPage: group == 0 && table.continuesPreviousPage)

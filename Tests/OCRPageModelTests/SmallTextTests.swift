@@ -9,44 +9,44 @@ import Testing
     }
 
     /// Whether a page of `words` first read at `confidence` is read again enlarged.
-    func small(_ words: [RawWord], width: Int, height: Int, maxPixels: UInt64, confidence: Float = 0.9, noise: Bool = false) -> Bool {
+    func readsEnlarged(_ words: [RawWord], width: Int, height: Int, maxPixels: UInt64, confidence: Float = 0.9, noise: Bool = false) -> Bool {
         SmallText.readsEnlarged(medianHeight: SmallText.medianHeight(of: words), meanConfidence: confidence, readsAsNoise: noise,
                                 width: width, height: height, maxPixels: maxPixels)
     }
 
     @Test func wordsAtMost15PixelsTallAreSmall() {
-        #expect(small(words(height: 12, count: 30), width: 500, height: 1000, maxPixels: 1 << 30))
-        #expect(small(words(height: 15, count: 30), width: 500, height: 1000, maxPixels: 1 << 30))
+        #expect(readsEnlarged(words(height: 12, count: 30), width: 500, height: 1000, maxPixels: 1 << 30))
+        #expect(readsEnlarged(words(height: 15, count: 30), width: 500, height: 1000, maxPixels: 1 << 30))
     }
 
     @Test func wordsOfOrdinarySizeAreNot() {
-        #expect(!small(words(height: 16, count: 30), width: 500, height: 1000, maxPixels: 1 << 30))
-        #expect(!small(words(height: 40, count: 30), width: 2500, height: 3300, maxPixels: 1 << 30))
+        #expect(!readsEnlarged(words(height: 16, count: 30), width: 500, height: 1000, maxPixels: 1 << 30))
+        #expect(!readsEnlarged(words(height: 40, count: 30), width: 2500, height: 3300, maxPixels: 1 << 30))
     }
 
     /// Words up to 30 px tall first read with doubt (a blurred receipt) are read enlarged too;
     /// read with confidence, or taller, or on a page that reads as noise, they are not.
     @Test func doubtfulTextUpTo30PixelsTallIsReadEnlarged() {
-        #expect(small(words(height: 22, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.65))
-        #expect(small(words(height: 30, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.74))
-        #expect(!small(words(height: 22, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.75))
-        #expect(!small(words(height: 31, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.5))
-        #expect(!small(words(height: 22, count: 7), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.5))
+        #expect(readsEnlarged(words(height: 22, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.65))
+        #expect(readsEnlarged(words(height: 30, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.74))
+        #expect(!readsEnlarged(words(height: 22, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.75))
+        #expect(!readsEnlarged(words(height: 31, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.5))
+        #expect(!readsEnlarged(words(height: 22, count: 7), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.5))
         // A page that reads as noise upright and turned (its back seen through): only small text.
-        #expect(!small(words(height: 27, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.39, noise: true))
-        #expect(small(words(height: 12, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.39, noise: true))
+        #expect(!readsEnlarged(words(height: 27, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.39, noise: true))
+        #expect(readsEnlarged(words(height: 12, count: 30), width: 750, height: 1400, maxPixels: 1 << 30, confidence: 0.39, noise: true))
     }
 
     @Test func specksNarrowBoxesAndTooFewWordsDoNotCount() {
         // Specks (4 px) and narrow boxes (a rule's end, a single letter) outnumber the real words.
         let noisy = words(height: 4, count: 50) + words(height: 10, count: 40, width: 5) + words(height: 24, count: 10)
-        #expect(!small(noisy, width: 500, height: 1000, maxPixels: 1 << 30))
-        #expect(!small(words(height: 12, count: 7), width: 500, height: 1000, maxPixels: 1 << 30))
+        #expect(!readsEnlarged(noisy, width: 500, height: 1000, maxPixels: 1 << 30))
+        #expect(!readsEnlarged(words(height: 12, count: 7), width: 500, height: 1000, maxPixels: 1 << 30))
     }
 
     @Test func theEnlargedPageStaysWithinThePixelLimit() {
-        #expect(!small(words(height: 12, count: 30), width: 4000, height: 4000, maxPixels: 30_000_000))
-        #expect(small(words(height: 12, count: 30), width: 4000, height: 4000, maxPixels: 40_000_000))
+        #expect(!readsEnlarged(words(height: 12, count: 30), width: 4000, height: 4000, maxPixels: 30_000_000))
+        #expect(readsEnlarged(words(height: 12, count: 30), width: 4000, height: 4000, maxPixels: 40_000_000))
     }
 
     @Test func anEnlargedReadingMapsBackToThePagesPixels() {
