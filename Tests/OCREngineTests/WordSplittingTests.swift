@@ -59,6 +59,26 @@ import Testing
         #expect(WordSplitting.split(word, at: even.filter { word.rect.left < $0 && $0 < word.rect.right }, cuts: .anywhere, isWord: Self.isWord) == nil)
     }
 
+    /// A "1" stands in a digit's width with blank either side, and a point keeps room around
+    /// its dot: the blank beside them that lies within their own advance is no space
+    /// ("NL810433941B01" stays whole where digits as far apart are cut).
+    @Test func theBlankANarrowMarkCarriesIsNoSpace() {
+        var word = Self.lstmWord("NL810433941B01")
+        // The "1" before the "B" is 6 px wide in its 20-px cell (7 px of blank either side), so
+        // the blank run from it to the "B" is 4 + 7 = 11 px wide.
+        let one = word.symbols[10].rect
+        word.symbols[10].rect = RawRect(left: one.left + 7, top: one.top, right: one.right - 7, bottom: one.bottom)
+        var runs = Self.runs(of: word, spacesAfter: [], space: 4)
+        runs[10] = BlankRun(left: word.symbols[10].rect.right, right: word.symbols[11].rect.left)
+        #expect(runs[10].width == 11)
+        #expect(WordSplitting.isNarrow("1") && WordSplitting.isNarrow(".") && !WordSplitting.isNarrow("B"))
+        // A space of 10 px: without the "1"'s own blank, 11 px would be one.
+        #expect(WordSplitting.spaces(in: word, runs: runs, width: 10).isEmpty)
+        // The same 11 px between two digits as wide as their cells ("4", "3") is a space.
+        runs[5] = BlankRun(left: word.symbols[5].rect.right - 4, right: word.symbols[5].rect.right + 7)
+        #expect(WordSplitting.spaces(in: word, runs: runs, width: 10) == [(runs[5].left + runs[5].right) / 2])
+    }
+
     /// Without two spaces of its own, a line's space is a fifth of its height (30 px: 6 px).
     @Test func aLineWithoutSpacesUsesItsHeight() {
         let word = Self.lstmWord("both59A")

@@ -1,7 +1,8 @@
 """Word accuracy and CER of recognised words against ground truth with word boxes.
 
 Word accuracy (box-aligned): each ground-truth word is matched with the recognised word whose box
-overlaps it most; it is right when the two texts are equal after Unicode NFC normalisation.
+overlaps it most; it is right when the two texts are equal after Unicode NFC normalisation, with
+typographic ligatures ("ﬁ") as their letters.
 Recognised words that overlap no ground-truth word were invented: each counts as one more error,
 as a reader would count it. accuracy = right / (ground-truth words + invented words).
 
@@ -12,8 +13,13 @@ import json
 import unicodedata
 
 
+# Typographic ligatures ("ﬁ", "ﬀ", U+FB00-FB06) as their letters: pdftotext gives a LaTeX paper's
+# "ﬁndings" as one character where a reader, and any OCR, reads "findings".
+LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
+
+
 def norm(text):
-    return unicodedata.normalize("NFC", text).strip()
+    return unicodedata.normalize("NFC", "".join(LIGATURES.get(c, c) for c in text)).strip()
 
 
 def overlap(a, b):

@@ -49,6 +49,35 @@ enum WordSplitting {
         return (a.isNumber && b.isLetter) || (a.isLetter && b.isNumber)
     }
 
+    /// The middles of those of `runs` inside `word` that are spaces, at least `width` wide
+    /// (``WordGaps/spaceWidth(in:runs:)``) once the blank that a narrow mark beside the run
+    /// carries within its own advance is taken off. Digits are set tabular, each as wide as the
+    /// next, so a "1" stands in a digit's width with blank on either side, and a point or a colon
+    /// keeps more room around its dot than a letter does: "NL810433941B01", "SDMPP373MPP15" and
+    /// "doi:10.1088" were cut at the "1" or after the point where plain `tesseract` read them
+    /// whole (the dev invoices and papers, BENCHMARKS.md "A wider corpus").
+    static func spaces(in word: RawWord, runs: [BlankRun], width: Double) -> [Int] {
+        let symbols = word.symbols
+        let full = symbols.filter { $0.text.count == 1 && ($0.text.first!.isLetter || $0.text.first!.isNumber) && !isNarrow($0.text) }
+            .map { Double($0.rect.width) }.sorted()
+        let typical = full.isEmpty ? nil : full[full.count / 2]
+        func extra(_ symbol: RawSymbol) -> Double {
+            guard let typical, isNarrow(symbol.text) else { return 0 }
+            return max(0, (typical - Double(symbol.rect.width)) / 2)
+        }
+        return runs.compactMap { run in
+            let middle = (run.left + run.right) / 2
+            guard word.rect.left < middle, middle < word.rect.right else { return nil }
+            let before = symbols.last { ($0.rect.left + $0.rect.right) / 2 < middle }
+            let after = symbols.first { ($0.rect.left + $0.rect.right) / 2 >= middle }
+            let taken = (before.map(extra) ?? 0) + (after.map(extra) ?? 0)
+            return Double(run.width) - taken >= width ? middle : nil
+        }
+    }
+
+    /// A mark narrower than its advance: the digit one, a point, a comma, a colon, a semicolon.
+    static func isNarrow(_ text: String) -> Bool { ["1", ".", ",", ":", ";"].contains(text) }
+
     /// Five: "he69C" and "Forfor" are run together; a three-letter token is as likely a code.
     static let minimumCharacters = 5
 
@@ -105,11 +134,11 @@ extension Recognizer {
                     let line = out[b].paragraphs[p].lines[l]
                     guard line.words.contains(where: { WordSplitting.cuts(for: $0) != nil }) else { continue }
                     let runs = WordGaps.blankRuns(try thresholded.inkedColumns(in: line.rect), from: max(0, line.rect.left))
-                    let spaces = WordGaps.spaces(in: line.words, runs: runs)
+                    guard let width = WordGaps.spaceWidth(in: line.words, runs: runs) else { continue }
                     var words: [RawWord] = []
                     for word in line.words {
                         if let allowed = WordSplitting.cuts(for: word),
-                           let pieces = WordSplitting.split(word, at: spaces.filter { word.rect.left < $0 && $0 < word.rect.right },
+                           let pieces = WordSplitting.split(word, at: WordSplitting.spaces(in: word, runs: runs, width: width),
                                                             cuts: allowed, isWord: api.isValidWord) {
                             words += pieces
                             splits += 1

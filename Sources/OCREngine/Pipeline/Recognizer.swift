@@ -729,11 +729,16 @@ package final class Recognizer {
                     blocks = marks.blocks
                     changedWords += marks.changed
                 }
-                // An amount's point read as a comma (DecimalPoints.swift): the mark's box says which.
                 if !settings.fast {
-                    let points = try costs.measure("decimal_points") { DecimalPoints.read(blocks) }
-                    blocks = points.blocks
-                    changedWords += points.changed
+                    // A page that prints its decimals after commas (DecimalCommas.swift) keeps
+                    // them, and no point is put into its numbers.
+                    let printsPoints = !DecimalCommas.printed(on: RawBlock.allWords(blocks))
+                    // An amount's point read as a comma (DecimalPoints.swift): the mark's box says which.
+                    if printsPoints {
+                        let points = try costs.measure("decimal_points") { DecimalPoints.read(blocks) }
+                        blocks = points.blocks
+                        changedWords += points.changed
+                    }
                     // The page's pixels in a rectangle (clipped to the page; none outside it), as
                     // gray, for the marks below.
                     func gray(_ rect: RawRect) throws(OCRError) -> GrayGrid {
@@ -753,13 +758,15 @@ package final class Recognizer {
                     // Marks too faint for the thresholded image, from the gray page: an amount's
                     // point the reading dropped, where the digits leave its room (DroppedPoints.swift),
                     // and a colon's two dots after a word (FaintColons.swift).
-                    let dropped = try costs.measure("dropped_points") { () throws(OCRError) in try DroppedPoints.read(blocks, image: gray) }
-                    blocks = dropped.blocks
-                    changedWords += dropped.changed
-                    // ...and a point read into the next digit's box, by its own ink (PointsInDigits.swift).
-                    let inDigits = try costs.measure("points_in_digits") { () throws(OCRError) in try PointsInDigits.read(blocks, image: gray) }
-                    blocks = inDigits.blocks
-                    changedWords += inDigits.changed
+                    if printsPoints {
+                        let dropped = try costs.measure("dropped_points") { () throws(OCRError) in try DroppedPoints.read(blocks, image: gray) }
+                        blocks = dropped.blocks
+                        changedWords += dropped.changed
+                        // ...and a point read into the next digit's box, by its own ink (PointsInDigits.swift).
+                        let inDigits = try costs.measure("points_in_digits") { () throws(OCRError) in try PointsInDigits.read(blocks, image: gray) }
+                        blocks = inDigits.blocks
+                        changedWords += inDigits.changed
+                    }
                     let colons = try costs.measure("faint_colons") { () throws(OCRError) in try FaintColons.read(blocks, width: pix.width, image: gray) }
                     blocks = colons.blocks
                     changedWords += colons.changed

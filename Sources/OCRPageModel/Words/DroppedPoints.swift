@@ -58,7 +58,7 @@ package enum DroppedPoints {
     /// The places in `blocks` where the digits leave room for a dropped point, in order (none
     /// on a page with fewer than ``pointedAmounts`` amounts read with their points).
     package static func places(in blocks: [RawBlock]) -> [Place] {
-        guard RawBlock.allWords(blocks).count(where: { isPointedAmount($0.text) }) >= pointedAmounts else { return [] }
+        guard RawBlock.allWords(blocks).count(where: { DecimalCommas.hasDecimals($0.text, after: ".") }) >= pointedAmounts else { return [] }
         var places: [Place] = []
         for (b, block) in blocks.enumerated() {
             for (p, paragraph) in block.paragraphs.enumerated() {
@@ -83,15 +83,6 @@ package enum DroppedPoints {
             }
         }
         return places
-    }
-
-    /// Whether `text` holds an amount with a point and two decimals ("7.95", "RM12.80", "-3.20").
-    static func isPointedAmount(_ text: String) -> Bool {
-        let c = Array(text)
-        return c.indices.contains { i in
-            c[i] == "." && i > 0 && c[i - 1].isASCIIDigit && i + 2 < c.count && c[i + 1].isASCIIDigit && c[i + 2].isASCIIDigit
-                && (i + 3 == c.count || !c[i + 3].isASCIIDigit)
-        }
     }
 
     typealias Found = (offset: Int, clear: RawRect, words: RawRect, point: RawRect)

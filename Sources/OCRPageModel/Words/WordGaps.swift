@@ -32,7 +32,14 @@ package enum WordGaps {
     /// median height of its words); else at least ``defaultShare`` of that height, and
     /// ``spaceShare`` of the one space between its two words where it has two.
     package static func spaces(in words: [RawWord], runs: [BlankRun]) -> [Int] {
-        guard !words.isEmpty else { return [] }
+        guard let threshold = spaceWidth(in: words, runs: runs) else { return [] }
+        return runs.filter { Double($0.width) >= threshold }.map { ($0.left + $0.right) / 2 }
+    }
+
+    /// How wide a blank run of the line of `words` must be to be a space (``spaces(in:runs:)``),
+    /// nil for a line without words.
+    package static func spaceWidth(in words: [RawWord], runs: [BlankRun]) -> Double? {
+        guard !words.isEmpty else { return nil }
         let heights = words.map(\.rect.height).sorted()
         let height = Double(heights[heights.count / 2])
         var between: [Int] = []
@@ -43,10 +50,9 @@ package enum WordGaps {
         between.sort()
         // One space of its own still bounds a line's space from below: a line of two words set
         // in a spaced face ("El Duraznillo") has letter gaps over a fifth of its height.
-        let threshold = between.count >= 2
+        return between.count >= 2
             ? max(minimumShare * height, spaceShare * Double(between[between.count / 2]))
             : max(defaultShare * height, spaceShare * Double(between.first ?? 0))
-        return runs.filter { Double($0.width) >= threshold }.map { ($0.left + $0.right) / 2 }
     }
 
     /// A space inside a word is at least this share of the line's median space. Chosen on the
