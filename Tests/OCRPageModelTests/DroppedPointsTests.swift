@@ -81,6 +81,9 @@ import Testing
             ("a card number's groups", [Self.number("1800", left: 100), Self.number("88", left: 186), Self.number("1231", left: 240)]),
             ("three decimals", [Self.number("7", left: 100), Self.number("500", left: 122)]),
             ("a column's width apart", [Self.number("7", left: 100), Self.number("50", left: 150)]),
+            ("a phone number's groups", [Self.number("01", left: 100), Self.number("71", left: 146), Self.number("17", left: 192),
+                                         Self.number("61", left: 238)]),
+            ("a company number's last groups", [Self.number("812", left: 100), Self.number("388", left: 166), Self.number("61", left: 232)]),
         ]
         for (name, words) in cases {
             #expect(DroppedPoints.places(in: Self.page(words)).isEmpty, "\(name)")
