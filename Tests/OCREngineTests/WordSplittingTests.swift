@@ -79,6 +79,29 @@ import Testing
         #expect(WordSplitting.spaces(in: word, runs: runs, width: 10) == [(runs[5].left + runs[5].right) / 2])
     }
 
+    /// A face set wide has letter gaps near a line's space: a space inside a word stands out
+    /// from the word's other gaps ("INGBNL2A" in Verdana stays whole).
+    @Test func aSpaceStandsOutFromTheWordsOwnGaps() {
+        let word = Self.lstmWord("INGBNL2A")
+        // Gaps of 7, 6, 8, 7, 8, 4, 5 px, as the 300-dpi invoice shows them, against a one-word
+        // line's space of a fifth of 36 px.
+        let widths = [7, 6, 8, 7, 8, 4, 5]
+        let runs = widths.indices.map { i in BlankRun(left: word.symbols[i].rect.right, right: word.symbols[i].rect.right + widths[i]) }
+        #expect(WordSplitting.spaces(in: word, runs: runs, width: 7.2).isEmpty)
+        // Twice the others' median (7 px) stands out.
+        var wider = runs
+        wider[2].right = wider[2].left + 14
+        #expect(WordSplitting.spaces(in: word, runs: wider, width: 7.2) == [(wider[2].left + wider[2].right) / 2])
+    }
+
+    /// Web and mail addresses and DOIs are one token whatever room their marks keep.
+    @Test func addressesAreNotCut() {
+        for text in ["http://www.bol.com/klantenservice", "www.tabletcenter.nl", "info@example.com", "doi:10.1088/1475-7516"] {
+            #expect(WordSplitting.cuts(for: Self.lstmWord(text)) == nil, "\(text)")
+        }
+        #expect(WordSplitting.cuts(for: Self.lstmWord("onceistoo8535here")) == .anywhere)
+    }
+
     /// Without two spaces of its own, a line's space is a fifth of its height (30 px: 6 px).
     @Test func aLineWithoutSpacesUsesItsHeight() {
         let word = Self.lstmWord("both59A")
