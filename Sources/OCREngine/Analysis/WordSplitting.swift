@@ -63,7 +63,8 @@ enum WordSplitting {
     /// next, so a "1" stands in a digit's width with blank on either side, and a point or a colon
     /// keeps more room around its dot than a letter does: "NL810433941B01", "SDMPP373MPP15" and
     /// "doi:10.1088" were cut at the "1" or after the point where plain `tesseract` read them
-    /// whole (the dev invoices and papers, BENCHMARKS.md "A wider corpus").
+    /// whole (the dev invoices and papers, BENCHMARKS.md "A wider corpus"). A space must also be
+    /// ``letterGapShare`` times the median of the word's other gaps.
     static func spaces(in word: RawWord, runs: [BlankRun], width: Double) -> [Int] {
         let symbols = word.symbols
         let full = symbols.filter { $0.text.count == 1 && ($0.text.first!.isLetter || $0.text.first!.isNumber) && !isNarrow($0.text) }
@@ -79,8 +80,8 @@ enum WordSplitting {
             let before = symbols.last { ($0.rect.left + $0.rect.right) / 2 < middle }
             let after = symbols.first { ($0.rect.left + $0.rect.right) / 2 >= middle }
             let taken = (before.map(extra) ?? 0) + (after.map(extra) ?? 0)
-            // A face set wide ("INGBNL2A" in Verdana) has letter gaps near a line's space: a
-            // space inside a word stands out from the word's own other gaps.
+            // A face set wide ("INGBNL2A" in Verdana) has letter gaps near a one-word line's
+            // space, a fifth of its height: a space inside a word stands out from its other gaps.
             let others = inside.indices.filter { $0 != i }.map { inside[$0].width }.sorted()
             let letterGap = others.isEmpty ? 0 : Double(others[others.count / 2])
             return Double(run.width) - taken >= max(width, letterGapShare * letterGap) ? middle : nil

@@ -7,8 +7,9 @@ import OCRBasics
 /// ``PointsInDigits``) were made for pages that print points, receipts above all, where a point
 /// the reading took for a comma, dropped or ran into a digit is put back. On a page that prints
 /// commas they do harm: a comma whose short tail barely reaches below the digits becomes a point
-/// ("399,00" -> "399.00" on a Dutch invoice at 300 dpi, 5 of 11 of its amounts), and the points
-/// put there then let ``DroppedPoints`` join the groups of a phone number ("32 44" -> "32.44").
+/// ("399,00" -> "399.00", eight amounts of a Dutch invoice at 300 dpi), and the points put there
+/// then let ``DroppedPoints`` join the groups of a phone number ("71 17" -> "71.17" on a French
+/// invoice at 150 dpi).
 /// Plain `tesseract` reads those pages as printed. The page's own amounts tell which it prints:
 /// an amount with points between its thousands and a comma before its decimals ("1.999,00")
 /// settles it; else more amounts read with a comma and two decimals than with a point, at least

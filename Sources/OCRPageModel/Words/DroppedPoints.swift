@@ -67,8 +67,8 @@ package enum DroppedPoints {
                     while w < line.words.count {
                         let next = w + 1 < line.words.count ? line.words[w + 1] : nil
                         let after = w + 2 < line.words.count ? line.words[w + 2] : nil
-                        let before = w > 0 ? line.words[w - 1] : nil
-                        if let next, let place = split(line.words[w], next, after: before, followedBy: after) {
+                        let previous = w > 0 ? line.words[w - 1] : nil
+                        if let next, let place = split(line.words[w], next, after: previous, followedBy: after) {
                             places.append(Place(block: b, paragraph: p, line: l, word: w, joinsNext: true, offset: place.offset,
                                                 clear: place.clear, words: place.words, point: place.point))
                             w += 2
@@ -107,7 +107,7 @@ package enum DroppedPoints {
     /// closer to the next than a digit's height: a phone number's "01 71 17 61", a company
     /// number's "3 441 812 388 61" (a French invoice read "71.17" and "388.61", the dev invoices,
     /// BENCHMARKS.md "A wider corpus").
-    static func split(_ whole: RawWord, _ decimals: RawWord, after before: RawWord? = nil, followedBy after: RawWord?) -> Found? {
+    static func split(_ whole: RawWord, _ decimals: RawWord, after previous: RawWord?, followedBy after: RawWord?) -> Found? {
         guard !whole.text.isEmpty, whole.text.count <= mostDigits - 2, whole.text.allSatisfy(\.isASCIIDigit),
               whole.text.first != "0" || whole.text == "0",
               decimals.text.count == 2, decimals.text.allSatisfy(\.isASCIIDigit),
@@ -116,7 +116,7 @@ package enum DroppedPoints {
                                     heightsOf: whole.symbols.count) else { return nil }
         let gap = decimals.rect.left - whole.rect.right
         guard gap > 0, gap < metrics.height else { return nil }
-        if let before, before.text.last?.isASCIIDigit == true, whole.rect.left - before.rect.right < metrics.height { return nil }
+        if let previous, previous.text.last?.isASCIIDigit == true, whole.rect.left - previous.rect.right < metrics.height { return nil }
         if let after, after.text.first?.isASCIIDigit == true, after.rect.left - decimals.rect.right < metrics.height { return nil }
         return metrics.found(offset: whole.text.count, between: whole.rect, and: decimals.rect,
                              words: WordCombination.bounds([whole.rect, decimals.rect])!)
