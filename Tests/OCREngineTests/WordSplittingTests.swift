@@ -64,18 +64,21 @@ import Testing
     /// ("NL810433941B01" stays whole where digits as far apart are cut).
     @Test func theBlankANarrowMarkCarriesIsNoSpace() {
         var word = Self.lstmWord("NL810433941B01")
-        // The "1" before the "B" is 6 px wide in its 20-px cell (7 px of blank either side), so
-        // the blank run from it to the "B" is 4 + 7 = 11 px wide.
+        // The characters after the "4" (the sixth) set 7 px further right: an 11-px gap between
+        // "4" and "3".
+        for i in 6..<word.symbols.count {
+            word.symbols[i].rect.left += 7
+            word.symbols[i].rect.right += 7
+        }
+        word.rect.right += 7
+        // The "1" before the "B" is 6 px wide in its 20-px cell, 7 px of blank either side, so
+        // the gaps from the "9" to it and from it to the "B" are 11 px too.
         let one = word.symbols[10].rect
         word.symbols[10].rect = RawRect(left: one.left + 7, top: one.top, right: one.right - 7, bottom: one.bottom)
-        var runs = Self.runs(of: word, spacesAfter: [], space: 4)
-        runs[10] = BlankRun(left: word.symbols[10].rect.right, right: word.symbols[11].rect.left)
-        #expect(runs[10].width == 11)
+        let runs = (0..<(word.symbols.count - 1)).map { BlankRun(left: word.symbols[$0].rect.right, right: word.symbols[$0 + 1].rect.left) }
+        #expect(runs[5].width == 11 && runs[9].width == 11 && runs[10].width == 11)
         #expect(WordSplitting.isNarrow("1") && WordSplitting.isNarrow(".") && !WordSplitting.isNarrow("B"))
-        // A space of 10 px: without the "1"'s own blank, 11 px would be one.
-        #expect(WordSplitting.spaces(in: word, runs: runs, width: 10).isEmpty)
-        // The same 11 px between two digits as wide as their cells ("4", "3") is a space.
-        runs[5] = BlankRun(left: word.symbols[5].rect.right - 4, right: word.symbols[5].rect.right + 7)
+        // A space of 10 px: only the gap between two digits as wide as their cells is one.
         #expect(WordSplitting.spaces(in: word, runs: runs, width: 10) == [(runs[5].left + runs[5].right) / 2])
     }
 
