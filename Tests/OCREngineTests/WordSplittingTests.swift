@@ -46,7 +46,8 @@ import Testing
             BlankRun(left: before.rect.right, right: word.rect.left), BlankRun(left: word.rect.right, right: after.rect.left),
             BlankRun(left: after.rect.right, right: further.rect.left),
         ]
-        let spaces = WordGaps.spaces(in: line, runs: runs).filter { word.rect.left < $0 && $0 < word.rect.right }
+        let width = try #require(WordGaps.spaceWidth(in: line, runs: runs))
+        let spaces = WordSplitting.spaces(in: word, runs: runs, width: width)
         #expect(spaces.count == 4)
         let pieces = try #require(WordSplitting.split(word, at: spaces, cuts: .anywhere, isWord: Self.isWord))
         #expect(pieces.map(\.text) == ["once", "is", "too", "8535", "here"])
@@ -55,8 +56,10 @@ import Testing
         #expect(pieces.allSatisfy { $0.confidence == word.confidence })
         #expect(pieces[0].fromDictionary && !pieces[3].fromDictionary)
         // Letter gaps as wide as the spaces: nothing tells them apart, and letters are no words.
-        let even = WordGaps.spaces(in: line, runs: Self.runs(of: word, spacesAfter: Set(0..<16), space: 12) + runs.suffix(3))
-        #expect(WordSplitting.split(word, at: even.filter { word.rect.left < $0 && $0 < word.rect.right }, cuts: .anywhere, isWord: Self.isWord) == nil)
+        let evenRuns = Self.runs(of: word, spacesAfter: Set(0..<16), space: 12) + runs.suffix(3)
+        let even = WordSplitting.spaces(in: word, runs: evenRuns, width: try #require(WordGaps.spaceWidth(in: line, runs: evenRuns)))
+        #expect(even.isEmpty)
+        #expect(WordSplitting.split(word, at: evenRuns.map { ($0.left + $0.right) / 2 }, cuts: .anywhere, isWord: Self.isWord) == nil)
     }
 
     /// A "1" stands in a digit's width with blank either side, and a point keeps room around
@@ -108,21 +111,26 @@ import Testing
     /// Without two spaces of its own, a line's space is a fifth of its height (30 px: 6 px).
     @Test func aLineWithoutSpacesUsesItsHeight() {
         let word = Self.lstmWord("both59A")
-        #expect(WordGaps.spaces(in: [word], runs: Self.runs(of: word, spacesAfter: [3], space: 6)) == [word.symbols[3].rect.right + 2])
-        #expect(WordGaps.spaces(in: [word], runs: Self.runs(of: word, spacesAfter: [3], space: 5)).isEmpty)
+        let six = Self.runs(of: word, spacesAfter: [3], space: 6), five = Self.runs(of: word, spacesAfter: [3], space: 5)
+        #expect(WordGaps.spaceWidth(in: [word], runs: six) == 6)
+        #expect(WordSplitting.spaces(in: word, runs: six, width: 6) == [word.symbols[3].rect.right + 2])
+        #expect(WordSplitting.spaces(in: word, runs: five, width: 6).isEmpty)
+        #expect(WordGaps.spaceWidth(in: [], runs: six) == nil)
     }
 
     /// A line of two words has one space of its own, and it bounds the line's space from below:
     /// letter gaps over a fifth of the height (a spaced face, "El Duraznillo") are no spaces,
     /// while gaps as wide as that space still are.
-    @Test func aLinesOneSpaceBoundsItsSpaces() {
+    @Test func aLinesOneSpaceBoundsItsSpaces() throws {
         let word = Self.lstmWord("Duraznillo", left: 100)
         let before = Self.lstmWord("El", left: 100 - 2 * 24 - 12)
         let between = BlankRun(left: before.rect.right, right: word.rect.left)  // 16 px.
         let letterGaps = Self.runs(of: word, spacesAfter: [1, 6, 7], space: 8)  // 8 px: over 30 / 5.
-        #expect(WordGaps.spaces(in: [before, word], runs: letterGaps + [between]) == [(between.left + between.right) / 2])
+        let width = try #require(WordGaps.spaceWidth(in: [before, word], runs: letterGaps + [between]))
+        #expect(abs(width - 0.7 * 16) < 1e-9)
+        #expect(WordSplitting.spaces(in: word, runs: letterGaps, width: width).isEmpty)
         let wide = Self.runs(of: word, spacesAfter: [1], space: 12)  // 12 px: over 0.7 of 16.
-        #expect(WordGaps.spaces(in: [before, word], runs: wide + [between]).count == 2)
+        #expect(WordSplitting.spaces(in: word, runs: wide, width: width) == [(wide[1].left + wide[1].right) / 2])
     }
 
     /// A cut that leaves mostly implausible pieces is not taken: a name with a wide letter gap.

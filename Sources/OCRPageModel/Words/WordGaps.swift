@@ -25,19 +25,13 @@ package enum WordGaps {
         return runs
     }
 
-    /// The middles of those of `runs` (one line's blank runs, ``blankRuns(_:from:)``) wide
-    /// enough to be spaces. The line's own spaces set the width: where the recogniser separated
-    /// at least two pairs of words, a space is at least ``spaceShare`` of the median of the
-    /// widest run between each pair (and at least ``minimumShare`` of the line's height, the
-    /// median height of its words); else at least ``defaultShare`` of that height, and
-    /// ``spaceShare`` of the one space between its two words where it has two.
-    package static func spaces(in words: [RawWord], runs: [BlankRun]) -> [Int] {
-        guard let threshold = spaceWidth(in: words, runs: runs) else { return [] }
-        return runs.filter { Double($0.width) >= threshold }.map { ($0.left + $0.right) / 2 }
-    }
-
-    /// How wide a blank run of the line of `words` must be to be a space (``spaces(in:runs:)``),
-    /// nil for a line without words.
+    /// How wide a blank run of the line of `words` (one line's blank runs, ``blankRuns(_:from:)``)
+    /// must be to be a space, nil for a line without words. The line's own spaces set the
+    /// width: where the recogniser separated at least two pairs of words, a space is at least
+    /// ``spaceShare`` of the median of the widest run between each pair (and at least
+    /// ``minimumShare`` of the line's height, the median height of its words); else at least
+    /// ``defaultShare`` of that height, and ``spaceShare`` of the one space between its two
+    /// words where it has two.
     package static func spaceWidth(in words: [RawWord], runs: [BlankRun]) -> Double? {
         guard !words.isEmpty else { return nil }
         let heights = words.map(\.rect.height).sorted()
