@@ -14,8 +14,8 @@ import OCRBasics
 /// an amount with points between its thousands and a comma before its decimals ("1.999,00")
 /// settles it; else more amounts read with a comma and two decimals than with a point, at least
 /// ``leastAmounts`` of them. On the real receipts read by plain `tesseract` (receipts 0-119,
-/// which print points), no receipt reads more amounts with commas than with points (at most 3
-/// against 8; one reads 4 and 4).
+/// which print points), no receipt reads more amounts with commas than with points (one reads
+/// 4 of each).
 package enum DecimalCommas {
     /// Fewer amounts read with a comma than this tell nothing.
     package static let leastAmounts = 2
