@@ -22,6 +22,25 @@ import Testing
         #expect(try LostText.find(components: read, words: words).share == 0)
     }
 
+    /// Where the first reading lost a tenth of the letters and the page read enlarged found most
+    /// of them, the few still lost are read again all the same: the layout analysis drops text
+    /// there. A page whose first reading lost as few is left as it is.
+    @Test func aFirstReadingThatLostTextHasTheRestReadAgain() throws {
+        // Two lines of a column's width and a wider one under them; three figures lost beside
+        // the narrow lines, far under a tenth of the letters and in no margin.
+        let read = Self.letters(40, left: 0, top: 0) + Self.letters(40, left: 0, top: 100) + Self.letters(60, left: 0, top: 200)
+        let words = [Self.word(Self.rect(0, 0, 600, 20)), Self.word(Self.rect(0, 100, 600, 20)), Self.word(Self.rect(0, 200, 900, 20))]
+        let column = (0..<3).map { Self.rect(800, 30 * $0, 12, 20) }
+        var found = try LostText.find(components: read + column, words: words)
+        #expect(!found.isLost)
+        found.lostByFirstReading = true
+        #expect(found.isLost)
+        #expect(found.toRead == column)
+        var none = try LostText.find(components: read, words: words)
+        none.lostByFirstReading = true
+        #expect(!none.isLost)
+    }
+
     /// Specks, a rule, a picture's outline and letters far from the page's letter height are no
     /// letters: a page whose only unread marks are those has lost nothing.
     @Test func specksRulesAndPicturesAreNotLetters() throws {

@@ -59,6 +59,22 @@ import OCRTestSupport
         #expect(RawPages.texts(WordCombination().combine([whole, whole, halves])) == [["something"]])
     }
 
+    /// A DOI or a web address is one token: another pass that read its "doi:" or "www." as a
+    /// dictionary word apart from the rest does not cut it, though the split is more plausible.
+    @Test func anAddressStaysWholeAgainstItsSplitReading() {
+        let whole = RawPages.page([RawPages.word("doi:10.1088/1475-7516", 0, width: 300, confidence: 0.68, dictionary: false)])
+        let split = RawPages.page([RawPages.word("doi:", 0, width: 40, confidence: 0.68),
+                                   RawPages.word("10.1088/1475-7516", 50, width: 250, confidence: 0.68, dictionary: false)])
+        #expect(RawPages.texts(WordCombination().combine([whole, split])) == [["doi:10.1088/1475-7516"]])
+        let site = RawPages.page([RawPages.word("www.example.com", 0, width: 300, confidence: 0.9, dictionary: false)])
+        let cut = RawPages.page([RawPages.word("www.", 0, width: 60, confidence: 0.9), RawPages.word("example.com", 70, width: 230, confidence: 0.9, dictionary: false)])
+        #expect(RawPages.texts(WordCombination().combine([site, cut])) == [["www.example.com"]])
+        // Nor a surer reading that cut it.
+        let sureSplit = RawPages.page([RawPages.word("doi:", 0, width: 40, confidence: 0.95),
+                                       RawPages.word("10.1088/1475-7516", 50, width: 250, confidence: 0.95, dictionary: false)])
+        #expect(RawPages.texts(WordCombination().combine([whole, sureSplit])) == [["doi:10.1088/1475-7516"]])
+    }
+
     /// `best`'s passes are no independent witnesses: two unsure ones reading "Smeg," do not
     /// outvote a sure first reading of "5mcg,", where their sum would; a sure one still does.
     @Test func overBestPassesAgreeingUnsurePassesDoNotOutvoteASureFirstReading() {

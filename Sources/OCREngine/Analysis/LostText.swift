@@ -12,7 +12,9 @@ import OCRWire
 /// median) whose centres lie in no word with text. Where at least ``minimumShare`` of them do,
 /// or a solid dark box holds no word, the parts of the page around them (``LostRegions``) are
 /// read again (``BestLevel``'s recovery passes) and what those readings add is combined in; where
-/// fewer do but some form a line (``lineLetters`` in a row), the parts around those lines.
+/// fewer do but some form a line (``lineLetters`` in a row), the parts around those lines. On a
+/// page read enlarged too (``SmallText``), the share is that of the first reading: what the
+/// enlarged reading found of it is no sign that the rest was not lost.
 ///
 /// Measured with Tesseract's own output on the pages of `make accuracy`: 0-1% of the letters
 /// outside words on every rendered page but two (the receipt 33%, the ruled table tagged 72 dpi
@@ -51,8 +53,17 @@ enum LostText {
         /// Whether text was lost outside the margins: at least ``minimumShare`` of the letters
         /// in ``elsewhere``, a dark box, or a whole line (``lostLines``).
         var isLost: Bool { isMostlyLost || !darkBoxes.isEmpty || !lostLines.isEmpty }
-        /// At least ``minimumShare`` of the letters lost outside the margins.
-        var isMostlyLost: Bool { letters > 0 && Double(elsewhere.count) / Double(letters) >= minimumShare }
+        /// At least ``minimumShare`` of the letters lost outside the margins, now or in the
+        /// first reading (``lostByFirstReading``) with some still lost.
+        var isMostlyLost: Bool {
+            letters > 0 && (Double(elsewhere.count) / Double(letters) >= minimumShare || lostByFirstReading && !elsewhere.isEmpty)
+        }
+        /// Whether the first reading of the page, before the page read enlarged was combined with
+        /// it, had lost at least ``minimumShare`` of its letters: the layout analysis drops text
+        /// there (a table's columns of figures), and what the enlarged reading did not find is
+        /// read again however little is left. (A blurred 120-dpi table lost 23% of its letters
+        /// to its first reading and 5% after the enlarged one: its last columns stayed unread.)
+        var lostByFirstReading = false
         /// Rows of at least ``lineLetters`` lost letters side by side, outside the margins: a line
         /// the layout analysis dropped whole (a receipt's column heads between two dashed rules),
         /// too few letters on a long page to reach ``minimumShare``; and the lost letters of a

@@ -36,19 +36,11 @@ enum WordSplitting {
     /// run into letters, or letters into a number, whatever its length. Either needs a symbol
     /// box for each character.
     static func cuts(for word: RawWord) -> Cuts? {
-        guard word.symbols.count >= 2, !isAddress(word.text) else { return nil }
+        guard word.symbols.count >= 2, !WordCombination.isAddress(word.text) else { return nil }
         let alphanumerics = word.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count
         if alphanumerics >= minimumCharacters, !WordCombination.isPlausible(word) { return .anywhere }
         let symbols = word.symbols
         return (0..<(symbols.count - 1)).contains { digitsMeetLetters(symbols[$0].text, symbols[$0 + 1].text) } ? .betweenDigitsAndLetters : nil
-    }
-
-    /// Whether `text` is a web or mail address or a DOI ("http://www.bol.com/klantenservice",
-    /// "doi:10.1088/1475-7516"): one token, whose points, colons and slashes stand apart from
-    /// their letters and were cut at as spaces.
-    static func isAddress(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return lower.contains("://") || lower.contains("www.") || lower.contains("@") || lower.hasPrefix("doi:")
     }
 
     /// Whether `left` ends in a digit and `right` starts with a letter, or the other way round.

@@ -536,7 +536,15 @@ package final class Recognizer {
                 let readsEnlarged = !settings.fast && SmallText.readsEnlarged(medianHeight: wordHeight, meanConfidence: meanConfidence,
                                                                           readsAsNoise: readsAsNoise, width: pix.width, height: pix.height,
                                                                           maxPixels: configuration.maxPagePixels)
+                // Whether the first reading lost text, before the enlarged one read some of it.
+                var lostByFirstReading = false
                 if readsEnlarged {
+                    if let thresholded {
+                        lostByFirstReading = try costs.measure("lost_text") { () throws(OCRError) in
+                            components = try thresholded.componentBoxes()
+                            return try LostText.find(components: components, words: RawBlock.wordsWithText(blocks)).isMostlyLost
+                        }
+                    }
                     let refined = try refine(blocks, passes: [.enlarged], pix: pix, dpi: dpi, options: options, settings: settings,
                                              deadline: deadline, cancellation: cancellation, costs: &costs)
                     blocks = refined.blocks
@@ -584,9 +592,11 @@ package final class Recognizer {
                     lost = try costs.measure("lost_text") { () throws(OCRError) in
                         if components.isEmpty { components = try thresholded.componentBoxes() }
                         let images = blocks.filter { $0.type == .image }.map(\.rect)
-                        return try LostText.find(components: components, words: RawBlock.wordsWithText(blocks), images: images) { box throws(OCRError) in
+                        var found = try LostText.find(components: components, words: RawBlock.wordsWithText(blocks), images: images) { box throws(OCRError) in
                             try thresholded.inkShare(in: box)
                         }
+                        found.lostByFirstReading = lostByFirstReading
+                        return found
                     }
                 }
                 // A page number or running line standing alone in a margin, or a column of line

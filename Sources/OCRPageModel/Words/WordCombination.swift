@@ -269,6 +269,11 @@ package struct WordCombination {
            Self.lettersAndDigits(first.texts) == Self.lettersAndDigits(best.texts) {
             best = first
         }
+        // An address is one token: a surer reading that cut it ("doi:" "10.1088/...") loses to one that did not.
+        if best.texts.count > 1,
+           let whole = proposals.first(where: { $0.texts.count == 1 && $0.texts[0] == best.texts.joined() && Self.isAddress($0.texts[0]) }) {
+            best = whole
+        }
         // Run-together words: the same characters, split into more words, more of them
         // dictionary words or numbers ("3432twoyou" against "3432" "two" "you", the legacy
         // recogniser's word boxes): the split reading, whatever the vote.
@@ -301,15 +306,25 @@ package struct WordCombination {
     }
 
     /// A word Tesseract found in its dictionary, or a number, amount, date or code of digits, or
-    /// a short reference of digits and one capital letter ("13A", "B12": units, sections, forms):
-    /// what a dictionary cannot hold but documents are full of.
+    /// a short reference of digits and one capital letter ("13A", "B12": units, sections, forms),
+    /// or a web or mail address or a DOI (``isAddress(_:)``): what a dictionary cannot hold but
+    /// documents are full of. (An address read apart at its "doi:" or "www.", a dictionary word,
+    /// is no more plausible than the whole, and the whole stays one word.)
     package static func isPlausible(_ word: RawWord) -> Bool {
-        if word.fromDictionary { return true }
+        if word.fromDictionary || isAddress(word.text) { return true }
         let core = Self.core(word.text)
         guard let first = core.unicodeScalars.first else { return true }
         let numeric = Set("0123456789.,/:%-$")
         if (first == "$" || ("0"..."9").contains(Character(first))) && core.allSatisfy(numeric.contains) { return true }
         return isShortReference(core)
+    }
+
+    /// Whether `text` is a web or mail address or a DOI ("http://www.bol.com/klantenservice",
+    /// "doi:10.1088/1475-7516"): one token, whose points, colons and slashes stand apart from
+    /// their letters, so that a reading or a gap may cut it where it is none.
+    package static func isAddress(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.contains("://") || lower.contains("www.") || lower.contains("@") || lower.hasPrefix("doi:")
     }
 
     /// `text` without the quotes, brackets and punctuation around it ("(42)," -> "42").
