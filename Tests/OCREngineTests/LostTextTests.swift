@@ -75,6 +75,19 @@ import Testing
         #expect(try LostText.find(components: read + footer, words: words).margin.isEmpty)
     }
 
+    /// A transcript's line numbers of which a reading found two: the rest are still in the
+    /// margin, since one word in ``LostText/edgeOutliers`` may lie beyond the text's edges.
+    @Test func lineNumbersStayInTheMarginWhenAFewWereRead() throws {
+        let lines = (0..<30).map { 100 + 40 * $0 }
+        let read = lines.flatMap { top in (0..<4).flatMap { Self.letters(5, left: 200 + 100 * $0, top: top) } }
+        var words = lines.flatMap { top in (0..<4).map { Self.word(Self.rect(200 + 100 * $0, top, 75, 20)) } }
+        let numbers = lines.flatMap { Self.letters(1, left: 100, top: $0) }
+        words += numbers.suffix(2).map(Self.word)
+        let found = try LostText.find(components: read + numbers, words: words)
+        #expect(found.margin == Array(numbers.dropLast(2)))
+        #expect(found.elsewhere.isEmpty)
+    }
+
     /// A transcript's column of line numbers left of the text, all dropped: in the margin (read
     /// again on its own), and no sign that the page lost text, though it is a sixth of the
     /// letters; a column of more letters than line numbers take is lost text.

@@ -93,6 +93,12 @@ enum LostText {
     /// At least this many lost letters in a block taken for a picture are text lost.
     static let imageLetters = 8
 
+    /// One word in this many may lie beyond the edges of the text that a margin's letters lie
+    /// beyond: a few of the margin's own letters read do not move them (a transcript's last two
+    /// line numbers, read with their lines by the page read enlarged, left the other 23 in no
+    /// margin and unread).
+    static let edgeOutliers = 50
+
     /// At most this many lost letters above or below the text are a page number or running line.
     static let marginLetters = 24
     /// At most this many lost letters beside the text are a column of line numbers (1 to 28
@@ -133,9 +139,12 @@ enum LostText {
         }
         let lost = letters.filter(unread)
         var margin: [RawRect] = []
+        // The text's edges: those of every word but one in ``edgeOutliers`` each way.
         let rects = words.map(\.rect)
-        if let top = rects.map(\.top).min(), let bottom = rects.map(\.bottom).max(),
-           let left = rects.map(\.left).min(), let right = rects.map(\.right).max() {
+        let outliers = rects.count / edgeOutliers
+        if !rects.isEmpty {
+            let top = rects.map(\.top).sorted()[outliers], bottom = rects.map(\.bottom).sorted(by: >)[outliers]
+            let left = rects.map(\.left).sorted()[outliers], right = rects.map(\.right).sorted(by: >)[outliers]
             let aboveOrBelow = lost.filter { $0.bottom <= top || $0.top >= bottom }
             let beside = lost.filter { ($0.right <= left || $0.left >= right) && !aboveOrBelow.contains($0) }
             margin = (aboveOrBelow.count <= marginLetters ? aboveOrBelow : []) + (beside.count <= sideLetters ? beside : [])

@@ -536,7 +536,9 @@ package final class Recognizer {
                 let readsEnlarged = !settings.fast && SmallText.readsEnlarged(medianHeight: wordHeight, meanConfidence: meanConfidence,
                                                                           readsAsNoise: readsAsNoise, width: pix.width, height: pix.height,
                                                                           maxPixels: configuration.maxPagePixels)
-                // Whether the first reading lost text, before the enlarged one read some of it.
+                // The first reading, before the enlarged one is combined with it: what it lost,
+                // and its crowds of slices where text is printed turned (below).
+                let firstReading = blocks
                 var lostByFirstReading = false
                 if readsEnlarged {
                     if let thresholded {
@@ -572,7 +574,10 @@ package final class Recognizer {
                 // the page whose letters are wider than tall read turned each way, and the surer
                 // reading put in the place of the words it covers.
                 if !settings.fast, settings.psm == 3, !readsAsNoise, let thresholded {
-                    let crowds = SidewaysText.regions(in: blocks, rules: rules, width: pix.width, height: pix.height)
+                    // On a page read enlarged, from the first reading: the enlarged one reads
+                    // turned text as a few long words of noise, which are no crowd (a table's
+                    // turned column heads, a 150-dpi scan, were left as "#55)“32|8355").
+                    let crowds = SidewaysText.regions(in: readsEnlarged ? firstReading : blocks, rules: rules, width: pix.width, height: pix.height)
                     if !crowds.isEmpty {
                         let read = try costs.measure("sideways_text") { () throws(OCRError) in
                             components = try thresholded.componentBoxes()
