@@ -5,6 +5,9 @@ two renderings hold too few of (real_layout.py renders each page clean and once 
     real_layout_variants.py faxes WORK_DIR [--half dev|heldout]
         each page of the half's documents as a dithered fax at 150 and at 200 dpi and as a
         thresholded (bilevel) scan at 150 dpi: 1 bpp pages of small text
+    real_layout_variants.py grays WORK_DIR [--half dev|heldout]
+        each page as a gray scan at 120 and at 150 dpi, a little blurred, JPEG at quality 75:
+        gray pages of small text, read enlarged
     real_layout_variants.py turned CORPUS_WORK_DIR WORK_DIR [--half dev|heldout]
         each page image of a built corpus (real_layout.py build) turned a quarter clockwise and a
         quarter counter-clockwise, its truth boxes turned with it (pages already lying on their
@@ -26,6 +29,28 @@ import real_layout  # noqa: E402  (CORPUS, half_of, render, truth_words)
 
 
 def faxes(work, half):
+    """1 bpp pages: dithered faxes at 150 and 200 dpi, a thresholded scan at 150 dpi."""
+    def fax(gray, path, dpi):
+        gray.convert("1").save(path, dpi=(dpi, dpi))  # Floyd-Steinberg dithering
+
+    def bilevel(gray, path, dpi):
+        gray.point(lambda v: 255 if v > 150 else 0).convert("1", dither=Image.Dither.NONE).save(path, dpi=(dpi, dpi))
+    from PIL import Image
+    rendered(work, half, (("fax150", 150, fax, "png"), ("fax200", 200, fax, "png"), ("bilevel150", 150, bilevel, "png")))
+
+
+def grays(work, half):
+    """Gray scans of small text: at 120 and 150 dpi, blurred a little (sigma 0.5) and saved as
+    JPEG at quality 75, as an office scanner's or a phone app's low setting keeps them."""
+    def scan(gray, path, dpi):
+        from PIL import ImageFilter
+        gray.filter(ImageFilter.GaussianBlur(0.5)).save(path, quality=75, dpi=(dpi, dpi))
+    rendered(work, half, (("gray120", 120, scan, "jpg"), ("gray150", 150, scan, "jpg")))
+
+
+def rendered(work, half, variants):
+    """Each page of the half's documents rendered gray at each variant's resolution and made
+    into its image by the variant's function, with its truth words at that resolution."""
     from PIL import Image
     pages_dir = os.path.join(work, "pages")
     os.makedirs(pages_dir, exist_ok=True)
@@ -36,17 +61,17 @@ def faxes(work, half):
         pdf = os.path.join(real_layout.CORPUS, "pdf", entry["file"])
         count = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", pdf], capture_output=True, check=True).stdout.decode()).group(1))
         for page in range(1, count + 1):
-            for variant, dpi in (("fax150", 150), ("fax200", 200), ("bilevel150", 150)):
+            for variant, dpi, make, extension in variants:
                 name = f"{entry['file'][:-4]}-p{page}-{variant}"
                 png = os.path.join(pages_dir, name + ".png")
                 real_layout.render(pdf, page, dpi, png)
                 gray = Image.open(png).convert("L")
-                if variant.startswith("fax"):
-                    gray.convert("1").save(png, dpi=(dpi, dpi))  # Floyd-Steinberg dithering
-                else:
-                    gray.point(lambda v: 255 if v > 150 else 0).convert("1", dither=Image.Dither.NONE).save(png, dpi=(dpi, dpi))
+                image = os.path.join(pages_dir, f"{name}.{extension}")
+                if image != png:
+                    os.remove(png)
+                make(gray, image, dpi)
                 words = real_layout.truth_words(pdf, page, dpi / 72)
-                json.dump({"image": os.path.basename(png), "document": entry["file"], "page": page, "kind": entry["kind"],
+                json.dump({"image": os.path.basename(image), "document": entry["file"], "page": page, "kind": entry["kind"],
                            "variant": variant, "half": half, "words": words}, open(os.path.join(pages_dir, name + ".json"), "w"))
                 print(f"{name}: {len(words)} words", flush=True)
 
@@ -85,6 +110,9 @@ def main():
     fax = sub.add_parser("faxes")
     fax.add_argument("work")
     fax.add_argument("--half", default="dev", choices=["dev", "heldout"])
+    gray = sub.add_parser("grays")
+    gray.add_argument("work")
+    gray.add_argument("--half", default="dev", choices=["dev", "heldout"])
     turn = sub.add_parser("turned")
     turn.add_argument("corpus_work")
     turn.add_argument("work")
@@ -92,6 +120,8 @@ def main():
     args = parser.parse_args()
     if args.command == "faxes":
         faxes(args.work, args.half)
+    elif args.command == "grays":
+        grays(args.work, args.half)
     else:
         turned(args.corpus_work, args.work, args.half)
 
