@@ -574,10 +574,13 @@ package final class Recognizer {
                 // the page whose letters are wider than tall read turned each way, and the surer
                 // reading put in the place of the words it covers.
                 if !settings.fast, settings.psm == 3, !readsAsNoise, let thresholded {
-                    // On a page read enlarged, from the first reading: the enlarged one reads
-                    // turned text as a few long words of noise, which are no crowd (a table's
-                    // turned column heads, a 150-dpi scan, were left as "#55)“32|8355").
-                    let crowds = SidewaysText.regions(in: readsEnlarged ? firstReading : blocks, rules: rules, width: pix.width, height: pix.height)
+                    // On a page read enlarged that shows none, from the first reading: the enlarged
+                    // reading may read turned text as a few long words of noise, which are no crowd
+                    // (a table's turned column heads, a 150-dpi scan, were left as "#55)“32|8355").
+                    var crowds = SidewaysText.regions(in: blocks, rules: rules, width: pix.width, height: pix.height)
+                    if crowds.isEmpty, readsEnlarged {
+                        crowds = SidewaysText.regions(in: firstReading, rules: rules, width: pix.width, height: pix.height)
+                    }
                     if !crowds.isEmpty {
                         let read = try costs.measure("sideways_text") { () throws(OCRError) in
                             components = try thresholded.componentBoxes()
