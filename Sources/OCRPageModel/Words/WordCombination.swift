@@ -28,7 +28,8 @@ import OCRWire
 ///
 /// **Run-together words.** When another proposal has the winner's characters split into more
 /// words, and more of them are dictionary words or numbers, it wins instead (passes that agree
-/// on "3432twoyou" lose to one whose word boxes split it).
+/// on "3432twoyou" lose to one whose word boxes split it). A web or mail address or a DOI stays
+/// whole: a reading that cut it at its "doi:" or "www." loses to one that read it as one word.
 ///
 /// **Result.** The first pass's blocks, paragraphs and lines, with each cluster's words replaced by
 /// the winner's (boxes, symbols and choices of the winning pass that is most confident; the first
@@ -269,7 +270,8 @@ package struct WordCombination {
            Self.lettersAndDigits(first.texts) == Self.lettersAndDigits(best.texts) {
             best = first
         }
-        // An address is one token: a surer reading that cut it ("doi:" "10.1088/...") loses to one that did not.
+        // An address is one token: a surer reading that cut it ("doi:" "10.1088/...") loses to
+        // one that did not.
         if best.texts.count > 1,
            let whole = proposals.first(where: { $0.texts.count == 1 && $0.texts[0] == best.texts.joined() && Self.isAddress($0.texts[0]) }) {
             best = whole
