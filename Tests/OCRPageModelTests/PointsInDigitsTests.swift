@@ -69,6 +69,23 @@ import Testing
         }
     }
 
+    /// A day or a year beside a month's name is no amount: "Received 25 July 2008" keeps its
+    /// "25" whatever speck lies between its digits.
+    @Test func aNumberBesideAMonthIsNotLookedAt() throws {
+        for month in ["July", "Jan.", "september,"] {
+            var blocks = Self.page()
+            let after = RawWord(text: month, confidence: 0.9, rect: RawRect(left: 540, top: 100, right: 590, bottom: 122))
+            blocks[0].paragraphs[0].lines[0].words.insert(after, at: 1)
+            let read = try PointsInDigits.read(blocks) { _ in
+                Issue.record("no word's image is asked for")
+                return Self.fortySeven()
+            }
+            #expect(read.changed == 0, "\(month)")
+            #expect(read.blocks[0].paragraphs[0].lines[0].words[0].text == "47", "\(month)")
+        }
+        #expect(!MonthNames.isMonth("Mayor") && MonthNames.isMonth("(Dec."))
+    }
+
     @Test func aPageWithoutPointedAmountsIsNotLookedAt() throws {
         let read = try PointsInDigits.read(Self.page(pointed: 1)) { _ in
             Issue.record("no word's image is asked for")

@@ -83,17 +83,24 @@ package enum PointsInDigits {
 
     /// `blocks` with a point put into each number of digits whose image, through `image` (the
     /// page's pixels inside a rectangle, as gray), shows one between its digits (none on a page
-    /// with fewer than ``pointedAmounts`` amounts read with points); and how many words changed.
+    /// with fewer than ``pointedAmounts`` amounts read with points, nor in a number beside a
+    /// month's name: a day or a year, "25 July 2008"); and how many words changed.
     package static func read(_ blocks: [RawBlock], image: (RawRect) throws(OCRError) -> GrayGrid) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
         guard RawBlock.allWords(blocks).count(where: { isPointed($0.text) }) >= pointedAmounts else { return (blocks, 0) }
-        return try RawBlock.replacingWords(in: blocks) { (word: RawWord) throws(OCRError) -> RawWord? in
-            guard word.text.count >= 2, word.text.allSatisfy(\.isASCIIDigit) else { return nil }
-            let gray = try image(word.rect)
-            // (a word cut by the page's edge is not judged: its marks' places would be off)
-            guard gray.width == word.rect.width, gray.height == word.rect.height, let found = point(in: word, gray: gray) else { return nil }
-            let box = RawRect(left: word.rect.left + found.box.left, top: word.rect.top + found.box.top,
-                              right: word.rect.left + found.box.right, bottom: word.rect.top + found.box.bottom)
-            return DroppedPoints.pointed(word, at: found.offset, box: box)
+        return try RawBlock.replacingLines(in: blocks) { (line: RawLine) throws(OCRError) -> (line: RawLine, changed: Int)? in
+            var line = line
+            var changed = 0
+            for (w, word) in line.words.enumerated() where word.text.count >= 2 && word.text.allSatisfy(\.isASCIIDigit) {
+                if MonthNames.isBesideMonth(w, in: line.words) { continue }
+                let gray = try image(word.rect)
+                // (a word cut by the page's edge is not judged: its marks' places would be off)
+                guard gray.width == word.rect.width, gray.height == word.rect.height, let found = point(in: word, gray: gray) else { continue }
+                let box = RawRect(left: word.rect.left + found.box.left, top: word.rect.top + found.box.top,
+                                  right: word.rect.left + found.box.right, bottom: word.rect.top + found.box.bottom)
+                line.words[w] = DroppedPoints.pointed(word, at: found.offset, box: box)
+                changed += 1
+            }
+            return changed == 0 ? nil : (line, changed)
         }
     }
 }
