@@ -93,10 +93,12 @@ enum LostText {
     /// At least this many lost letters in a block taken for a picture are text lost.
     static let imageLetters = 8
 
-    /// One word in this many may lie beyond the edges of the text that a margin's letters lie
-    /// beyond: a few of the margin's own letters read do not move them (a transcript's last two
-    /// line numbers, read with their lines by the page read enlarged, left the other 23 in no
-    /// margin and unread).
+    /// One word in this many may lie left or right of the edges of the text that a margin's
+    /// letters beside it lie beyond: a few of the margin's own letters read do not move them (a
+    /// transcript's last two line numbers, read with their lines by the page read enlarged, left
+    /// the other 23 in no margin and unread). Above and below, every word counts: with
+    /// those edges moved in too, a UNLV scan's letters above and below its text were too many
+    /// for a margin, which left those beside it few enough to be one, its border's noise read as "al".
     static let edgeOutliers = 50
 
     /// At most this many lost letters above or below the text are a page number or running line.
@@ -139,11 +141,11 @@ enum LostText {
         }
         let lost = letters.filter(unread)
         var margin: [RawRect] = []
-        // The text's edges: those of every word but one in ``edgeOutliers`` each way.
+        // The text's edges: above and below, those of every word; beside, those of every word
+        // but one in ``edgeOutliers`` each way.
         let rects = words.map(\.rect)
         let outliers = rects.count / edgeOutliers
-        if !rects.isEmpty {
-            let top = rects.map(\.top).sorted()[outliers], bottom = rects.map(\.bottom).sorted(by: >)[outliers]
+        if let top = rects.map(\.top).min(), let bottom = rects.map(\.bottom).max() {
             let left = rects.map(\.left).sorted()[outliers], right = rects.map(\.right).sorted(by: >)[outliers]
             let aboveOrBelow = lost.filter { $0.bottom <= top || $0.top >= bottom }
             let beside = lost.filter { ($0.right <= left || $0.left >= right) && !aboveOrBelow.contains($0) }
