@@ -155,12 +155,6 @@ enum DataDetection {
         return text.allSatisfy { $0.isASCIIDigit || $0 == "," || $0 == "." || $0 == "'" || $0 == "-" } && !text.contains(",,") && !text.contains("..")
     }
 
-    static let months: [String: Int] = [
-        "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8, "september": 9,
-        "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
-        "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
-    ]
-
     /// `2014/12/03`, `12/03/2014`, `3.12.2014`, `2014-12-03`, `03-12-14`; `December 3, 2014`,
     /// `3 December 2014`, `Dec. 3, 2014`, `3 Dec 2014`.
     static func isDate(_ text: String) -> Bool {
@@ -180,7 +174,7 @@ enum DataDetection {
             return false
         }
         guard (2...3).contains(words.count) else { return false }
-        func month(_ word: String) -> Bool { months[word.lowercased().trimmingSuffix(".")] != nil }
+        func month(_ word: String) -> Bool { MonthNames.names.contains(word.lowercased().trimmingSuffix(".")) }
         func day(_ word: String) -> Bool {
             let digits = word.trimmingSuffix(",").trimmingSuffix(".")
             let core = ["st", "nd", "rd", "th"].reduce(digits) { $0.hasSuffix($1) ? String($0.dropLast(2)) : $0 }

@@ -1,3 +1,4 @@
+import OCRBasics
 import OCRPageModel
 import Testing
 

@@ -81,6 +81,12 @@ package enum PointsInDigits {
         return (tall.count { $0.right <= point.left }, point)
     }
 
+    /// Whether the word at `index` of a line's `words` has a month's name beside it: a day or a
+    /// year, no amount.
+    static func isBesideMonth(_ index: Int, in words: [RawWord]) -> Bool {
+        (index > 0 && MonthNames.isMonth(words[index - 1].text)) || (index + 1 < words.count && MonthNames.isMonth(words[index + 1].text))
+    }
+
     /// `blocks` with a point put into each number of digits whose image, through `image` (the
     /// page's pixels inside a rectangle, as gray), shows one between its digits (none on a page
     /// with fewer than ``pointedAmounts`` amounts read with points, nor in a number beside a
@@ -91,7 +97,7 @@ package enum PointsInDigits {
             var line = line
             var changed = 0
             for (w, word) in line.words.enumerated() where word.text.count >= 2 && word.text.allSatisfy(\.isASCIIDigit) {
-                if MonthNames.isBesideMonth(w, in: line.words) { continue }
+                if isBesideMonth(w, in: line.words) { continue }
                 let gray = try image(word.rect)
                 // (a word cut by the page's edge is not judged: its marks' places would be off)
                 guard gray.width == word.rect.width, gray.height == word.rect.height, let found = point(in: word, gray: gray) else { continue }
