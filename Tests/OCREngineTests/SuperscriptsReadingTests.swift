@@ -22,6 +22,19 @@ extension EngineTests {
             }
         }
 
+        /// A mark read as no mark ("®" for the raised "9", "”" for "12") is read again alone,
+        /// enlarged, as the figure it is.
+        @Test func marksReadAsNoMarkAreReadAgainAsFigures() async throws {
+            let result = try await recognize(Fixtures.page(Self.page))
+            #expect(try #require(result.timings?.steps).map(\.step).contains("superscript_marks"))
+            let lines = result.blocks.flatMap(\.paragraphs).flatMap(\.lines).map { $0.words.map(\.text) }
+            for (label, word, mark) in [("exclusively", "breastfed", "9"), ("testing", "HIV/AIDS", "12"), ("detecting", "HIV/AIDS", "12")] {
+                let line = try #require(lines.first { $0.contains(label) && $0.contains(word) }, "\(label) in \(lines)")
+                let index = try #require(line.firstIndex(of: word))
+                #expect(index + 1 < line.count && line[index + 1] == mark, "\(line)")
+            }
+        }
+
         /// `fast` reads as Tesseract does, the marks in their words.
         @Test func fastKeepsTheMarksInTheirWords() async throws {
             let result = try await recognize(Fixtures.page(Self.page), RecognitionOptions.with { $0.level = .fast })

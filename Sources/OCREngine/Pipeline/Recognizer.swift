@@ -746,6 +746,14 @@ package final class Recognizer {
                     let marks = try costs.measure("superscripts") { Superscripts.read(blocks, components: components) }
                     blocks = marks.blocks
                     changedWords += marks.changed
+                    // A mark read as no mark ("?" for a raised "9"), read again alone, enlarged.
+                    if !marks.toRead.isEmpty {
+                        let read = try costs.measure("superscript_marks") { () throws(OCRError) in
+                            try readMarks(marks.toRead, in: blocks, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+                        }
+                        blocks = read.blocks
+                        changedWords += read.changed
+                    }
                 }
                 if !settings.fast {
                     // A page that prints its decimals after commas (DecimalCommas.swift) keeps
@@ -961,6 +969,40 @@ package final class Recognizer {
             }
         }
         return (blocks, replaced)
+    }
+
+    /// `blocks` with each of `marks` (``Superscripts``: a footnote's raised mark read as no
+    /// mark) read again alone, cut out tight to its ink and enlarged to about a letter's size,
+    /// as one line; its reading taken where it is a mark's (``Superscripts/isMarkReading(_:)``),
+    /// and how many were.
+    private func readMarks(_ marks: [Superscripts.Mark], in blocks: [RawBlock], pix: Pix, dpi: Int, api: TessAPI,
+                           settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
+        var settings = settings
+        settings.psm = 7
+        var blocks = blocks, changed = 0
+        let page = RawRect(left: 0, top: 0, right: pix.width, bottom: pix.height)
+        for mark in marks {
+            let word = blocks[mark.block].paragraphs[mark.paragraph].lines[mark.line].words[mark.word]
+            let box = word.rect.padded(1, within: page)
+            guard box.width > 0, box.height > 0 else { continue }
+            let factor = min(Superscripts.maximumEnlargement, max(1, Superscripts.readingHeight / Double(box.height)))
+            let crop = try pix.cropped(box)
+            // Smoothed first on a 1 bpp page, as the enlarged reading does (BestLevel.swift).
+            let enlarged = pix.depth == 1 ? try crop.gaussianBlurred(sigma: SmallText.bilevelSmoothing).scaled(factor) : try crop.toGray().scaled(factor)
+            let border = max(8, enlarged.height / 2)
+            let reading = try readBlocks(try enlarged.withWhiteBorder(border), dpi: Int((Double(dpi) * factor).rounded()), api: api,
+                                         settings: settings, choices: false, monitorState)
+                .map { $0.shifted(-border, -border).mapped(scale: factor).shifted(box.left, box.top) }
+            let words = RawBlock.wordsWithText(reading)
+            guard let text = Superscripts.markText(words.map(\.text).joined(), components: mark.components) else { continue }
+            var read = word
+            read.text = text
+            read.confidence = words.map(\.confidence).min() ?? word.confidence
+            read.symbols = words.flatMap(\.symbols)
+            blocks[mark.block].paragraphs[mark.paragraph].lines[mark.line].words[mark.word] = read
+            changed += 1
+        }
+        return (blocks, changed)
     }
 
     /// Whether the page is checked for lying on its side or upside down: not where the caller
