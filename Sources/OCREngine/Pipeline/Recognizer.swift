@@ -741,6 +741,26 @@ package final class Recognizer {
                         meanConfidence = Self.meanWordConfidence(blocks)
                     }
                 }
+                // One word read twice, over itself (OverlappingWords.swift): made one.
+                if !settings.fast {
+                    let overlapping = try costs.measure("overlapping_words") { OverlappingWords.read(blocks) }
+                    blocks = overlapping.blocks
+                    changedWords += overlapping.changed
+                }
+                // A word's first or last letters left out of it (EdgeLetters.swift): the word read
+                // again alone with them.
+                if !settings.fast, settings.findsLines, !readsAsNoise, !components.isEmpty {
+                    let edges = try costs.measure("edge_letters") { () throws(OCRError) in
+                        EdgeLetters.edges(in: blocks, lost: try LostText.find(components: components, words: RawBlock.wordsWithText(blocks)).lost)
+                    }
+                    if !edges.isEmpty {
+                        let read = try costs.measure("edge_letters_read") { () throws(OCRError) in
+                            try readEdges(edges, in: blocks, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+                        }
+                        blocks = read.blocks
+                        changedWords += read.changed
+                    }
+                }
                 // A footnote's raised mark read into its word (Superscripts.swift), read apart from it.
                 if !settings.fast, !components.isEmpty {
                     let marks = try costs.measure("superscripts") { Superscripts.read(blocks, components: components) }
@@ -972,28 +992,15 @@ package final class Recognizer {
     }
 
     /// `blocks` with each of `marks` (``Superscripts``: a footnote's raised mark read as no
-    /// mark) read again alone, cut out tight to its ink and enlarged to about a letter's size,
-    /// as one line; its reading taken where it is a mark's (``Superscripts/isMarkReading(_:)``),
-    /// and how many were.
+    /// mark) read again alone, enlarged to about a letter's size; its reading taken where it is
+    /// a mark's (``Superscripts/markText(_:components:)``), and how many were.
     private func readMarks(_ marks: [Superscripts.Mark], in blocks: [RawBlock], pix: Pix, dpi: Int, api: TessAPI,
                            settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
-        var settings = settings
-        settings.psm = 7
         var blocks = blocks, changed = 0
-        let page = RawRect(left: 0, top: 0, right: pix.width, bottom: pix.height)
         for mark in marks {
             let word = blocks[mark.block].paragraphs[mark.paragraph].lines[mark.line].words[mark.word]
-            let box = word.rect.padded(1, within: page)
-            guard box.width > 0, box.height > 0 else { continue }
-            let factor = min(Superscripts.maximumEnlargement, max(1, Superscripts.readingHeight / Double(box.height)))
-            let crop = try pix.cropped(box)
-            // Smoothed first on a 1 bpp page, as the enlarged reading does (BestLevel.swift).
-            let enlarged = pix.depth == 1 ? try crop.gaussianBlurred(sigma: SmallText.bilevelSmoothing).scaled(factor) : try crop.toGray().scaled(factor)
-            let border = max(8, enlarged.height / 2)
-            let reading = try readBlocks(try enlarged.withWhiteBorder(border), dpi: Int((Double(dpi) * factor).rounded()), api: api,
-                                         settings: settings, choices: false, monitorState)
-                .map { $0.shifted(-border, -border).mapped(scale: factor).shifted(box.left, box.top) }
-            let words = RawBlock.wordsWithText(reading)
+            let factor = min(Superscripts.maximumEnlargement, max(1, Superscripts.readingHeight / Double(max(1, word.rect.height))))
+            let words = try readAlone(word.rect, enlarged: factor, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
             guard let text = Superscripts.markText(words.map(\.text).joined(), components: mark.components) else { continue }
             var read = word
             read.text = text
@@ -1003,6 +1010,42 @@ package final class Recognizer {
             changed += 1
         }
         return (blocks, changed)
+    }
+
+    /// `blocks` with each word of `edges` (``EdgeLetters``: letters left out at its start or
+    /// end) read again alone with those letters, its reading taken where it spells the word
+    /// with them (``EdgeLetters/keeps(_:over:edge:)``), and how many were.
+    private func readEdges(_ edges: [EdgeLetters.Edge], in blocks: [RawBlock], pix: Pix, dpi: Int, api: TessAPI,
+                           settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
+        var blocks = blocks, changed = 0
+        for edge in edges {
+            let word = blocks[edge.block].paragraphs[edge.paragraph].lines[edge.line].words[edge.word]
+            let words = try readAlone(edge.region, enlarged: 1, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+            guard words.count == 1, let read = words.first, EdgeLetters.keeps(read.text, over: word.text, edge: edge) else { continue }
+            blocks[edge.block].paragraphs[edge.paragraph].lines[edge.line].words[edge.word] = read
+            changed += 1
+        }
+        return (blocks, changed)
+    }
+
+    /// The words Tesseract reads in `box` of `pix` cut out alone (a pixel of paper around it),
+    /// enlarged `factor` times (smoothed first on a 1 bpp page, as the enlarged reading does:
+    /// BestLevel.swift) on a white border, as one line; in the page's pixels.
+    private func readAlone(_ box: RawRect, enlarged factor: Double, pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
+                           _ monitorState: Monitor.State) throws(OCRError) -> [RawWord] {
+        let box = box.padded(1, within: RawRect(left: 0, top: 0, right: pix.width, bottom: pix.height))
+        guard box.width > 0, box.height > 0 else { return [] }
+        var settings = settings
+        settings.psm = 7
+        var image = try pix.cropped(box)
+        if factor > 1 {
+            image = image.depth == 1 ? try image.gaussianBlurred(sigma: SmallText.bilevelSmoothing).scaled(factor) : try image.toGray().scaled(factor)
+        }
+        // The recogniser reads a line cropped tight to its ink worse than one with paper around it.
+        let border = max(8, image.height / 2)
+        let reading = try readBlocks(try image.withWhiteBorder(border), dpi: Int((Double(dpi) * factor).rounded()), api: api,
+                                     settings: settings, choices: false, monitorState)
+        return RawBlock.wordsWithText(reading.map { $0.shifted(-border, -border).mapped(scale: factor).shifted(box.left, box.top) })
     }
 
     /// Whether the page is checked for lying on its side or upside down: not where the caller
