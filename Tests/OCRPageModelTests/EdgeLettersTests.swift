@@ -40,4 +40,12 @@ import Testing
         #expect(!EdgeLetters.keeps("Categor.", over: "Categor", edge: after))  // a mark, no letter
         #expect(!EdgeLetters.keeps("Categor y", over: "Categor", edge: after))
     }
+
+    /// A sliver of ink inside the word's edge (a stroke of its last letter the word's box cut
+    /// short) takes it no further: the search ends (it once went round for ever on a 150-dpi table).
+    @Test func aSliverInsideTheEdgeIsNoNextLetter() {
+        let word = DotLeadersTests.word("Categor", 0)
+        let sliver = RawRect(left: 136, top: 105, right: 137, bottom: 125)
+        #expect(EdgeLetters.edges(in: DotLeadersTests.line([word]), lost: [sliver]).isEmpty)
+    }
 }

@@ -49,12 +49,15 @@ package enum EdgeLetters {
                     guard !onLine.isEmpty else { continue }
                     for (w, word) in line.words.enumerated() where word.text.contains(where: { $0.isLetter || $0.isNumber }) {
                         var region = word.rect, before = 0, after = 0
-                        // Letters in a row from the word's end, then from its start.
-                        while let next = onLine.first(where: { $0.left >= region.right - 2 && $0.left - region.right <= maximumGap && overlapsRows($0, region) }) {
+                        // Letters in a row from the word's end, then from its start, each taking
+                        // the region further (a sliver inside its edge is no next letter).
+                        while let next = onLine.first(where: { $0.right > region.right && $0.left >= region.right - 2
+                                                                && $0.left - region.right <= maximumGap && overlapsRows($0, region) }) {
                             region = WordCombination.bounds([region, next])!
                             after += 1
                         }
-                        while let next = onLine.first(where: { $0.right <= region.left + 2 && region.left - $0.right <= maximumGap && overlapsRows($0, region) }) {
+                        while let next = onLine.first(where: { $0.left < region.left && $0.right <= region.left + 2
+                                                                && region.left - $0.right <= maximumGap && overlapsRows($0, region) }) {
                             region = WordCombination.bounds([region, next])!
                             before += 1
                         }
