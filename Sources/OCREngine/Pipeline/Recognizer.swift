@@ -999,8 +999,7 @@ package final class Recognizer {
         var blocks = blocks, changed = 0
         for mark in marks {
             let word = blocks[mark.block].paragraphs[mark.paragraph].lines[mark.line].words[mark.word]
-            let factor = min(Superscripts.maximumEnlargement, max(1, Superscripts.readingHeight / Double(max(1, word.rect.height))))
-            let words = try readAlone(word.rect, enlarged: factor, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+            let words = try readAlone(word.rect, height: Superscripts.readingHeight, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
             guard let text = Superscripts.markText(words.map(\.text).joined(), components: mark.components) else { continue }
             var read = word
             read.text = text
@@ -1020,7 +1019,7 @@ package final class Recognizer {
         var blocks = blocks, changed = 0
         for edge in edges {
             let word = blocks[edge.block].paragraphs[edge.paragraph].lines[edge.line].words[edge.word]
-            let words = try readAlone(edge.region, enlarged: 1, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+            let words = try readAlone(edge.region, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
             guard words.count == 1, let read = words.first, EdgeLetters.keeps(read.text, over: word.text, edge: edge) else { continue }
             blocks[edge.block].paragraphs[edge.paragraph].lines[edge.line].words[edge.word] = read
             changed += 1
@@ -1028,16 +1027,18 @@ package final class Recognizer {
         return (blocks, changed)
     }
 
-    /// The words Tesseract reads in `box` of `pix` cut out alone (a pixel of paper around it),
-    /// enlarged `factor` times (smoothed first on a 1 bpp page, as the enlarged reading does:
-    /// BestLevel.swift) on a white border, as one line; in the page's pixels.
-    private func readAlone(_ box: RawRect, enlarged factor: Double, pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
+    /// The words Tesseract reads in `box` of `pix` cut out alone (a pixel of paper around it) on
+    /// a white border, as one line, in the page's pixels; with `height`, enlarged to about that
+    /// many pixels tall (at most ``Superscripts/maximumEnlargement`` times; smoothed first on a
+    /// 1 bpp page, as the enlarged reading does: BestLevel.swift).
+    private func readAlone(_ box: RawRect, height: Double? = nil, pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
                            _ monitorState: Monitor.State) throws(OCRError) -> [RawWord] {
         let box = box.padded(1, within: RawRect(left: 0, top: 0, right: pix.width, bottom: pix.height))
         guard box.width > 0, box.height > 0 else { return [] }
         var settings = settings
         settings.psm = 7
         var image = try pix.cropped(box)
+        let factor = height.map { min(Superscripts.maximumEnlargement, max(1, $0 / Double(box.height))) } ?? 1
         if factor > 1 {
             image = image.depth == 1 ? try image.gaussianBlurred(sigma: SmallText.bilevelSmoothing).scaled(factor) : try image.toGray().scaled(factor)
         }
