@@ -523,8 +523,9 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// Work: `flatten_photo`, `straighten_lines`, `deskew`, `even_lighting`, `recognize` (or
     /// `analyse_layout` for detect-only), `read_results`, `ruling_lines` (`PageResult.rules`),
     /// `word_gaps`, `table_rules` (brackets that are a table's rules), `dot_leaders` (leaders read
-    /// as dots, spaced dashes as dashes), `superscripts` (a footnote's raised mark read into its word,
-    /// read apart from it), `decimal_points` (an amount's point read as a comma),
+    /// as dots, spaced dashes as dashes), `overlapping_words` (one word read twice over itself, made
+    /// one), `edge_letters` (a word's first or last letters left out of it, found), `superscripts` (a
+    /// footnote's raised mark read into its word, read apart from it), `decimal_points` (an amount's point read as a comma),
     /// `rule_marks` (a horizontal rule's end read as a mark at a word's end),
     /// `semicolon_colons` (a colon read as a semicolon),
     /// `dropped_points` (an amount's point the reading dropped, put back where the digits leave
@@ -539,7 +540,9 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// (a ruled cell holding doubtful words, or an unread one of several lines, read alone as one block), `merged_rows` (a
     /// text line that took in two rows, its tall doubtful words read again as one block),
     /// `leader_lines` (the words before a dot leader, each run read again alone as one line),
-    /// `sideways_text` (column heads printed turned a quarter, read turned each way), and
+    /// `sideways_text` (column heads printed turned a quarter, read turned each way),
+    /// `edge_letters_read` (a word read again alone with its lost first or last letters),
+    /// `superscript_marks` (a footnote's mark read as no mark, read again alone enlarged), and
     /// `combine`, then `structure` (PageResult.layout). Readers must accept names not listed here.
     public var step: String = ""  // string step = 1
     /// `cpu_us` (field 2).
