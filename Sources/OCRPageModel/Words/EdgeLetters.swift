@@ -47,17 +47,25 @@ package enum EdgeLetters {
                             && Double(letter.top) >= Double(line.rect.top) - letterHeight / 2
                     }
                     guard !onLine.isEmpty else { continue }
-                    for (w, word) in line.words.enumerated() where word.text.contains(where: { $0.isLetter || $0.isNumber }) {
+                    // A letter nearer another word of the line than to the word and its letters so
+                    // far (`region`) is that word's, if anyone's.
+                    func distance(_ letter: RawRect, _ box: RawRect) -> Int { max(letter.left - box.right, box.left - letter.right, 0) }
+                    func isNearest(_ letter: RawRect, to w: Int, _ region: RawRect) -> Bool {
+                        let own = distance(letter, region)
+                        return line.words.indices.allSatisfy { $0 == w || distance(letter, line.words[$0].rect) > own }
+                    }
+                    // Words of two characters or more: a lone letter is as often a speck read as one.
+                    for (w, word) in line.words.enumerated() where word.text.count >= 2 && word.text.contains(where: { $0.isLetter || $0.isNumber }) {
                         var region = word.rect, before = 0, after = 0
                         // Letters in a row from the word's end, then from its start, each taking
                         // the region further (a sliver inside its edge is no next letter).
                         while let next = onLine.first(where: { $0.right > region.right && $0.left >= region.right - 2
-                                                                && $0.left - region.right <= maximumGap && overlapsRows($0, region) }) {
+                                                                && $0.left - region.right <= maximumGap && overlapsRows($0, region) && isNearest($0, to: w, region) }) {
                             region = WordCombination.bounds([region, next])!
                             after += 1
                         }
                         while let next = onLine.first(where: { $0.left < region.left && $0.right <= region.left + 2
-                                                                && region.left - $0.right <= maximumGap && overlapsRows($0, region) }) {
+                                                                && region.left - $0.right <= maximumGap && overlapsRows($0, region) && isNearest($0, to: w, region) }) {
                             region = WordCombination.bounds([region, next])!
                             before += 1
                         }

@@ -8,7 +8,7 @@
 /// Where two words overlap each other most of the narrower one's width and half the lower one's
 /// height, and their texts say they are one word read twice, one word is kept:
 /// - the same text twice: the surer reading;
-/// - one text inside the other ("Hydrochlorid", "Hydrochloride"): the longer;
+/// - one text inside the other, most of it ("Hydrochlorid", "Hydrochloride"): the longer;
 /// - the left one's end is the right one's start ("Categor", "gory"): the two joined ("Category").
 /// Other overlapping words (a table's rule read as a letter over a word, turned text) are left
 /// as they are.
@@ -77,8 +77,10 @@ package enum OverlappingWords {
     /// nil where their texts do not say they are one word read twice.
     static func joined(_ a: RawWord, _ b: RawWord) -> (kept: Int, word: RawWord)? {
         if a.text == b.text { return b.confidence > a.confidence ? (1, b) : (0, a) }
-        if a.text.contains(b.text) { return (0, a) }
-        if b.text.contains(a.text) { return (1, b) }
+        // One inside the other, most of it: a short word inside a long one's box ("at" in
+        // "maltreater", another line's word over it) is a word of its own.
+        if a.text.contains(b.text), 2 * b.text.count >= a.text.count { return (0, a) }
+        if b.text.contains(a.text), 2 * a.text.count >= b.text.count { return (1, b) }
         // The left one's end read again as the right one's start.
         let (left, right, leftIndex) = a.rect.left <= b.rect.left ? (a, b, 0) : (b, a, 1)
         guard right.rect.right > left.rect.right else { return nil }
