@@ -19,6 +19,18 @@ import Testing
         #expect(EdgeLetters.edges(in: DotLeadersTests.line([categor]), lost: [y]).map { [$0.before, $0.after] } == [[0, 1]])
     }
 
+    /// A letter between two words nearer the other ("of a" read "o a", its "f" lost, on a gray
+    /// 120-dpi scan), and a letter beside a word of one character, are no edge of them.
+    @Test func aLetterNearerAnotherWordOrBesideALoneLetterIsNoEdge() {
+        let o = DotLeadersTests.word("o", 0), a = DotLeadersTests.word("a", 46)
+        let f = RawRect(left: 21, top: 105, right: 34, bottom: 125)  // 3 px from "o", 12 from "a"
+        #expect(EdgeLetters.edges(in: DotLeadersTests.line([o, a]), lost: [f]).isEmpty)
+        // Within reach of both words (4 px): the nearer one's.
+        let of = DotLeadersTests.word("of", 0), b = DotLeadersTests.word("ba", 50)
+        let c = RawRect(left: 40, top: 105, right: 47, bottom: 125)  // 2 px from "of", 3 from "ba"
+        #expect(EdgeLetters.edges(in: DotLeadersTests.line([of, b]), lost: [c]).map(\.word) == [0])
+    }
+
     /// Letters a word's space away, raised above the line (a quote, a footnote's mark) or on
     /// another line are no edge of it.
     @Test func lettersAwayFromAWordAreNot() {

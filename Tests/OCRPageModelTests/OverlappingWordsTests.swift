@@ -45,13 +45,15 @@ import Testing
         #expect(DotLeadersTests.texts(OverlappingWords.read(Self.lines([short], [long])).blocks) == ["Hydrochloride"])
     }
 
-    /// Words that overlap but are no word read twice, words side by side, and a single letter
-    /// over a word (as often a speck) stay as they are.
+    /// Words that overlap but are no word read twice, words side by side or a line apart, and a
+    /// short word over a long one that holds its letters stay as they are.
     @Test func otherWordsStay() {
         let texts = { (a: RawWord, b: RawWord) in DotLeadersTests.texts(OverlappingWords.read(Self.lines([a], [b])).blocks) }
         #expect(texts(DotLeadersTests.word("Packin", 0), Self.lowered(DotLeadersTests.word("8", 100), 4)) == ["Packin", "8"])
         #expect(texts(DotLeadersTests.word("Oint", 0), Self.lowered(DotLeadersTests.word("ink", 20), 4)) == ["Oint", "ink"])
         #expect(texts(DotLeadersTests.word("Category", 0), DotLeadersTests.word("gory", 200)) == ["Category", "gory"])
         #expect(texts(DotLeadersTests.word("Category", 0), Self.lowered(DotLeadersTests.word("gory", 80), 40)) == ["Category", "gory"])
+        // A short word over a long one that holds its letters ("at" over "maltreater", a gray 120-dpi scan).
+        #expect(texts(DotLeadersTests.word("maltreater", 0), Self.lowered(DotLeadersTests.word("at", 60), 4)) == ["maltreater", "at"])
     }
 }
