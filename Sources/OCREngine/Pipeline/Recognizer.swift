@@ -1045,7 +1045,7 @@ package final class Recognizer {
         // The recogniser reads a line cropped tight to its ink worse than one with paper around it.
         let border = max(8, image.height / 2)
         let reading = try readBlocks(try image.withWhiteBorder(border), dpi: Int((Double(dpi) * factor).rounded()), api: api,
-                                     settings: settings, choices: false, monitorState)
+                                     settings: settings, choices: settings.candidates > 1, monitorState)
         return RawBlock.wordsWithText(reading.map { $0.shifted(-border, -border).mapped(scale: factor).shifted(box.left, box.top) })
     }
 
