@@ -754,8 +754,12 @@ package final class Recognizer {
                         EdgeLetters.edges(in: blocks, lost: try LostText.find(components: components, words: RawBlock.wordsWithText(blocks)).lost)
                     }
                     if !edges.isEmpty {
+                        // Each word with its letters, as one line; kept where it spells the word with them.
                         let read = try costs.measure("edge_letters_read") { () throws(OCRError) in
-                            try readEdges(edges, in: blocks, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+                            try reread(edges.map { ((block: $0.block, paragraph: $0.paragraph, line: $0.line, word: $0.word), $0.region, nil) }, in: blocks,
+                                       pix: pix, dpi: dpi, api: api, settings: settings, monitorState) { index, word, reading in
+                                reading.count == 1 && EdgeLetters.keeps(reading[0].text, over: word.text, edge: edges[index]) ? reading[0] : nil
+                            }
                         }
                         blocks = read.blocks
                         changedWords += read.changed
@@ -768,8 +772,19 @@ package final class Recognizer {
                     changedWords += marks.changed
                     // A mark read as no mark ("?" for a raised "9"), read again alone, enlarged.
                     if !marks.toRead.isEmpty {
+                        // Enlarged to about a letter's size; its reading taken where it is a mark's.
                         let read = try costs.measure("superscript_marks") { () throws(OCRError) in
-                            try readMarks(marks.toRead, in: blocks, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+                            try reread(marks.toRead.map { mark in
+                                ((block: mark.block, paragraph: mark.paragraph, line: mark.line, word: mark.word),
+                                 blocks[mark.block].paragraphs[mark.paragraph].lines[mark.line].words[mark.word].rect, Superscripts.readingHeight)
+                            }, in: blocks, pix: pix, dpi: dpi, api: api, settings: settings, monitorState) { index, word, reading in
+                                guard let text = Superscripts.markText(reading.map(\.text).joined(), components: marks.toRead[index].components) else { return nil }
+                                var mark = word
+                                mark.text = text
+                                mark.confidence = reading.map(\.confidence).min() ?? word.confidence
+                                mark.symbols = reading.flatMap(\.symbols)
+                                return mark
+                            }
                         }
                         blocks = read.blocks
                         changedWords += read.changed
@@ -991,37 +1006,23 @@ package final class Recognizer {
         return (blocks, replaced)
     }
 
-    /// `blocks` with each of `marks` (``Superscripts``: a footnote's raised mark read as no
-    /// mark) read again alone, enlarged to about a letter's size; its reading taken where it is
-    /// a mark's (``Superscripts/markText(_:components:)``), and how many were.
-    private func readMarks(_ marks: [Superscripts.Mark], in blocks: [RawBlock], pix: Pix, dpi: Int, api: TessAPI,
-                           settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
-        var blocks = blocks, changed = 0
-        for mark in marks {
-            let word = blocks[mark.block].paragraphs[mark.paragraph].lines[mark.line].words[mark.word]
-            let words = try readAlone(word.rect, height: Superscripts.readingHeight, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
-            guard let text = Superscripts.markText(words.map(\.text).joined(), components: mark.components) else { continue }
-            var read = word
-            read.text = text
-            read.confidence = words.map(\.confidence).min() ?? word.confidence
-            read.symbols = words.flatMap(\.symbols)
-            blocks[mark.block].paragraphs[mark.paragraph].lines[mark.line].words[mark.word] = read
-            changed += 1
-        }
-        return (blocks, changed)
-    }
+    /// A word of the blocks (its block, paragraph, line and word) to read again alone, the part
+    /// of the page to read, and the height to enlarge it to (none: as it is).
+    private typealias Rereading = (place: (block: Int, paragraph: Int, line: Int, word: Int), region: RawRect, height: Double?)
 
-    /// `blocks` with each word of `edges` (``EdgeLetters``: letters left out at its start or
-    /// end) read again alone with those letters, its reading taken where it spells the word
-    /// with them (``EdgeLetters/keeps(_:over:edge:)``), and how many were.
-    private func readEdges(_ edges: [EdgeLetters.Edge], in blocks: [RawBlock], pix: Pix, dpi: Int, api: TessAPI,
-                           settings: PageSettings, _ monitorState: Monitor.State) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
+    /// `blocks` with each of `words` read again alone (``readAlone(_:height:pix:dpi:api:settings:_:)``)
+    /// and put in its place as `replacement` makes it of the word and the reading (nil: the word
+    /// stays), and how many were replaced.
+    private func reread(_ words: [Rereading], in blocks: [RawBlock], pix: Pix, dpi: Int, api: TessAPI, settings: PageSettings,
+                        _ monitorState: Monitor.State,
+                        replacement: (_ index: Int, _ word: RawWord, _ reading: [RawWord]) -> RawWord?) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
         var blocks = blocks, changed = 0
-        for edge in edges {
-            let word = blocks[edge.block].paragraphs[edge.paragraph].lines[edge.line].words[edge.word]
-            let words = try readAlone(edge.region, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
-            guard words.count == 1, let read = words.first, EdgeLetters.keeps(read.text, over: word.text, edge: edge) else { continue }
-            blocks[edge.block].paragraphs[edge.paragraph].lines[edge.line].words[edge.word] = read
+        for (index, target) in words.enumerated() {
+            let (b, p, l, w) = target.place
+            let word = blocks[b].paragraphs[p].lines[l].words[w]
+            let reading = try readAlone(target.region, height: target.height, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+            guard let new = replacement(index, word, reading) else { continue }
+            blocks[b].paragraphs[p].lines[l].words[w] = new
             changed += 1
         }
         return (blocks, changed)
