@@ -1,10 +1,10 @@
-/// A word's first or last letters that Tesseract left out of it: "Category" read "Categor", its
-/// "y" standing beside the word in no word's box; "Lignocaine" read "ignocaine", "ml" read "m".
+/// A word's first or last letters that Tesseract left out of it: "assigned" read "gned" on a
+/// dev scan, its "assi" standing beside the word in no word's box; a chapter's first line
+/// "WELL," read "ELL,", its larger first letter left out (OCRmyPDF's `c03-29.pdf`).
 ///
-/// Plain `tesseract` reads the same, in the cells of a ruled table above all (the dev half's
-/// `medicine` table: "Packin", "Tertiar", "Hydrochlorid"). The letters are in the thresholded
-/// page, outside every word (``LostText``'s lost letters), on the word's line and no further from
-/// it than the gap between two of its letters. The word and those letters are read again alone
+/// Plain `tesseract` reads the same. The letters are in the thresholded page, outside every
+/// word (``LostText``'s lost letters), on the word's line, no further from it than the gap
+/// between two of its letters and nearer it than any other word. The word and those letters are read again alone
 /// as one line, and the reading is kept only where it spells the word as read with letters or
 /// digits added at its ends (``keeps(_:over:edge:)``): a reading that changes a letter already
 /// read is not trusted over the first.
