@@ -2,11 +2,11 @@
 /// Tesseract's layout analysis made overlap, or by two readings that each kept their own.
 ///
 /// Plain `tesseract` reads the dev half's `medicine` table's head "Category" as "Categor" on one
-/// line and "gory" on another over it, and its cells' "Oint." twice; the readings combined
-/// after it keep "Hydrochlorid" beside "Hydrochloride" where a cell was read again. Word for word
+/// line and "gory" on another over it; at 150 dpi the readings combined after it keep
+/// "Hydrochlorid" beside "Hydrochloride" and a cell's "Xylocaine" twice. Word for word
 /// the page then has two words where it prints one, and the one a reader meets first is wrong.
-/// Where two words overlap each other most of the narrower one's width and half the lower one's
-/// height, and their texts say they are one word read twice, one word is kept:
+/// Where two words overlap each other over half the narrower one's width and half the lower
+/// one's height, and their texts say they are one word read twice, one word is kept:
 /// - the same text twice: the surer reading;
 /// - one text inside the other, most of it ("Hydrochlorid", "Hydrochloride"): the longer;
 /// - the left one's end is the right one's start ("Categor", "gory"): the two joined ("Category").
