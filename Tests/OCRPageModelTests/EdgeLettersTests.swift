@@ -28,7 +28,7 @@ import Testing
         // Within reach of both words (4 px): the nearer one's.
         let of = DotLeadersTests.word("of", 0), b = DotLeadersTests.word("ba", 50)
         let c = RawRect(left: 40, top: 105, right: 47, bottom: 125)  // 2 px from "of", 3 from "ba"
-        #expect(EdgeLetters.edges(in: DotLeadersTests.line([of, b]), lost: [c]).map(\.word) == [0])
+        #expect(EdgeLetters.edges(in: DotLeadersTests.line([of, b]), lost: [c]).map(\.place.word) == [0])
     }
 
     /// Letters a word's space away, raised above the line (a quote, a footnote's mark) or on
@@ -44,7 +44,7 @@ import Testing
     /// A reading is kept where it spells the word with letters or digits added where letters
     /// were lost, and no more than one more than were lost there.
     @Test func aReadingIsKeptWhereItAddsTheLostLetters() {
-        let after = EdgeLetters.Edge(block: 0, paragraph: 0, line: 0, word: 0, region: RawRect(left: 0, top: 0, right: 1, bottom: 1), before: 0, after: 1)
+        let after = EdgeLetters.Edge(place: WordCombination.WordPath(block: 0, paragraph: 0, line: 0, word: 0), region: RawRect(left: 0, top: 0, right: 1, bottom: 1), before: 0, after: 1)
         #expect(EdgeLetters.keeps("Category", over: "Categor", edge: after))
         #expect(!EdgeLetters.keeps("tas", over: "as", edge: after))  // added where nothing was lost
         #expect(!EdgeLetters.keeps("Categoryxyz", over: "Categor", edge: after))  // more than was lost

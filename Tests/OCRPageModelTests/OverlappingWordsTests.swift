@@ -22,12 +22,12 @@ import Testing
     /// "Category" read "Categor" on one line and "gory" on another over it (the dev half's
     /// `medicine` table, plain `tesseract` too): one word, "Category", boxed over both, its
     /// symbols spelling it; the line left empty goes.
-    @Test func aWordsEndReadAgainOnALineOverItIsJoinedToIt() {
+    @Test func aWordsEndReadAgainOnALineOverItIsJoinedToIt() throws {
         let start = DotLeadersTests.word("Categor", 0), end = Self.lowered(DotLeadersTests.word("gory", 80), 6)
         let read = OverlappingWords.read(Self.lines([start], [end]))
         #expect(read.changed == 1)
         #expect(DotLeadersTests.texts(read.blocks) == ["Category"])
-        let word = try! #require(read.blocks.first?.paragraphs.first?.lines.first?.words.first)
+        let word = try #require(read.blocks.first?.paragraphs.first?.lines.first?.words.first)
         #expect(word.rect == RawRect(left: 0, top: 100, right: 158, bottom: 136))
         #expect(word.symbols.map(\.text).joined() == "Category")
         #expect(read.blocks[0].paragraphs[0].lines.count == 1)

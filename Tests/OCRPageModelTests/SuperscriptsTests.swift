@@ -58,7 +58,7 @@ import Testing
         let ink = (0..<4).map { RawRect(left: 20 * $0, top: 105, right: 20 * $0 + 18, bottom: 125) } + [RawRect(left: 84, top: 100, right: 94, bottom: 114)]
         let read = Superscripts.read(DotLeadersTests.line([word]), components: ink)
         #expect(DotLeadersTests.texts(read.blocks) == ["Wang", "!"])
-        #expect(read.toRead == [Superscripts.Mark(block: 0, paragraph: 0, line: 0, word: 1, components: 1)])
+        #expect(read.toRead == [Superscripts.Mark(place: WordCombination.WordPath(block: 0, paragraph: 0, line: 0, word: 1), components: 1)])
     }
 
     /// "Bolejko¹,²" read "ab’”": the raised comma between the figures belongs to the mark.
@@ -80,7 +80,7 @@ import Testing
             let word = RawWord(text: text, confidence: 0.5, rect: ink, symbols: [RawSymbol(text: text, confidence: 0.5, rect: ink)])
             return Superscripts.read(DotLeadersTests.line([name, word]), components: DotLeadersTests.letters(name) + [ink]).toRead
         }
-        #expect(toRead("?", mark) == [Superscripts.Mark(block: 0, paragraph: 0, line: 0, word: 1, components: 1)])
+        #expect(toRead("?", mark) == [Superscripts.Mark(place: WordCombination.WordPath(block: 0, paragraph: 0, line: 0, word: 1), components: 1)])
         #expect(toRead("2", mark).isEmpty)
         #expect(toRead("”", RawRect(left: 150, top: 100, right: 162, bottom: 108)).isEmpty)
     }

@@ -756,7 +756,7 @@ package final class Recognizer {
                     if !edges.isEmpty {
                         // Each word with its letters, as one line; kept where it spells the word with them.
                         let read = try costs.measure("edge_letters_read") { () throws(OCRError) in
-                            try reread(edges.map { ((block: $0.block, paragraph: $0.paragraph, line: $0.line, word: $0.word), $0.region, nil) }, in: blocks,
+                            try reread(edges.map { ($0.place, $0.region, nil) }, in: blocks,
                                        pix: pix, dpi: dpi, api: api, settings: settings, monitorState) { index, word, reading in
                                 reading.count == 1 && EdgeLetters.keeps(reading[0].text, over: word.text, edge: edges[index]) ? reading[0] : nil
                             }
@@ -774,10 +774,7 @@ package final class Recognizer {
                     if !marks.toRead.isEmpty {
                         // Enlarged to about a letter's size; its reading taken where it is a mark's.
                         let read = try costs.measure("superscript_marks") { () throws(OCRError) in
-                            try reread(marks.toRead.map { mark in
-                                ((block: mark.block, paragraph: mark.paragraph, line: mark.line, word: mark.word),
-                                 blocks[mark.block].paragraphs[mark.paragraph].lines[mark.line].words[mark.word].rect, Superscripts.readingHeight)
-                            }, in: blocks, pix: pix, dpi: dpi, api: api, settings: settings, monitorState) { index, word, reading in
+                            try reread(marks.toRead.map { ($0.place, blocks[word: $0.place].rect, Superscripts.readingHeight) }, in: blocks, pix: pix, dpi: dpi, api: api, settings: settings, monitorState) { index, word, reading in
                                 guard let text = Superscripts.markText(reading.map(\.text).joined(), components: marks.toRead[index].components) else { return nil }
                                 var mark = word
                                 mark.text = text
@@ -1006,9 +1003,9 @@ package final class Recognizer {
         return (blocks, replaced)
     }
 
-    /// A word of the blocks (its block, paragraph, line and word) to read again alone, the part
-    /// of the page to read, and the height to enlarge it to (none: as it is).
-    private typealias Rereading = (place: (block: Int, paragraph: Int, line: Int, word: Int), region: RawRect, height: Double?)
+    /// A word of the blocks to read again alone, the part of the page to read, and the height to
+    /// enlarge it to (none: as it is).
+    private typealias Rereading = (place: WordCombination.WordPath, region: RawRect, height: Double?)
 
     /// `blocks` with each of `words` read again alone (``readAlone(_:height:pix:dpi:api:settings:_:)``)
     /// and put in its place as `replacement` makes it of the word and the reading (nil: the word
@@ -1018,11 +1015,9 @@ package final class Recognizer {
                         replacement: (_ index: Int, _ word: RawWord, _ reading: [RawWord]) -> RawWord?) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
         var blocks = blocks, changed = 0
         for (index, target) in words.enumerated() {
-            let (b, p, l, w) = target.place
-            let word = blocks[b].paragraphs[p].lines[l].words[w]
             let reading = try readAlone(target.region, height: target.height, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
-            guard let new = replacement(index, word, reading) else { continue }
-            blocks[b].paragraphs[p].lines[l].words[w] = new
+            guard let new = replacement(index, blocks[word: target.place], reading) else { continue }
+            blocks[word: target.place] = new
             changed += 1
         }
         return (blocks, changed)

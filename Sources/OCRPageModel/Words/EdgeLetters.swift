@@ -17,15 +17,15 @@ package enum EdgeLetters {
     static let onBaseline = 0.25
 
     /// A word to read again with the lost letters at its edges.
-    package struct Edge: Equatable, Sendable {
-        package var block, paragraph, line, word: Int
+    package struct Edge: Equatable {
+        /// Where the word is in the blocks.
+        package var place: WordCombination.WordPath
         /// The word and its lost letters.
         package var region: RawRect
         /// How many letters were lost before it and after it.
         package var before, after: Int
-        package init(block: Int, paragraph: Int, line: Int, word: Int, region: RawRect, before: Int, after: Int) {
-            self.block = block; self.paragraph = paragraph; self.line = line; self.word = word
-            self.region = region; self.before = before; self.after = after
+        package init(place: WordCombination.WordPath, region: RawRect, before: Int, after: Int) {
+            self.place = place; self.region = region; self.before = before; self.after = after
         }
     }
 
@@ -70,7 +70,8 @@ package enum EdgeLetters {
                             before += 1
                         }
                         if before + after > 0 {
-                            edges.append(Edge(block: b, paragraph: p, line: l, word: w, region: region, before: before, after: after))
+                            edges.append(Edge(place: WordCombination.WordPath(block: b, paragraph: p, line: l, word: w), region: region,
+                                              before: before, after: after))
                         }
                     }
                 }

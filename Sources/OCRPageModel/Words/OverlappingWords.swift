@@ -23,18 +23,17 @@ package enum OverlappingWords {
 
     /// `blocks` with each pair of words read over each other made one (see above), and how many were.
     package static func read(_ blocks: [RawBlock]) -> (blocks: [RawBlock], changed: Int) {
-        typealias Path = (block: Int, paragraph: Int, line: Int, word: Int)
-        var paths: [Path] = []
+        var paths: [WordCombination.WordPath] = []
         for (b, block) in blocks.enumerated() {
             for (p, paragraph) in block.paragraphs.enumerated() {
                 for (l, line) in paragraph.lines.enumerated() {
                     for (w, word) in line.words.enumerated() where word.text.count >= minimumShared {
-                        paths.append((b, p, l, w))
+                        paths.append(WordCombination.WordPath(block: b, paragraph: p, line: l, word: w))
                     }
                 }
             }
         }
-        func word(_ path: Path) -> RawWord { blocks[path.block].paragraphs[path.paragraph].lines[path.line].words[path.word] }
+        func word(_ path: WordCombination.WordPath) -> RawWord { blocks[word: path] }
         paths.sort { word($0).rect.top < word($1).rect.top }
         var replaced: [Int: RawWord] = [:], removed = Set<Int>()
         for i in paths.indices where !removed.contains(i) && replaced[i] == nil {
@@ -50,13 +49,9 @@ package enum OverlappingWords {
         }
         guard !removed.isEmpty else { return (blocks, 0) }
         var out = blocks
-        for (index, word) in replaced {
-            let path = paths[index]
-            out[path.block].paragraphs[path.paragraph].lines[path.line].words[path.word] = word
-        }
+        for (index, word) in replaced { out[word: paths[index]] = word }
         // Removed from the end of each line first, so the other paths stay valid.
-        for index in removed.sorted(by: { (paths[$0].block, paths[$0].paragraph, paths[$0].line, paths[$0].word) > (paths[$1].block, paths[$1].paragraph, paths[$1].line, paths[$1].word) }) {
-            let path = paths[index]
+        for path in removed.map({ paths[$0] }).sorted(by: >) {
             out[path.block].paragraphs[path.paragraph].lines[path.line].words.remove(at: path.word)
         }
         // A line left without words goes, and a paragraph left without lines.

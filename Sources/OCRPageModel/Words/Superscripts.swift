@@ -35,13 +35,12 @@ package enum Superscripts {
     package static let readingHeight = 32.0
     package static let maximumEnlargement = 4.0
 
-    /// Where a mark is in the blocks: its block, paragraph, line and word.
-    package struct Mark: Equatable, Sendable {
-        package var block, paragraph, line, word: Int
-        /// The connected components of its ink.
+    /// A mark to read again: where it is in the blocks, and the connected components of its ink.
+    package struct Mark: Equatable {
+        package var place: WordCombination.WordPath
         package var components: Int
-        package init(block: Int, paragraph: Int, line: Int, word: Int, components: Int) {
-            self.block = block; self.paragraph = paragraph; self.line = line; self.word = word; self.components = components
+        package init(place: WordCombination.WordPath, components: Int) {
+            self.place = place; self.components = components
         }
     }
 
@@ -66,11 +65,11 @@ package enum Superscripts {
                             changed += 1
                             let markIndex = parts[0].rect.bottom < parts[1].rect.bottom ? 0 : 1  // The mark is the higher part.
                             if !isMarkReading(parts[markIndex].text) {
-                                toRead.append(Mark(block: b, paragraph: p, line: l, word: words.count + markIndex,
+                                toRead.append(Mark(place: WordCombination.WordPath(block: b, paragraph: p, line: l, word: words.count + markIndex),
                                                    components: grid.centred(in: parts[markIndex].rect).count))
                             }
                         } else if line.words.count >= 2, !isMarkReading(word.text), case let ink = grid.centred(in: word.rect), raised.isMarkAlone(ink) {
-                            toRead.append(Mark(block: b, paragraph: p, line: l, word: words.count, components: ink.count))
+                            toRead.append(Mark(place: WordCombination.WordPath(block: b, paragraph: p, line: l, word: words.count), components: ink.count))
                         }
                         words += parts
                     }

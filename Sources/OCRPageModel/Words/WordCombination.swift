@@ -152,6 +152,9 @@ package struct WordCombination {
     /// Where a word sits in its pass's hierarchy.
     package struct WordPath: Hashable, Comparable {
         package var block: Int, paragraph: Int, line: Int, word: Int
+        package init(block: Int, paragraph: Int, line: Int, word: Int) {
+            self.block = block; self.paragraph = paragraph; self.line = line; self.word = word
+        }
         package static func < (a: WordPath, b: WordPath) -> Bool {
             (a.block, a.paragraph, a.line, a.word) < (b.block, b.paragraph, b.line, b.word)
         }
@@ -502,5 +505,13 @@ package struct WordCombination {
         return rects.dropFirst().reduce(first) {
             RawRect(left: min($0.left, $1.left), top: min($0.top, $1.top), right: max($0.right, $1.right), bottom: max($0.bottom, $1.bottom))
         }
+    }
+}
+
+extension Array where Element == RawBlock {
+    /// The word at `path` in these blocks.
+    package subscript(word path: WordCombination.WordPath) -> RawWord {
+        get { self[path.block].paragraphs[path.paragraph].lines[path.line].words[path.word] }
+        set { self[path.block].paragraphs[path.paragraph].lines[path.line].words[path.word] = newValue }
     }
 }
