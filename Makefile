@@ -4,11 +4,13 @@ SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 # What running needs (`make run`, `make build`, `make release`, `make install`): the C libraries we
-# link, Tesseract with its English and orientation models, poppler and MuPDF (PDF pages are
+# link, Tesseract with its English and orientation models and the Portuguese, French, German and
+# Spanish ones (the English model reads no accents: AccentedLetters.swift), poppler and MuPDF (PDF pages are
 # measured with pdfinfo and rasterised with mutool, pdftoppm when MuPDF is absent) and
 # Ghostscript's sRGB profile (libgs-common, the PDF/A output intent).
 RUN_APT_PACKAGES := pkg-config libzmq3-dev libtesseract-dev libleptonica-dev libtiff-dev libsqlite3-dev libqpdf-dev libsodium-dev \
-	libmicrohttpd-dev libcurl4-openssl-dev libpq-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd poppler-utils mupdf-tools libgs-common
+	libmicrohttpd-dev libcurl4-openssl-dev libpq-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd \
+	tesseract-ocr-por tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-spa poppler-utils mupdf-tools libgs-common
 # What only the tests and benchmarks add (`make test`, `make bench`): independent tools that check
 # our outputs (qpdf, Ghostscript, xmllint, ImageMagick), a real Prometheus and headless Chromium,
 # docker-compose to check the compose file, protoc, curl and fonts to draw test pages.

@@ -109,8 +109,8 @@ struct DeployTests {
     @Test func containerLanguagePacksAreRealPackages() async throws {
         let text = try String(contentsOf: Self.deploy.appendingPathComponent("Containerfile"), encoding: .utf8)
         let expansion = try #require(text.firstMatch(of: /\$\(for l in \$TESSERACT_LANGS; do printf '([^']+)' "\$l"; done\)/), "the install line expands the argument")
-        #expect(text.contains("ARG TESSERACT_LANGS=\"eng osd\""))
-        for language in ["eng", "osd", "deu", "fra"] {
+        #expect(text.contains("ARG TESSERACT_LANGS=\"eng osd por fra deu spa\""))
+        for language in ["eng", "osd", "por", "fra", "deu", "spa", "ita"] {
             let package = String(expansion.1).replacingOccurrences(of: "%s ", with: language)
             let shown = try await runAsync(["apt-cache", "show", package])
             #expect(shown.status == 0 && shown.stdout.contains("Package: \(package)"), "\(package): \(shown.stderr)")

