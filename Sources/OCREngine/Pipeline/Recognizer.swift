@@ -138,8 +138,9 @@ package final class Recognizer {
     package let configuration: EngineConfiguration
     private var engines: [(key: EngineKey, api: TessAPI)] = []
     private var osd: TessAPI?
-    /// The engines of the models that read accented letters (``accentedLettersEngine(_:)``), by language.
-    private var accentedLettersEngines: [String: TessAPI] = [:]
+    /// The engines of the models that read accented letters (``accentedLettersEngine(_:)``), by
+    /// language; nil for a model that is not installed.
+    private var accentedLettersEngines: [String: TessAPI?] = [:]
     private let decoder: PageDecoder
     private let scratch: TemporaryDirectory?
 
@@ -1172,11 +1173,11 @@ package final class Recognizer {
     /// beside the page's own (they are read with every English page); nil where its model is
     /// not installed.
     private func accentedLettersEngine(_ language: String) throws(OCRError) -> TessAPI? {
-        if let api = accentedLettersEngines[language] { return api }
+        if let known = accentedLettersEngines[language] { return known }
         let datapath = configuration.modelPath(fast: false, languages: [language])
-        guard EngineConfiguration.languages(in: datapath).contains(language) else { return nil }
-        let api = try TessAPI(datapath: datapath, language: language, mode: .lstm, variables: [])
-        accentedLettersEngines[language] = api
+        let api = EngineConfiguration.languages(in: datapath).contains(language)
+            ? try TessAPI(datapath: datapath, language: language, mode: .lstm, variables: []) : nil
+        accentedLettersEngines[language] = .some(api)
         return api
     }
 

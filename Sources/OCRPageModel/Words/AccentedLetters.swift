@@ -14,8 +14,8 @@ import Foundation
 /// An accent that takes the place of an i's dot ("í" read "i") is not found so.
 ///
 /// The new reading is kept only where it is the word as read with accented letters in the
-/// places of one or two letters each (``keeps(_:over:)``): the other readings' dictionaries
-/// never change an English word's letters.
+/// places of one or two letters each, with as many umlauts as the ink shows
+/// (``keeps(_:over:umlauts:)``): the other models' dictionaries never change an English word's letters.
 package enum AccentedLetters {
     /// The models whose letters are read (Debian's `tesseract-ocr-spa`, `-por`, `-fra`, `-deu`):
     /// together they have the accented letters of the Latin alphabets of western Europe, and
@@ -66,13 +66,13 @@ package enum AccentedLetters {
     /// The words of `blocks` whose ink (`components`: the boxes of the thresholded page's
     /// connected components) has marks over its letters that their reading does not explain.
     package static func words(in blocks: [RawBlock], components: [RawRect]) -> [Word] {
-        // Words wider than tall: a word printed turned is no name's.
         let grid = DotLeaders.ComponentGrid(components)
         let allWords = RawBlock.allWords(blocks).map(\.rect)
         var found: [Word] = []
         for (b, block) in blocks.enumerated() {
             for (p, paragraph) in block.paragraphs.enumerated() {
                 for (l, line) in paragraph.lines.enumerated() {
+                    // Words wider than tall: a word printed turned is no name's.
                     for (w, word) in line.words.enumerated() where isWord(word.text) && word.rect.width >= word.rect.height {
                         // Asked again, for the few words it finds, without ink in other words' boxes
                         // (a receipt's tight lines: the foot of a letter of the line above).
