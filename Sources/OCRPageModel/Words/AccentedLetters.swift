@@ -68,25 +68,18 @@ package enum AccentedLetters {
     package static func words(in blocks: [RawBlock], components: [RawRect]) -> [Word] {
         let grid = DotLeaders.ComponentGrid(components)
         let allWords = RawBlock.allWords(blocks).map(\.rect)
-        var found: [Word] = []
-        for (b, block) in blocks.enumerated() {
-            for (p, paragraph) in block.paragraphs.enumerated() {
-                for (l, line) in paragraph.lines.enumerated() {
-                    // Words wider than tall: a word printed turned is no name's.
-                    for (w, word) in line.words.enumerated() where isWord(word.text) && word.rect.width >= word.rect.height {
-                        // Asked again, for the few words it finds, without ink in other words' boxes
-                        // (a receipt's tight lines: the foot of a letter of the line above).
-                        guard unexplainedMarks(over: word, grid: grid) != nil else { continue }
-                        let others = allWords.filter { $0 != word.rect && $0.overlaps(reach(of: word.rect)) }
-                        if let marks = unexplainedMarks(over: word, grid: grid, others: others) {
-                            found.append(Word(place: WordCombination.WordPath(block: b, paragraph: p, line: l, word: w),
-                                              region: marks.region, umlauts: marks.umlauts))
-                        }
-                    }
-                }
-            }
+        return blocks.wordPaths.compactMap { place in
+            let word = blocks[word: place]
+            // Words wider than tall: a word printed turned is no name's.
+            guard isWord(word.text), word.rect.width >= word.rect.height,
+                  // Asked again, for the few words it finds, without ink in other words' boxes
+                  // (a receipt's tight lines: the foot of a letter of the line above).
+                  unexplainedMarks(over: word, grid: grid) != nil,
+                  let marks = unexplainedMarks(over: word, grid: grid,
+                                               others: allWords.filter { $0 != word.rect && $0.overlaps(reach(of: word.rect)) })
+            else { return nil }
+            return Word(place: place, region: marks.region, umlauts: marks.umlauts)
         }
-        return found
     }
 
     /// Whether `text` is a word of two letters or more, as a name or a place is: letters, with

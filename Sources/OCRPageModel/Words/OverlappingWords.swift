@@ -23,18 +23,8 @@ package enum OverlappingWords {
 
     /// `blocks` with each pair of words read over each other made one (see above), and how many were.
     package static func read(_ blocks: [RawBlock]) -> (blocks: [RawBlock], changed: Int) {
-        var paths: [WordCombination.WordPath] = []
-        for (b, block) in blocks.enumerated() {
-            for (p, paragraph) in block.paragraphs.enumerated() {
-                for (l, line) in paragraph.lines.enumerated() {
-                    for (w, word) in line.words.enumerated() where word.text.count >= minimumShared {
-                        paths.append(WordCombination.WordPath(block: b, paragraph: p, line: l, word: w))
-                    }
-                }
-            }
-        }
         func word(_ path: WordCombination.WordPath) -> RawWord { blocks[word: path] }
-        paths.sort { word($0).rect.top < word($1).rect.top }
+        let paths = blocks.wordPaths.filter { word($0).text.count >= minimumShared }.sorted { word($0).rect.top < word($1).rect.top }
         var replaced: [Int: RawWord] = [:], removed = Set<Int>()
         for i in paths.indices where !removed.contains(i) && replaced[i] == nil {
             let a = word(paths[i])

@@ -509,6 +509,17 @@ package struct WordCombination {
 }
 
 extension Array where Element == RawBlock {
+    /// The path of every word of these blocks, block by block, line by line, word by word.
+    package var wordPaths: [WordCombination.WordPath] {
+        indices.flatMap { b in
+            self[b].paragraphs.indices.flatMap { p in
+                self[b].paragraphs[p].lines.indices.flatMap { l in
+                    self[b].paragraphs[p].lines[l].words.indices.map { WordCombination.WordPath(block: b, paragraph: p, line: l, word: $0) }
+                }
+            }
+        }
+    }
+
     /// The word at `path` in these blocks.
     package subscript(word path: WordCombination.WordPath) -> RawWord {
         get { self[path.block].paragraphs[path.paragraph].lines[path.line].words[path.word] }
