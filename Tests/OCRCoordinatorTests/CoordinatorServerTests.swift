@@ -157,8 +157,10 @@ import OCRWire
     }
 }
 
-/// Admission (queue and split limits) is checked before a submission is split.
-@Suite struct AdmissionTests {
+/// Admission (queue and split limits) is checked before a submission is split. Off the
+/// cooperative pool (`.blocking`): its 20 s wait for the first split ended after 89-92 s in two CI
+/// runs of 2026-12-08, the submission's task never started while other suites held the pool.
+@Suite(.blocking) struct AdmissionTests {
     /// A splitter that counts its calls and waits for `release` before splitting.
     final class GatedSplitter: Sendable {
         let calls = Mutex(0)
